@@ -1,0 +1,43 @@
+package io.seckill.schemas.events;
+
+import java.util.regex.Pattern;
+
+/** The field rules shared by every event; each failure names the field. */
+final class EventChecks {
+
+    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    static final int MAX_USER_ID_LENGTH = 64;
+
+    private EventChecks() {
+    }
+
+    static void version(int actual, int supported) {
+        if (actual != supported) {
+            throw new InvalidEventException("unsupported schemaVersion " + actual + " (supported: " + supported + ")");
+        }
+    }
+
+    static void orderId(String orderId) {
+        if (orderId == null || !UUID.matcher(orderId).matches()) {
+            throw new InvalidEventException("orderId must be a lower-case UUID, was " + orderId);
+        }
+    }
+
+    static void userId(String userId) {
+        if (userId == null || userId.isBlank() || userId.length() > MAX_USER_ID_LENGTH) {
+            throw new InvalidEventException("userId must be 1-" + MAX_USER_ID_LENGTH + " characters");
+        }
+    }
+
+    static void positive(String field, long value) {
+        if (value <= 0) {
+            throw new InvalidEventException(field + " must be positive, was " + value);
+        }
+    }
+
+    static void present(String field, Object value) {
+        if (value == null) {
+            throw new InvalidEventException(field + " is missing");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.seckill.schemas.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Every event as encoded matches its published JSON Schema, and decoding enforces the contract. */
+class EventContractTest {
+
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), 42, "user-1", 2,
+            Instant.parse("2026-11-29T10:00:00.123Z"));
+
+    @Test
+    void orderRequestedMatchesItsSchemaAndRoundTrips() {
+        assertMatchesSchema(order, "order-requested.v1.json");
+        assertThat(EventJson.decode(EventJson.encode(order), OrderRequested.class)).isEqualTo(order);
+    }
+
+    @Test
+    void orderResultsMatchTheirSchema() {
+        OrderResult confirmed = OrderResult.confirmed(order, Instant.now());
+        OrderResult rejected = OrderResult.rejected(order, RejectReason.SOLD_OUT, Instant.now());
+        assertMatchesSchema(confirmed, "order-result.v1.json");
+        assertMatchesSchema(rejected, "order-result.v1.json");
+        assertThat(EventJson.decode(EventJson.encode(rejected), OrderResult.class)).isEqualTo(rejected);
+    }
+
+    @Test
+    void stockCompensationMatchesItsSchema() {
+        StockCompensation compensation = StockCompensation.forRejected(
+                OrderResult.rejected(order, RejectReason.SOLD_OUT, Instant.now()));
+        assertMatchesSchema(compensation, "stock-compensation.v1.json");
+        assertThat(EventJson.decode(EventJson.encode(compensation), StockCompensation.class)).isEqualTo(compensation);
+    }
+
+    @Test
+    void decodingRejectsWhatBreaksTheContract() {
+        assertThatThrownBy(() -> EventJson.decode("not json".getBytes(StandardCharsets.UTF_8), OrderRequested.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("undecodable");
+        assertThatThrownBy(() -> EventJson.decode(new byte[0], OrderRequested.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("empty");
+        String zeroQuantity = new String(EventJson.encode(order), StandardCharsets.UTF_8).replace("\"quantity\":2", "\"quantity\":0");
+        assertThatThrownBy(() -> EventJson.decode(zeroQuantity.getBytes(StandardCharsets.UTF_8), OrderRequested.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("quantity");
+        String noSku = new String(EventJson.encode(order), StandardCharsets.UTF_8).replace("\"skuId\":42,", "");
+        assertThatThrownBy(() -> EventJson.decode(noSku.getBytes(StandardCharsets.UTF_8), OrderRequested.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("skuId");
+    }
+
+    private static void assertMatchesSchema(Object event, String schemaFile) {
+        try (InputStream in = EventContractTest.class.getResourceAsStream("/json-schema/" + schemaFile)) {
+            Schema schema = SCHEMAS.getSchema(in);
+            assertThat(schema.validate(EventJson.encodeToString(event), InputFormat.JSON)).isEmpty();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
