@@ -1,0 +1,79 @@
+package io.seckill.streamprocessor;
+
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.kafka.DeadLetterHeaders;
+import io.seckill.schemas.kafka.SkuKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+
+/**
+ * Lets each valid order through once per TTL. An order is "seen" if the store holds its id within
+ * TTL of this record's timestamp, either side: a relay re-send can carry a later or an earlier time.
+ * Anything that does not decode into a valid {@link OrderRequested} goes to the dead-letter topic
+ * untouched, with the reason in its headers.
+ */
+final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    static final String STAGE = "stream-processor";
+
+    private final long ttlMs;
+    private ProcessorContext<byte[], byte[]> context;
+    private WindowStore<String, Long> seen;
+
+    OrderGateProcessor(Duration ttl) {
+        this.ttlMs = ttl.toMillis();
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        this.seen = context.getStateStore(OrderDedupTopology.DEDUP_STORE);
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        OrderRequested order;
+        try {
+            order = EventJson.decode(record.value(), OrderRequested.class);
+        } catch (InvalidEventException e) {
+            deadLetter(record, e);
+            return;
+        }
+        long timestamp = record.timestamp();
+        if (alreadySeen(order.orderId(), timestamp)) {
+            return;
+        }
+        seen.put(order.orderId(), Instant.now().toEpochMilli(), timestamp);
+        byte[] key = SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8);
+        context.forward(record.withKey(key), OrderDedupTopology.UNIQUE_SINK);
+    }
+
+    private boolean alreadySeen(String orderId, long timestamp) {
+        Instant from = Instant.ofEpochMilli(Math.max(0, timestamp - ttlMs));
+        Instant to = Instant.ofEpochMilli(timestamp + ttlMs);
+        try (WindowStoreIterator<Long> hits = seen.fetch(orderId, from, to)) {
+            return hits.hasNext();
+        }
+    }
+
+    private void deadLetter(Record<byte[], byte[]> record, Exception failure) {
+        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+        RecordMetadata origin = context.recordMetadata().orElse(null);
+        DeadLetterHeaders.describe(headers, STAGE, failure,
+                origin == null ? null : origin.topic(),
+                origin == null ? -1 : origin.partition(),
+                origin == null ? -1 : origin.offset());
+        context.forward(new Record<>(record.key(), record.value(), record.timestamp(), headers),
+                OrderDedupTopology.DEAD_LETTER_SINK);
+    }
+}

@@ -1,0 +1,23 @@
+package io.seckill.streamprocessor;
+
+import io.seckill.runtime.Env;
+import io.seckill.runtime.InfraAddresses;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR
+ * ({java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1), SECKILL_DEDUP_TTL_MS (86400000).
+ */
+public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateDir, int threads,
+                                    Duration dedupTtl) {
+
+    public static StreamProcessorConfig from(Env env, InfraAddresses infra) {
+        return new StreamProcessorConfig(infra,
+                env.string("SECKILL_STREAMS_APPLICATION_ID", "seckill-stream-processor"),
+                Path.of(env.string("SECKILL_STREAMS_STATE_DIR",
+                        Path.of(System.getProperty("java.io.tmpdir"), "seckill-streams").toString())),
+                env.integer("SECKILL_STREAMS_THREADS", 1),
+                env.millis("SECKILL_DEDUP_TTL_MS", Duration.ofHours(24)));
+    }
+}

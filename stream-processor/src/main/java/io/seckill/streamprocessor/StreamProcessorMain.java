@@ -1,0 +1,17 @@
+package io.seckill.streamprocessor;
+
+import io.seckill.runtime.Env;
+import io.seckill.runtime.InfraAddresses;
+import io.seckill.runtime.ServiceMain;
+
+/** Runs the stream-processor as its own process, configured from the environment. */
+public final class StreamProcessorMain {
+
+    private StreamProcessorMain() {
+    }
+
+    public static void main(String[] args) {
+        Env env = Env.system();
+        ServiceMain.runUntilStopped(StreamProcessor.start(StreamProcessorConfig.from(env, InfraAddresses.from(env))));
+    }
+}
