@@ -1,0 +1,139 @@
+package io.seckill.dbsink;
+
+import io.seckill.runtime.ConsumerLoop;
+import io.seckill.runtime.Database;
+import io.seckill.runtime.DeadLetterPublisher;
+import io.seckill.runtime.KafkaClients;
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.StockCompensation;
+import io.seckill.schemas.kafka.SkuKey;
+import io.seckill.schemas.kafka.Topic;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes de-duplicated orders, decides each SKU's share of a poll in one transaction, then publishes
+ * the results (and a compensation for every rejection) and only then lets the offsets be committed.
+ * A crash anywhere in between replays the records; decided orders are reported again, never re-charged.
+ */
+public final class DbSink implements AutoCloseable {
+
+    static final String STAGE = "db-sink";
+    private static final Logger LOG = LoggerFactory.getLogger(DbSink.class);
+
+    private final Database database;
+    private final KafkaProducer<String, byte[]> producer;
+    private final OrderBatchWriter writer;
+    private final DeadLetterPublisher deadLetters;
+    private ConsumerLoop loop;
+
+    private DbSink(Database database, KafkaProducer<String, byte[]> producer) {
+        this.database = database;
+        this.producer = producer;
+        this.writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+        this.deadLetters = new DeadLetterPublisher(producer, STAGE);
+    }
+
+    public static DbSink start(DbSinkConfig config) {
+        KafkaClients.ensureTopics(config.infra().kafkaBootstrap());
+        Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize());
+        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(config.infra().kafkaBootstrap(), "db-sink")));
+        Properties consumer = KafkaClients.consumer(config.infra().kafkaBootstrap(), config.groupId(), "db-sink");
+        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
+        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE.topicName(), sink::handle);
+        LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
+        return sink;
+    }
+
+    private void handle(ConsumerRecords<String, byte[]> records) throws Exception {
+        Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
+        Map<String, ConsumerRecord<String, byte[]>> origins = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                OrderRequested order = EventJson.decode(record.value(), OrderRequested.class);
+                bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order);
+                origins.putIfAbsent(order.orderId(), record);
+            } catch (InvalidEventException e) {
+                deadLetters.publish(record, e);
+            }
+        }
+        List<OrderResult> results = new ArrayList<>();
+        bySku.forEach((skuId, orders) -> results.addAll(decide(skuId, orders, origins)));
+        publish(results);
+    }
+
+    /** One transaction per SKU; a non-transient failure is narrowed down to the order that causes it. */
+    private List<OrderResult> decide(long skuId, List<OrderRequested> orders, Map<String, ConsumerRecord<String, byte[]>> origins) {
+        try {
+            return writer.write(skuId, orders);
+        } catch (DataAccessException e) {
+            if (TransientFailures.isTransient(e)) {
+                throw e;
+            }
+            LOG.warn("SKU {}: batch of {} failed for good, isolating the poison", skuId, orders.size(), e);
+        }
+        List<OrderResult> results = new ArrayList<>();
+        for (OrderRequested order : orders) {
+            try {
+                results.addAll(writer.write(skuId, List.of(order)));
+            } catch (DataAccessException e) {
+                if (TransientFailures.isTransient(e)) {
+                    throw e;
+                }
+                sendToDeadLetters(origins.get(order.orderId()), e);
+            }
+        }
+        return results;
+    }
+
+    private void sendToDeadLetters(ConsumerRecord<String, byte[]> record, Exception reason) {
+        try {
+            deadLetters.publish(record, reason);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot dead-letter " + record.topic() + "-" + record.partition() + "@" + record.offset(), e);
+        }
+    }
+
+    private void publish(List<OrderResult> results) throws Exception {
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
+        for (OrderResult result : results) {
+            String key = SkuKey.of(result.skuId());
+            acks.add(producer.send(new ProducerRecord<>(Topic.ORDER_RESULTS.topicName(), key, EventJson.encode(result))));
+            if (result.status() == OrderStatus.REJECTED) {
+                acks.add(producer.send(new ProducerRecord<>(Topic.STOCK_COMPENSATIONS.topicName(), key,
+                        EventJson.encode(StockCompensation.forRejected(result)))));
+            }
+        }
+        for (Future<RecordMetadata> ack : acks) {
+            ack.get();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        producer.close();
+        database.close();
+    }
+}

@@ -1,0 +1,17 @@
+package io.seckill.dbsink;
+
+import io.seckill.runtime.Env;
+import io.seckill.runtime.InfraAddresses;
+import io.seckill.runtime.ServiceMain;
+
+/** Runs the db-sink as its own process, configured from the environment. */
+public final class DbSinkMain {
+
+    private DbSinkMain() {
+    }
+
+    public static void main(String[] args) {
+        Env env = Env.system();
+        ServiceMain.runUntilStopped(DbSink.start(DbSinkConfig.from(env, InfraAddresses.from(env))));
+    }
+}

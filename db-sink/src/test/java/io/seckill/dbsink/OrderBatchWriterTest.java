@@ -1,0 +1,127 @@
+package io.seckill.dbsink;
+
+import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+import static io.seckill.schemas.db.Tables.SKU;
+import static io.seckill.schemas.db.Tables.USER_PURCHASES;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.runtime.Database;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The sink's transaction on a real MySQL-compatible server. */
+class OrderBatchWriterTest {
+
+    private static final AtomicLong NEXT_SKU = new AtomicLong(System.nanoTime() % 1_000_000 * 1000);
+    private static Database database;
+    private static OrderBatchWriter writer;
+
+    @BeforeAll
+    static void connect() {
+        database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4);
+        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+    }
+
+    @AfterAll
+    static void disconnect() {
+        database.close();
+    }
+
+    @Test
+    void aBatchThatFitsIsConfirmedAndChargedOnce() {
+        long sku = sale(10, 1);
+        List<OrderRequested> batch = orders(sku, 4);
+        List<OrderResult> results = writer.write(sku, batch);
+
+        assertThat(results).extracting(OrderResult::status).containsOnly(OrderStatus.CONFIRMED).hasSize(4);
+        assertThat(stock(sku)).isEqualTo(6);
+        assertThat(database.dsl().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))).isEqualTo(4);
+    }
+
+    @Test
+    void aBatchThatDoesNotFitConfirmsTheFirstComersAndRejectsTheRest() {
+        long sku = sale(3, 1);
+        List<OrderRequested> batch = orders(sku, 5);
+        List<OrderResult> results = writer.write(sku, batch);
+
+        assertThat(results.subList(0, 3)).extracting(OrderResult::status).containsOnly(OrderStatus.CONFIRMED);
+        assertThat(results.subList(3, 5)).extracting(OrderResult::reason).containsOnly("SOLD_OUT");
+        assertThat(stock(sku)).isZero();
+        assertThat(database.dsl().fetchCount(USER_PURCHASES, USER_PURCHASES.SKU_ID.eq(sku))).isEqualTo(3);
+    }
+
+    @Test
+    void redeliveryReportsTheSameDecisionWithoutChargingAgain() {
+        long sku = sale(1, 1);
+        List<OrderRequested> batch = orders(sku, 2);
+        List<OrderResult> first = writer.write(sku, batch);
+        List<OrderResult> again = writer.write(sku, List.of(batch.get(1), batch.get(0), batch.get(0)));
+
+        assertThat(again).containsExactlyInAnyOrderElementsOf(first);
+        assertThat(stock(sku)).isZero();
+        assertThat(database.dsl().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))).isEqualTo(2);
+    }
+
+    @Test
+    void theDatabaseGuardsThePerUserLimitAcrossBatches() {
+        long sku = sale(10, 2);
+        String user = "greedy-" + sku;
+        List<OrderResult> first = writer.write(sku, List.of(order(sku, user, 1), order(sku, user, 2)));
+        List<OrderResult> second = writer.write(sku, List.of(order(sku, user, 1), order(sku, user, 1)));
+
+        assertThat(first).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
+        assertThat(second).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
+        assertThat(second.get(1).reason()).isEqualTo("PURCHASE_LIMIT_REACHED");
+        assertThat(database.dsl().select(USER_PURCHASES.QUANTITY).from(USER_PURCHASES)
+                .where(USER_PURCHASES.SKU_ID.eq(sku)).fetchSingle().value1()).isEqualTo(2);
+        assertThat(stock(sku)).isEqualTo(8);
+    }
+
+    @Test
+    void anUnknownSkuIsRejectedAndDecidedOrdersCompleteTheirOutboxRow() {
+        long sku = NEXT_SKU.incrementAndGet();
+        OrderRequested order = order(sku, "someone", 1);
+        database.dsl().insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER)
+                .values(order.orderId(), "order", Long.toString(sku), "OrderRequested", "{}", LocalDateTime.now()).execute();
+
+        assertThat(writer.write(sku, List.of(order))).extracting(OrderResult::reason).containsExactly("UNKNOWN_SKU");
+        assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();
+    }
+
+    private static long sale(int stock, int limit) {
+        long sku = NEXT_SKU.incrementAndGet();
+        LocalDateTime now = LocalDateTime.now();
+        database.dsl().insertInto(SKU, SKU.ID, SKU.NAME, SKU.INITIAL_STOCK, SKU.STOCK, SKU.PER_USER_LIMIT, SKU.STARTS_AT, SKU.ENDS_AT)
+                .values(sku, "test", stock, stock, limit, now.minusHours(1), now.plusHours(1)).execute();
+        return sku;
+    }
+
+    private static int stock(long sku) {
+        return database.dsl().fetchValue(SKU.STOCK, SKU.ID.eq(sku));
+    }
+
+    private static List<OrderRequested> orders(long sku, int count) {
+        List<OrderRequested> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(order(sku, "user-" + i, 1));
+        }
+        return orders;
+    }
+
+    private static OrderRequested order(long sku, String user, int quantity) {
+        return OrderRequested.of(UUID.randomUUID().toString(), sku, user, quantity, Instant.now());
+    }
+}
