@@ -1,0 +1,104 @@
+package io.seckill.reconciler;
+
+import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.runtime.SaleStore;
+import io.seckill.schemas.kafka.DeadLetterHeaders;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * Files every dead letter in MySQL with its reason, and when the poison still names an order
+ * (orderId and skuId readable), puts that order's reservation back and closes its outbox row so the
+ * relay stops re-sending it. Idempotent: the row is keyed by its dead-letter position.
+ */
+final class DeadLetterRecorder {
+
+    private static final ObjectMapper LENIENT = new ObjectMapper();
+    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final int MAX_REASON = 1000;
+
+    private final DSLContext dsl;
+    private final SaleStore saleStore;
+
+    DeadLetterRecorder(DSLContext dsl, SaleStore saleStore) {
+        this.dsl = dsl;
+        this.saleStore = saleStore;
+    }
+
+    void onDeadLetters(ConsumerRecords<String, byte[]> records) {
+        for (ConsumerRecord<String, byte[]> record : records) {
+            record(record);
+        }
+    }
+
+    private void record(ConsumerRecord<String, byte[]> record) {
+        Optional<OrderRef> order = orderNamedBy(record.value());
+        boolean released = order.map(ref -> saleStore.release(ref.skuId(), ref.orderId()) > 0).orElse(false);
+        String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
+        dsl.transaction(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            tx.insertInto(DEAD_LETTERS)
+                    .set(DEAD_LETTERS.DLQ_PARTITION, record.partition())
+                    .set(DEAD_LETTERS.DLQ_OFFSET, record.offset())
+                    .set(DEAD_LETTERS.SOURCE_TOPIC, DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                    .set(DEAD_LETTERS.SOURCE_PARTITION, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_PARTITION)).map(Long::intValue).orElse(null))
+                    .set(DEAD_LETTERS.SOURCE_OFFSET, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_OFFSET)).orElse(null))
+                    .set(DEAD_LETTERS.REASON, reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason)
+                    .set(DEAD_LETTERS.FAILED_STAGE, DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE))
+                    .set(DEAD_LETTERS.ORDER_ID, order.map(OrderRef::orderId).orElse(null))
+                    .set(DEAD_LETTERS.RECORD_KEY, record.key() == null ? null : truncated(record.key().getBytes(StandardCharsets.UTF_8)))
+                    .set(DEAD_LETTERS.RECORD_VALUE, record.value())
+                    .set(DEAD_LETTERS.RELEASED, released)
+                    .onDuplicateKeyIgnore()
+                    .execute();
+            order.ifPresent(ref -> tx.update(OUTBOX)
+                    .set(OUTBOX.COMPLETED_AT, LocalDateTime.now(ZoneOffset.UTC))
+                    .where(OUTBOX.ID.eq(ref.orderId()))
+                    .and(OUTBOX.COMPLETED_AT.isNull())
+                    .execute());
+        });
+    }
+
+    private static Optional<OrderRef> orderNamedBy(byte[] value) {
+        if (value == null || value.length == 0) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode json = LENIENT.readTree(value);
+            if (json == null || !json.path("orderId").isTextual() || !json.path("skuId").canConvertToLong()) {
+                return Optional.empty();
+            }
+            String orderId = json.get("orderId").asText();
+            return UUID.matcher(orderId).matches() ? Optional.of(new OrderRef(orderId, json.get("skuId").asLong())) : Optional.empty();
+        } catch (IOException notJson) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Long> number(String text) {
+        try {
+            return text == null ? Optional.empty() : Optional.of(Long.valueOf(text));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] truncated(byte[] key) {
+        return key.length <= 512 ? key : java.util.Arrays.copyOf(key, 512);
+    }
+
+    private record OrderRef(String orderId, long skuId) {
+    }
+}

@@ -1,0 +1,100 @@
+package io.seckill.reconciler;
+
+import io.seckill.runtime.ConsumerLoop;
+import io.seckill.runtime.Database;
+import io.seckill.runtime.DeadLetterPublisher;
+import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.RedisConnections;
+import io.seckill.runtime.SaleStore;
+import io.seckill.runtime.SkuFiguresReader;
+import io.seckill.schemas.kafka.Topic;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.RedisClient;
+
+/** The reconciler process: outbox relay, result and compensation settlement, dead letters, drift check. */
+public final class Reconciler implements AutoCloseable {
+
+    static final String STAGE = "reconciler";
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+
+    private final Database database;
+    private final RedisClient redis;
+    private final KafkaProducer<String, byte[]> producer;
+    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(2);
+    private final List<ConsumerLoop> loops = new ArrayList<>();
+
+    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer) {
+        this.database = database;
+        this.redis = redis;
+        this.producer = producer;
+    }
+
+    public static Reconciler start(ReconcilerConfig config) {
+        String bootstrap = config.infra().kafkaBootstrap();
+        KafkaClients.ensureTopics(bootstrap);
+        Reconciler reconciler = new Reconciler(
+                Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize()),
+                RedisConnections.open(config.infra().redisUrl(), 8),
+                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler")));
+        reconciler.startParts(config);
+        LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayGrace(), config.driftCheckInterval());
+        return reconciler;
+    }
+
+    private void startParts(ReconcilerConfig config) {
+        String bootstrap = config.infra().kafkaBootstrap();
+        SaleStore saleStore = new SaleStore(redis);
+        ReservationSettler settler = new ReservationSettler(saleStore, new DeadLetterPublisher(producer, STAGE));
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), saleStore);
+        loops.add(ConsumerLoop.start("reconciler-results", KafkaClients.consumer(bootstrap, "seckill-reconciler-results", "reconciler-results"),
+                Topic.ORDER_RESULTS.topicName(), settler::onResults));
+        loops.add(ConsumerLoop.start("reconciler-compensations", KafkaClients.consumer(bootstrap, "seckill-reconciler-compensations", "reconciler-compensations"),
+                Topic.STOCK_COMPENSATIONS.topicName(), settler::onCompensations));
+        loops.add(ConsumerLoop.start("reconciler-dead-letters", KafkaClients.consumer(bootstrap, "seckill-reconciler-dead-letters", "reconciler-dead-letters"),
+                Topic.DEAD_LETTERS.topicName(), recorder::onDeadLetters));
+
+        OutboxRelay relay = new OutboxRelay(database.dsl(), producer, config.relayGrace(), config.relayBatch(), Clock.systemUTC());
+        every(config.relayInterval(), "outbox relay", () -> {
+            int sent = relay.relayDue();
+            if (sent > 0) {
+                LOG.info("outbox relay re-sent {} order(s)", sent);
+            }
+        });
+        DriftCheck drift = new DriftCheck(new SkuFiguresReader(database.dsl(), saleStore));
+        every(config.driftCheckInterval(), "drift check", drift::run);
+    }
+
+    /** A failing run is logged and the next one comes on schedule: a scheduled task that throws would stop for good. */
+    private void every(Duration interval, String name, Runnable task) {
+        schedule.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed; next run in {}", name, interval, e);
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        schedule.shutdownNow();
+        try {
+            schedule.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        loops.forEach(ConsumerLoop::close);
+        producer.close();
+        redis.close();
+        database.close();
+    }
+}
