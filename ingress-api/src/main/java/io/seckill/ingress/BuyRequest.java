@@ -1,0 +1,17 @@
+package io.seckill.ingress;
+
+/** Body of {@code POST /api/v1/skus/{skuId}/orders}. */
+record BuyRequest(Integer quantity) {
+
+    static final int MAX_QUANTITY = 1_000;
+
+    int validQuantity() {
+        if (quantity == null) {
+            throw Problem.validation("quantity is required");
+        }
+        if (quantity < 1 || quantity > MAX_QUANTITY) {
+            throw Problem.validation("quantity must be from 1 to " + MAX_QUANTITY + ", was " + quantity);
+        }
+        return quantity;
+    }
+}

@@ -1,0 +1,27 @@
+package io.seckill.ingress;
+
+import java.time.Instant;
+
+/** Body of {@code PUT /admin/v1/skus/{skuId}}. */
+record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant startsAt, Instant endsAt) {
+
+    static final int MAX_STOCK = 100_000_000;
+
+    void validate() {
+        if (name == null || name.isBlank() || name.length() > 200) {
+            throw Problem.validation("name must be 1-200 characters");
+        }
+        if (stock == null || stock < 0 || stock > MAX_STOCK) {
+            throw Problem.validation("stock must be an integer from 0 to " + MAX_STOCK);
+        }
+        if (perUserLimit == null || perUserLimit < 1) {
+            throw Problem.validation("perUserLimit must be a positive integer");
+        }
+        if (startsAt == null || endsAt == null) {
+            throw Problem.validation("startsAt and endsAt are required (ISO-8601 instants)");
+        }
+        if (!endsAt.isAfter(startsAt)) {
+            throw Problem.validation("endsAt must be after startsAt");
+        }
+    }
+}
