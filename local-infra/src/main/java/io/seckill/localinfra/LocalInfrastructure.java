@@ -102,6 +102,11 @@ public final class LocalInfrastructure {
         return Map.copyOf(origins);
     }
 
+    /** At exit, closes {@code dependent} (services using these servers) before stopping the servers. */
+    public synchronized void closeFirstOnStop(AutoCloseable dependent) {
+        running.push(dependent);
+    }
+
     private synchronized void stop() {
         while (!running.isEmpty()) {
             AutoCloseable server = running.pop();

@@ -1,12 +1,14 @@
 package io.seckill.reconciler;
 
 import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
+import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.runtime.SaleStore;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
+import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
@@ -19,9 +21,12 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Files every dead letter in MySQL with its reason, and when the poison still names an order
- * (orderId and skuId readable), puts that order's reservation back and closes its outbox row so the
- * relay stops re-sending it. Idempotent: the row is keyed by its dead-letter position.
+ * Files every dead letter in MySQL with its reason. When the poison is an order request (it failed on
+ * the request path) that still names its order (orderId and skuId readable) and the database never
+ * decided that order, the order can never be decided: its reservation goes back and its outbox row is
+ * closed so the relay stops re-sending it. Poison from elsewhere (a broken result or compensation)
+ * releases nothing: the order behind it was decided and its stock is accounted for.
+ * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
 final class DeadLetterRecorder {
 
@@ -45,7 +50,9 @@ final class DeadLetterRecorder {
 
     private void record(ConsumerRecord<String, byte[]> record) {
         Optional<OrderRef> order = orderNamedBy(record.value());
-        boolean released = order.map(ref -> saleStore.release(ref.skuId(), ref.orderId()) > 0).orElse(false);
+        boolean undecidable = order.isPresent() && fromRequestPath(record)
+                && !dsl.fetchExists(ORDERS, ORDERS.ORDER_ID.eq(order.get().orderId()));
+        boolean released = undecidable && saleStore.release(order.get().skuId(), order.get().orderId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
         dsl.transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
@@ -63,12 +70,19 @@ final class DeadLetterRecorder {
                     .set(DEAD_LETTERS.RELEASED, released)
                     .onDuplicateKeyIgnore()
                     .execute();
-            order.ifPresent(ref -> tx.update(OUTBOX)
-                    .set(OUTBOX.COMPLETED_AT, LocalDateTime.now(ZoneOffset.UTC))
-                    .where(OUTBOX.ID.eq(ref.orderId()))
-                    .and(OUTBOX.COMPLETED_AT.isNull())
-                    .execute());
+            if (undecidable) {
+                tx.update(OUTBOX)
+                        .set(OUTBOX.COMPLETED_AT, LocalDateTime.now(ZoneOffset.UTC))
+                        .where(OUTBOX.ID.eq(order.get().orderId()))
+                        .and(OUTBOX.COMPLETED_AT.isNull())
+                        .execute();
+            }
         });
+    }
+
+    private static boolean fromRequestPath(ConsumerRecord<String, byte[]> record) {
+        String source = DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_TOPIC);
+        return Topic.ORDER_REQUESTS.topicName().equals(source) || Topic.ORDERS_UNIQUE.topicName().equals(source);
     }
 
     private static Optional<OrderRef> orderNamedBy(byte[] value) {

@@ -9,7 +9,8 @@ import java.io.IOException;
 
 /**
  * The one JSON codec for events. Unknown fields are tolerated so that a newer producer does not
- * poison an older consumer; missing primitives are not, so a truncated record never reads as zero.
+ * poison an older consumer. Optional fields (null) are left out; a missing required field reads as
+ * null or zero and {@link VersionedEvent#validate()} rejects it by name.
  */
 public final class EventJson {
 
@@ -17,8 +18,6 @@ public final class EventJson {
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     private EventJson() {

@@ -33,6 +33,7 @@ class EventContractTest {
         assertMatchesSchema(confirmed, "order-result.v1.json");
         assertMatchesSchema(rejected, "order-result.v1.json");
         assertThat(EventJson.decode(EventJson.encode(rejected), OrderResult.class)).isEqualTo(rejected);
+        assertThat(EventJson.decode(EventJson.encode(confirmed), OrderResult.class)).isEqualTo(confirmed);
     }
 
     @Test

@@ -1,0 +1,32 @@
+package io.seckill.launcher;
+
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.runtime.Env;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Development mode: starts (or finds, from the environment) Kafka, Redis and MySQL, runs every
+ * service in this JVM, prints where everything listens, and stops cleanly on Ctrl-C.
+ */
+public final class SeckillLauncher {
+
+    private SeckillLauncher() {
+    }
+
+    public static void main(String[] args) {
+        LocalInfrastructure infra = LocalInfrastructure.get();
+        SeckillSystem system = SeckillSystem.start(Env.system(), infra.addresses());
+        StringBuilder banner = new StringBuilder("\nseckill is running\n");
+        infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
+        banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
+        banner.append("Press Ctrl-C to stop.\n");
+        System.out.println(banner);
+        // One shutdown hook, in order: the services first, then the servers under them.
+        infra.closeFirstOnStop(system);
+        try {
+            new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
