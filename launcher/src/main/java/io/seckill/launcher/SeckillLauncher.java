@@ -2,6 +2,10 @@ package io.seckill.launcher;
 
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.runtime.Env;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -15,7 +19,9 @@ public final class SeckillLauncher {
 
     public static void main(String[] args) {
         LocalInfrastructure infra = LocalInfrastructure.get();
-        SeckillSystem system = SeckillSystem.start(Env.system(), infra.addresses());
+        // Kafka Streams state belongs to one Kafka cluster; the embedded cluster is new each run.
+        Env env = Env.system().withDefault("SECKILL_STREAMS_STATE_DIR", temporaryDirectory("seckill-streams").toString());
+        SeckillSystem system = SeckillSystem.start(env, infra.addresses());
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
@@ -27,6 +33,14 @@ public final class SeckillLauncher {
             new CountDownLatch(1).await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Path temporaryDirectory(String prefix) {
+        try {
+            return Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -43,6 +43,8 @@ public final class LocalInfrastructure {
         Deque<AutoCloseable> running = new ArrayDeque<>();
         Map<String, String> origins = new LinkedHashMap<>();
         boolean docker = !"embedded".equals(env.string(MODE, "")) && Containers.dockerAvailable();
+        LOG.info(docker ? "Docker engine found: servers not given in the environment run as containers"
+                : "no Docker engine: servers not given in the environment run embedded");
         try {
             String redisUrl = env.string(InfraAddresses.REDIS_URL, null);
             if (redisUrl != null) {

@@ -16,6 +16,16 @@ public final class Env {
         return new Env(System.getenv());
     }
 
+    /** This environment with {@code value} for {@code name} unless it already sets one. */
+    public Env withDefault(String name, String value) {
+        if (string(name, null) != null) {
+            return this;
+        }
+        java.util.Map<String, String> merged = new java.util.HashMap<>(variables);
+        merged.put(name, value);
+        return new Env(merged);
+    }
+
     public String string(String name, String defaultValue) {
         String value = variables.get(name);
         return value == null || value.isBlank() ? defaultValue : value.trim();

@@ -1,0 +1,71 @@
+package io.seckill.e2e;
+
+import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.SKU;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.e2e.HttpApi.Reply;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Acceptance 1: one SKU, stock 100, limit 1; 2,000 users each sending 3 concurrent requests. */
+class FlashSaleTest {
+
+    private static final int STOCK = 100;
+    private static final int USERS = 2_000;
+    private static final int REQUESTS_PER_USER = 3;
+
+    private final Pipeline pipeline = Pipeline.get();
+
+    @Test
+    void sellsExactlyTheStockToDistinctBuyersAndConfirmsEveryAcceptedOrder() throws Exception {
+        long sku = Pipeline.newSkuId();
+        assertThat(pipeline.http.openSale(sku, STOCK, 1).status()).isEqualTo(201);
+
+        List<Reply> replies = new ArrayList<>();
+        ExecutorService buyers = Executors.newFixedThreadPool(48);
+        try {
+            List<Future<Reply>> pending = new ArrayList<>();
+            // A user's three requests are queued side by side, so three threads run them at once.
+            for (int user = 0; user < USERS; user++) {
+                String userId = "fs-" + sku + "-" + user;
+                for (int attempt = 0; attempt < REQUESTS_PER_USER; attempt++) {
+                    pending.add(buyers.submit(() -> pipeline.http.buy(sku, userId, 1)));
+                }
+            }
+            for (Future<Reply> reply : pending) {
+                replies.add(reply.get());
+            }
+        } finally {
+            buyers.shutdownNow();
+        }
+
+        List<Reply> accepted = replies.stream().filter(reply -> reply.status() == 202).toList();
+        List<Reply> refused = replies.stream().filter(reply -> reply.status() != 202).toList();
+        assertThat(accepted).hasSize(STOCK);
+        assertThat(refused).allSatisfy(reply -> {
+            assertThat(reply.status()).isEqualTo(409);
+            assertThat(reply.contentType()).startsWith("application/problem+json");
+            assertThat(reply.code()).isIn("SOLD_OUT", "PURCHASE_LIMIT_REACHED");
+        });
+
+        List<String> orderIds = accepted.stream().map(Reply::orderId).toList();
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(orderIds).allSatisfy(id -> assertThat(pipeline.http.orderStatus(id)).isEqualTo("CONFIRMED")));
+
+        assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq("CONFIRMED")))).isEqualTo(STOCK);
+        assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
+        assertThat(pipeline.sql().select(ORDERS.USER_ID).from(ORDERS).where(ORDERS.SKU_ID.eq(sku))
+                .groupBy(ORDERS.USER_ID).having(org.jooq.impl.DSL.count().gt(1)).fetch()).isEmpty();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(pipeline.saleStore.state(sku).stock()).isZero();
+            assertThat(pipeline.saleStore.state(sku).pending()).isZero();
+        });
+    }
+}

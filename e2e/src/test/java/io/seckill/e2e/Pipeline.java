@@ -1,0 +1,74 @@
+package io.seckill.e2e;
+
+import io.seckill.launcher.SeckillSystem;
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.runtime.Database;
+import io.seckill.runtime.Env;
+import io.seckill.runtime.InfraAddresses;
+import io.seckill.runtime.RedisConnections;
+import io.seckill.runtime.SaleStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The whole system, started once per test JVM on the local infrastructure, with short relay timings
+ * so lost publishes are recovered within seconds. Each test takes its own SKU ids.
+ */
+final class Pipeline {
+
+    static final long RELAY_GRACE_MS = 1_500;
+    private static Pipeline instance;
+    private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
+
+    final InfraAddresses infra;
+    final Env env;
+    final SeckillSystem system;
+    final HttpApi http;
+    final Database database;
+    final RedisClient redis;
+    final SaleStore saleStore;
+
+    private Pipeline() {
+        infra = LocalInfrastructure.get().addresses();
+        env = new Env(Map.of(
+                "SECKILL_HTTP_PORT", "0",
+                "SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS),
+                "SECKILL_RELAY_INTERVAL_MS", "200",
+                "SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000",
+                "SECKILL_STREAMS_STATE_DIR", temporaryDirectory()));
+        system = SeckillSystem.start(env, infra);
+        LocalInfrastructure.get().closeFirstOnStop(system);
+        http = new HttpApi(system.httpPort());
+        database = Database.connectAndMigrate(infra, "e2e-checks", 4);
+        redis = RedisConnections.open(infra.redisUrl(), 8);
+        saleStore = new SaleStore(redis);
+    }
+
+    static synchronized Pipeline get() {
+        if (instance == null) {
+            instance = new Pipeline();
+        }
+        return instance;
+    }
+
+    static long newSkuId() {
+        return NEXT_SKU.incrementAndGet();
+    }
+
+    DSLContext sql() {
+        return database.dsl();
+    }
+
+    private static String temporaryDirectory() {
+        try {
+            return Files.createTempDirectory("e2e-streams").toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
