@@ -11,7 +11,7 @@ CREATE TABLE sku (
   version        BIGINT       NOT NULL DEFAULT 0,
   created_at     DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   updated_at     DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  CONSTRAINT pk_sku PRIMARY KEY (id),
+  PRIMARY KEY (id),
   CONSTRAINT ck_sku_stock_not_negative CHECK (stock >= 0),
   CONSTRAINT ck_sku_limit_positive CHECK (per_user_limit > 0)
 );
@@ -28,7 +28,7 @@ CREATE TABLE orders (
   reason       VARCHAR(64) NULL,
   requested_at DATETIME(3) NOT NULL,
   decided_at   DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  CONSTRAINT pk_orders PRIMARY KEY (id),
+  PRIMARY KEY (id),
   CONSTRAINT uq_orders_order_id UNIQUE (order_id)
 );
 CREATE INDEX ix_orders_sku_user ON orders (sku_id, user_id);
@@ -38,7 +38,7 @@ CREATE TABLE user_purchases (
   sku_id   BIGINT      NOT NULL,
   user_id  VARCHAR(64) NOT NULL,
   quantity INT         NOT NULL,
-  CONSTRAINT pk_user_purchases PRIMARY KEY (sku_id, user_id)
+  PRIMARY KEY (sku_id, user_id)
 );
 
 -- Transactional outbox in Debezium's column layout (id, aggregatetype, aggregateid, type, payload),
@@ -53,7 +53,7 @@ CREATE TABLE outbox (
   relay_after    DATETIME(3)  NOT NULL,
   relay_attempts INT          NOT NULL DEFAULT 0,
   completed_at   DATETIME(3)  NULL,
-  CONSTRAINT pk_outbox PRIMARY KEY (id)
+  PRIMARY KEY (id)
 );
 CREATE INDEX ix_outbox_relay ON outbox (completed_at, relay_after);
 
@@ -72,6 +72,6 @@ CREATE TABLE dead_letters (
   record_value     MEDIUMBLOB    NULL,
   released         BOOLEAN       NOT NULL DEFAULT FALSE,
   created_at       DATETIME(3)   NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  CONSTRAINT pk_dead_letters PRIMARY KEY (id),
+  PRIMARY KEY (id),
   CONSTRAINT uq_dead_letters_dlq_position UNIQUE (dlq_partition, dlq_offset)
 );

@@ -71,7 +71,8 @@ public final class IngressApi implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
-        producer.close();
+        // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
+        producer.close(java.time.Duration.ofSeconds(5));
         redis.close();
         database.close();
     }

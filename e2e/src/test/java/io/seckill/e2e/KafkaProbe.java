@@ -1,0 +1,69 @@
+package io.seckill.e2e;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Writes raw records onto topics and reads topics back, as a test outside the services would. */
+final class KafkaProbe implements AutoCloseable {
+
+    private final String bootstrap;
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    KafkaProbe(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    void send(String topic, String key, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
+    /** Every record on the topic right now, from the beginning of each partition to its end. */
+    List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo info : consumer.partitionsFor(topic)) {
+                partitions.add(new TopicPartition(topic, info.partition()));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            Instant deadline = Instant.now().plusSeconds(30);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && Instant.now().isBefore(deadline)) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

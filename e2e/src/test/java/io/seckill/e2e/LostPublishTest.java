@@ -1,0 +1,52 @@
+package io.seckill.e2e;
+
+import static io.seckill.schemas.db.Tables.OUTBOX;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.ingress.IngressApi;
+import io.seckill.ingress.IngressConfig;
+import io.seckill.runtime.InfraAddresses;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Acceptance 5: with the ingress's own Kafka publish failing, orders still arrive through the outbox relay. */
+class LostPublishTest {
+
+    private final Pipeline pipeline = Pipeline.get();
+
+    @Test
+    void ordersWhosePublishFailedArriveThroughTheRelayAndConfirm() throws IOException {
+        long sku = Pipeline.newSkuId();
+        pipeline.http.openSale(sku, 5, 1);
+        InfraAddresses noKafka = new InfraAddresses(pipeline.infra.mysqlUrl(), pipeline.infra.mysqlUser(),
+                pipeline.infra.mysqlPassword(), pipeline.infra.redisUrl(), "127.0.0.1:" + closedPort());
+        IngressConfig config = new IngressConfig(noKafka, 0, Duration.ofMillis(Pipeline.RELAY_GRACE_MS), 4, 8, Duration.ofMillis(300));
+
+        List<String> orderIds = new ArrayList<>();
+        try (IngressApi cutOff = IngressApi.start(config)) {
+            HttpApi http = new HttpApi(cutOff.port());
+            for (int i = 0; i < 3; i++) {
+                HttpApi.Reply reply = http.buy(sku, "lost-" + i, 1);
+                assertThat(reply.status()).isEqualTo(202);
+                orderIds.add(reply.orderId());
+            }
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(orderIds)
+                .allSatisfy(id -> assertThat(pipeline.http.orderStatus(id)).isEqualTo("CONFIRMED")));
+        assertThat(pipeline.sql().select(OUTBOX.RELAY_ATTEMPTS).from(OUTBOX).where(OUTBOX.ID.in(orderIds)).fetch(OUTBOX.RELAY_ATTEMPTS))
+                .allSatisfy(attempts -> assertThat(attempts).isPositive());
+    }
+
+    /** A port nobody listens on: the producer's connection is refused. */
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
