@@ -1,0 +1,95 @@
+package io.seckill.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Acceptance 7: the README's run command, as a user types it, answers the README's walk-through,
+ * run verbatim (only the port differs, so the test never collides with a server on 8080), and stops
+ * cleanly on SIGTERM. The build has already installed the modules, which is the run command's first half.
+ */
+class ReadmeWalkthroughTest {
+
+    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*exec:java)\\n```");
+    private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
+
+    @Test
+    void theRunCommandAnswersTheWalkthroughAndStopsCleanly() throws Exception {
+        String readme = Files.readString(REPO.resolve("README.md"));
+        String runCommand = secondHalf(only(RUN_COMMAND, readme));
+        int port = freePort();
+        String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port);
+
+        ProcessBuilder launcher = new ProcessBuilder("bash", "-c", "exec " + runCommand).directory(REPO.toFile()).redirectErrorStream(true);
+        launcher.environment().put("SECKILL_HTTP_PORT", Integer.toString(port));
+        Process system = launcher.start();
+        List<String> systemOutput = new CopyOnWriteArrayList<>();
+        CountDownLatch running = new CountDownLatch(1);
+        Thread reader = new Thread(() -> readLines(system, systemOutput, running));
+        reader.start();
+        try {
+            assertThat(running.await(5, TimeUnit.MINUTES)).as("launcher output: %s", systemOutput).isTrue();
+            assertThat(String.join("\n", systemOutput)).contains("http://localhost:" + port);
+
+            Process script = new ProcessBuilder("bash", "-e", "-c", walkthrough).redirectErrorStream(true).start();
+            assertThat(script.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            String output = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(script.exitValue()).as(output).isZero();
+            assertThat(output).contains("\"skuId\":42").contains("\"status\":\"CONFIRMED\"")
+                    .contains("\"code\":\"PURCHASE_LIMIT_REACHED\"")
+                    .contains("\"mysqlStock\":99").contains("\"redisStock\":99").contains("\"confirmedQuantity\":1");
+
+            system.destroy();
+            assertThat(system.waitFor(2, TimeUnit.MINUTES)).as("stops on SIGTERM; output: %s", systemOutput).isTrue();
+        } finally {
+            system.descendants().forEach(ProcessHandle::destroyForcibly);
+            system.destroyForcibly();
+        }
+    }
+
+    /** The run command is "install && exec"; the build running this test did the install. */
+    private static String secondHalf(String runCommand) {
+        return runCommand.substring(runCommand.lastIndexOf("&&") + 2).trim();
+    }
+
+    private static String only(Pattern pattern, String text) {
+        Matcher matcher = pattern.matcher(text);
+        assertThat(matcher.find()).as("README block %s", pattern).isTrue();
+        return matcher.group(1);
+    }
+
+    private static void readLines(Process process, List<String> lines, CountDownLatch running) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                lines.add(line);
+                if (line.contains("seckill is running")) {
+                    running.countDown();
+                }
+            }
+        } catch (IOException e) {
+            lines.add("output closed: " + e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
