@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,27 +47,10 @@ public final class LocalInfrastructure {
         LOG.info(docker ? "Docker engine found: servers not given in the environment run as containers"
                 : "no Docker engine: servers not given in the environment run embedded");
         try {
-            String redisUrl = env.string(InfraAddresses.REDIS_URL, null);
-            if (redisUrl != null) {
-                origins.put("redis", "given " + redisUrl);
-            } else if (docker) {
-                redisUrl = remember(running, Containers.redis()).address();
-                origins.put("redis", "container " + redisUrl);
-            } else {
-                redisUrl = remember(running, EmbeddedRedis.start()).address();
-                origins.put("redis", "embedded redis-server " + redisUrl);
-            }
-
-            String kafka = env.string(InfraAddresses.KAFKA_BOOTSTRAP, null);
-            if (kafka != null) {
-                origins.put("kafka", "given " + kafka);
-            } else if (docker) {
-                kafka = remember(running, Containers.kafka()).address();
-                origins.put("kafka", "container " + kafka);
-            } else {
-                kafka = remember(running, EmbeddedKafka.start()).address();
-                origins.put("kafka", "embedded KRaft broker " + kafka);
-            }
+            String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running,
+                    docker ? Containers::redis : EmbeddedRedis::start, docker ? "container" : "embedded redis-server");
+            String kafka = resolve(env.string(InfraAddresses.KAFKA_BOOTSTRAP, null), "kafka", origins, running,
+                    docker ? Containers::kafka : EmbeddedKafka::start, docker ? "container" : "embedded KRaft broker");
 
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
             String user = env.string(InfraAddresses.MYSQL_USER, "root");
@@ -88,6 +72,18 @@ public final class LocalInfrastructure {
             new LocalInfrastructure(null, origins, running).stop();
             throw e;
         }
+    }
+
+    /** The given address, else a server started here (and remembered for stopping). */
+    private static String resolve(String given, String server, Map<String, String> origins, Deque<AutoCloseable> running,
+                                  Supplier<RunningServer> starter, String kind) {
+        if (given != null) {
+            origins.put(server, "given " + given);
+            return given;
+        }
+        String address = remember(running, starter.get()).address();
+        origins.put(server, kind + " " + address);
+        return address;
     }
 
     private static <T extends RunningServer> T remember(Deque<AutoCloseable> running, T server) {

@@ -17,6 +17,14 @@ final class EventChecks {
         }
     }
 
+    /** The fields every order event carries. */
+    static void order(String orderId, long skuId, String userId, int quantity) {
+        orderId(orderId);
+        positive("skuId", skuId);
+        userId(userId);
+        positive("quantity", quantity);
+    }
+
     static void orderId(String orderId) {
         if (orderId == null || !UUID.matcher(orderId).matches()) {
             throw new InvalidEventException("orderId must be a lower-case UUID, was " + orderId);

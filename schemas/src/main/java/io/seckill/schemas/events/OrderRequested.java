@@ -18,10 +18,7 @@ public record OrderRequested(int schemaVersion, String orderId, long skuId, Stri
     @Override
     public void validate() {
         EventChecks.version(schemaVersion, CURRENT_VERSION);
-        EventChecks.orderId(orderId);
-        EventChecks.positive("skuId", skuId);
-        EventChecks.userId(userId);
-        EventChecks.positive("quantity", quantity);
+        EventChecks.order(orderId, skuId, userId, quantity);
         EventChecks.present("requestedAt", requestedAt);
     }
 }

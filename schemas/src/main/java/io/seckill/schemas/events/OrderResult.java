@@ -24,10 +24,7 @@ public record OrderResult(int schemaVersion, String orderId, long skuId, String 
     @Override
     public void validate() {
         EventChecks.version(schemaVersion, CURRENT_VERSION);
-        EventChecks.orderId(orderId);
-        EventChecks.positive("skuId", skuId);
-        EventChecks.userId(userId);
-        EventChecks.positive("quantity", quantity);
+        EventChecks.order(orderId, skuId, userId, quantity);
         EventChecks.present("status", status);
         EventChecks.present("decidedAt", decidedAt);
     }

@@ -19,10 +19,7 @@ public record StockCompensation(int schemaVersion, String orderId, long skuId, S
     @Override
     public void validate() {
         EventChecks.version(schemaVersion, CURRENT_VERSION);
-        EventChecks.orderId(orderId);
-        EventChecks.positive("skuId", skuId);
-        EventChecks.userId(userId);
-        EventChecks.positive("quantity", quantity);
+        EventChecks.order(orderId, skuId, userId, quantity);
         EventChecks.present("createdAt", createdAt);
     }
 }
