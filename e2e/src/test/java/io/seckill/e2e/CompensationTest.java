@@ -68,6 +68,11 @@ class CompensationTest {
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(4);
         assertSlots(sku, rejected);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
+        // The drift simulated at the start is what the figures report: Redis would sell 4 units MySQL lacks.
+        HttpApi.Reply figures = pipeline.http.figures(sku);
+        assertThat(figures.json().path("mysqlStock").asLong()).isZero();
+        assertThat(figures.json().path("redisStock").asLong()).isEqualTo(4);
+        assertThat(figures.json().path("confirmedQuantity").asLong()).isEqualTo(6);
     }
 
     private void assertSlots(long sku, List<OrdersRecord> rejected) {
