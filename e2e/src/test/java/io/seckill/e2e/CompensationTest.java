@@ -44,7 +44,8 @@ class CompensationTest {
         List<OrdersRecord> rejected = pipeline.sql().selectFrom(ORDERS)
                 .where(ORDERS.SKU_ID.eq(sku)).and(ORDERS.STATUS.eq("REJECTED")).fetch();
         assertThat(rejected).hasSize(4).allSatisfy(order -> assertThat(order.getReason()).isEqualTo("SOLD_OUT"));
-        assertThat(rejected).allSatisfy(order -> assertThat(pipeline.http.orderStatus(order.getOrderId())).isEqualTo("REJECTED"));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rejected).allSatisfy(order ->
+                assertThat(pipeline.http.orderStatus(order.getUserId(), order.getOrderId())).isEqualTo("REJECTED")));
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(4);
@@ -58,7 +59,7 @@ class CompensationTest {
             }
             // A marker after the duplicates, in the same partition: once it is released, they were seen.
             String marker = UUID.randomUUID().toString();
-            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli())).isEqualTo("RESERVED");
+            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli()).code()).isEqualTo("RESERVED");
             OrderRequested markerOrder = OrderRequested.of(marker, sku, "marker", 1, Instant.now());
             kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku),
                     EventJson.encode(StockCompensation.forRejected(OrderResult.rejected(markerOrder, RejectReason.SOLD_OUT, Instant.now()))));

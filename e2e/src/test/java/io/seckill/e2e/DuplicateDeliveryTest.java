@@ -33,9 +33,9 @@ class DuplicateDeliveryTest {
         // One SKU is one partition and is processed in order: once this later order is decided,
         // every copy above has been through the stream and the sink.
         String later = pipeline.http.buy(sku, "later-buyer", 1).orderId();
-        await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus(later)));
+        await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("later-buyer", later)));
 
-        assertThat(pipeline.http.orderStatus(orderId)).isEqualTo("CONFIRMED");
+        assertThat(pipeline.http.orderStatus("dup-buyer", orderId)).isEqualTo("CONFIRMED");
         assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.ORDER_ID.eq(orderId))).isEqualTo(1);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isEqualTo(8);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

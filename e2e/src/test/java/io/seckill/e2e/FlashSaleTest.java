@@ -28,26 +28,26 @@ class FlashSaleTest {
         long sku = Pipeline.newSkuId();
         assertThat(pipeline.http.openSale(sku, STOCK, 1).status()).isEqualTo(201);
 
-        List<Reply> replies = new ArrayList<>();
+        List<Purchase> replies = new ArrayList<>();
         ExecutorService buyers = Executors.newFixedThreadPool(48);
         try {
-            List<Future<Reply>> pending = new ArrayList<>();
+            List<Future<Purchase>> pending = new ArrayList<>();
             // A user's three requests are queued side by side, so three threads run them at once.
             for (int user = 0; user < USERS; user++) {
                 String userId = "fs-" + sku + "-" + user;
                 for (int attempt = 0; attempt < REQUESTS_PER_USER; attempt++) {
-                    pending.add(buyers.submit(() -> pipeline.http.buy(sku, userId, 1)));
+                    pending.add(buyers.submit(() -> new Purchase(userId, pipeline.http.buy(sku, userId, 1))));
                 }
             }
-            for (Future<Reply> reply : pending) {
+            for (Future<Purchase> reply : pending) {
                 replies.add(reply.get());
             }
         } finally {
             buyers.shutdownNow();
         }
 
-        List<Reply> accepted = replies.stream().filter(reply -> reply.status() == 202).toList();
-        List<Reply> refused = replies.stream().filter(reply -> reply.status() != 202).toList();
+        List<Purchase> accepted = replies.stream().filter(purchase -> purchase.reply().status() == 202).toList();
+        List<Reply> refused = replies.stream().map(Purchase::reply).filter(reply -> reply.status() != 202).toList();
         assertThat(accepted).hasSize(STOCK);
         assertThat(refused).allSatisfy(reply -> {
             assertThat(reply.status()).isEqualTo(409);
@@ -55,9 +55,9 @@ class FlashSaleTest {
             assertThat(reply.code()).isIn("SOLD_OUT", "PURCHASE_LIMIT_REACHED");
         });
 
-        List<String> orderIds = accepted.stream().map(Reply::orderId).toList();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(orderIds).allSatisfy(id -> assertThat(pipeline.http.orderStatus(id)).isEqualTo("CONFIRMED")));
+                assertThat(accepted).allSatisfy(purchase -> assertThat(
+                        pipeline.http.orderStatus(purchase.userId(), purchase.reply().orderId())).isEqualTo("CONFIRMED")));
 
         assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq("CONFIRMED")))).isEqualTo(STOCK);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
@@ -67,5 +67,8 @@ class FlashSaleTest {
             assertThat(pipeline.saleStore.state(sku).stock()).isZero();
             assertThat(pipeline.saleStore.state(sku).pending()).isZero();
         });
+    }
+
+    private record Purchase(String userId, Reply reply) {
     }
 }

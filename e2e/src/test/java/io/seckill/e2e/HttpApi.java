@@ -2,19 +2,22 @@ package io.seckill.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.ingress.auth.BuyerToken;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
-/** The ingress's HTTP API as a buyer and an admin use it. */
+/** The ingress's HTTP API as buyers (signed tokens) and an admin use it. */
 final class HttpApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final BuyerToken TOKENS = new BuyerToken(Pipeline.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
@@ -25,39 +28,67 @@ final class HttpApi {
         this.base = "http://localhost:" + port;
     }
 
+    static String tokenFor(String userId) {
+        return TOKENS.mint(userId, Instant.now().plus(Duration.ofHours(1)));
+    }
+
+    URI uri(String path) {
+        return URI.create(base + path);
+    }
+
     /** A sale that is open now. */
     Reply openSale(long skuId, int stock, int perUserLimit) {
         Instant now = Instant.now();
-        return send(HttpRequest.newBuilder(URI.create(base + "/admin/v1/skus/" + skuId))
+        return defineSale(skuId, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600));
+    }
+
+    Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
+        return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
+                .header("Authorization", "Bearer " + Pipeline.ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\",\"stock\":" + stock
-                        + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + now.minusSeconds(60)
-                        + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}")));
+                        + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
+                        + "\",\"endsAt\":\"" + endsAt + "\"}")));
     }
 
     Reply buy(long skuId, String userId, int quantity) {
-        return send(HttpRequest.newBuilder(URI.create(base + "/api/v1/skus/" + skuId + "/orders"))
-                .header("Content-Type", "application/json")
-                .header("X-User-Id", userId)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}")));
+        return send(buyRequest(skuId, userId, quantity));
     }
 
-    Reply order(String orderId) {
-        return send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders/" + orderId)).GET());
+    Reply buy(long skuId, String userId, int quantity, String idempotencyKey) {
+        return send(buyRequest(skuId, userId, quantity).header("Idempotency-Key", idempotencyKey));
+    }
+
+    private HttpRequest.Builder buyRequest(long skuId, String userId, int quantity) {
+        return HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/orders"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"));
+    }
+
+    Reply order(String userId, String orderId) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId))
+                .header("Authorization", "Bearer " + tokenFor(userId)).GET());
+    }
+
+    String orderStatus(String userId, String orderId) {
+        return order(userId, orderId).json().path("status").asText();
     }
 
     Reply figures(long skuId) {
-        return send(HttpRequest.newBuilder(URI.create(base + "/admin/v1/skus/" + skuId)).GET());
+        return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
+                .header("Authorization", "Bearer " + Pipeline.ADMIN_TOKEN).GET());
     }
 
-    String orderStatus(String orderId) {
-        return order(orderId).json().path("status").asText();
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
-    private Reply send(HttpRequest.Builder request) {
+    Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-            return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+            return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
+                    response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -66,7 +97,7 @@ final class HttpApi {
         }
     }
 
-    record Reply(int status, String contentType, String body) {
+    record Reply(int status, String contentType, String body, String retryAfter) {
 
         JsonNode json() {
             try {

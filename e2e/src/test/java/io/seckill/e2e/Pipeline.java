@@ -3,7 +3,9 @@ package io.seckill.e2e;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.runtime.Database;
+import io.seckill.ingress.IngressConfig;
 import io.seckill.runtime.Env;
+import io.seckill.runtime.LuaRunner;
 import io.seckill.runtime.InfraAddresses;
 import io.seckill.runtime.RedisConnections;
 import io.seckill.runtime.SaleStore;
@@ -22,6 +24,8 @@ import redis.clients.jedis.RedisClient;
 final class Pipeline {
 
     static final long RELAY_GRACE_MS = 1_500;
+    static final String TOKEN_SECRET = "e2e-token-secret-of-at-least-32-bytes";
+    static final String ADMIN_TOKEN = "e2e-admin-token-0123";
     private static Pipeline instance;
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
@@ -37,6 +41,12 @@ final class Pipeline {
         infra = LocalInfrastructure.get().addresses();
         env = new Env(Map.of(
                 "SECKILL_HTTP_PORT", "0",
+                IngressConfig.TOKEN_SECRET, TOKEN_SECRET,
+                IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
+                // The tests send everything from one address and some users hammer on purpose; the
+                // rate-limit test runs its own ingress with limits on.
+                "SECKILL_RATE_LIMIT_PER_USER", "0",
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
                 "SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS),
                 "SECKILL_RELAY_INTERVAL_MS", "200",
                 "SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000",
@@ -46,7 +56,7 @@ final class Pipeline {
         http = new HttpApi(system.httpPort());
         database = Database.connectAndMigrate(infra, "e2e-checks", 4);
         redis = RedisConnections.open(infra.redisUrl(), 8);
-        saleStore = new SaleStore(redis);
+        saleStore = new SaleStore(new LuaRunner(redis));
     }
 
     static synchronized Pipeline get() {

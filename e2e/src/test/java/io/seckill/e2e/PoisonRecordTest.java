@@ -28,7 +28,7 @@ class PoisonRecordTest {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
 
             String next = pipeline.http.buy(sku, "after-poison", 1).orderId();
-            await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus(next)));
+            await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("after-poison", next)));
 
             List<ConsumerRecord<byte[], byte[]>> dead = kafka.readAll(Topic.DEAD_LETTERS.topicName()).stream()
                     .filter(record -> Arrays.equals(record.value(), poison)).toList();

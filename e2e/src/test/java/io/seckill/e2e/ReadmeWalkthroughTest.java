@@ -46,14 +46,14 @@ class ReadmeWalkthroughTest {
             assertThat(running.await(5, TimeUnit.MINUTES)).as("launcher output: %s", systemOutput).isTrue();
             assertThat(String.join("\n", systemOutput)).contains("http://localhost:" + port);
 
-            Process script = new ProcessBuilder("bash", "-e", "-c", walkthrough).redirectErrorStream(true).start();
+            Process script = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true).start();
             assertThat(script.waitFor(2, TimeUnit.MINUTES)).isTrue();
             String output = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
             assertThat(script.exitValue()).as(output).isZero();
             assertThat(output).contains("\"skuId\":42").contains("\"status\":\"CONFIRMED\"")
                     .contains("\"code\":\"PURCHASE_LIMIT_REACHED\"")
-                    .contains("\"mysqlStock\":99").contains("\"redisStock\":99").contains("\"confirmedQuantity\":1");
+                    .contains("\"mysqlStock\":98").contains("\"redisStock\":98").contains("\"confirmedQuantity\":2");
 
             system.destroy();
             assertThat(system.waitFor(2, TimeUnit.MINUTES)).as("stops on SIGTERM; output: %s", systemOutput).isTrue();

@@ -7,10 +7,10 @@ record BuyRequest(Integer quantity) {
 
     int validQuantity() {
         if (quantity == null) {
-            throw Problem.validation("quantity is required");
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "quantity is required");
         }
         if (quantity < 1 || quantity > MAX_QUANTITY) {
-            throw Problem.validation("quantity must be from 1 to " + MAX_QUANTITY + ", was " + quantity);
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "quantity must be from 1 to " + MAX_QUANTITY + ", was " + quantity);
         }
         return quantity;
     }

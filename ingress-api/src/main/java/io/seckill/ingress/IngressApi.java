@@ -1,52 +1,94 @@
 package io.seckill.ingress;
 
 import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.seckill.ingress.auth.AdminGuard;
+import io.seckill.ingress.auth.BearerTokenIdentity;
+import io.seckill.ingress.auth.BuyerIdentity;
+import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.auth.TrustedHeaderIdentity;
 import io.seckill.runtime.Database;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.LuaRunner;
+import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.RedisConnections;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SkuFiguresReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
 
-/** The ingress HTTP service and the connections it owns. */
+/** The ingress HTTP service: its routes, and the connections it owns. */
 public final class IngressApi implements AutoCloseable {
 
     /** Bodies here are a few dozen bytes; anything far larger is not a buyer. */
     static final long MAX_BODY_BYTES = 16 * 1024;
+    /** Request attribute: the outcome code counted in the request metrics. */
+    static final String OUTCOME = "seckill.outcome";
     private static final Logger LOG = LoggerFactory.getLogger(IngressApi.class);
 
     private final Database database;
     private final RedisClient redis;
     private final KafkaProducer<String, byte[]> producer;
+    private final Admin kafkaAdmin;
+    private final IngressMetrics metrics = new IngressMetrics();
     private final Javalin app;
 
-    private IngressApi(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, IngressConfig config) {
+    private IngressApi(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin kafkaAdmin,
+                       IngressConfig config) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
-        SaleStore saleStore = new SaleStore(redis);
+        this.kafkaAdmin = kafkaAdmin;
+        Clock clock = Clock.systemUTC();
+        LuaRunner lua = new LuaRunner(redis);
+        SaleStore saleStore = new SaleStore(lua);
+        OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
+        BuyerIdentity identity = identity(config.auth(), clock);
+        AdminGuard adminGuard = new AdminGuard(config.auth().adminToken());
         SaleAdmin admin = new SaleAdmin(database.dsl(), saleStore, new SkuFiguresReader(database.dsl(), saleStore));
-        OrderDesk desk = new OrderDesk(saleStore, database.dsl(), new OrderPublisher(producer), config.relayGrace(), Clock.systemUTC());
-        OrderStatusQuery status = new OrderStatusQuery(database.dsl());
+        OrderDesk desk = new OrderDesk(identity, saleStore, statuses, database.dsl(), new OrderPublisher(producer),
+                new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
+                new RateLimiter(lua, config.rateLimits(), clock, metrics),
+                new IdempotentReplies(lua, config.idempotencyTtl()), metrics, config, clock);
+        OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl());
+        Readiness readiness = new Readiness(redis, database.dsl(), kafkaAdmin);
+        byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
             cfg.startup.showJavalinBanner = false;
+            cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
             cfg.routes.get("/admin/v1/skus/{skuId}", admin::get);
             cfg.routes.post("/api/v1/skus/{skuId}/orders", desk::buy);
             cfg.routes.get("/api/v1/orders/{orderId}", status::get);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
+            cfg.routes.get("/ready", readiness::get);
+            cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+            cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
+            if (config.benchmarkMode()) {
+                // The ceiling a benchmark compares against: the same server doing nothing.
+                cfg.routes.get("/bench/noop", ctx -> ctx.result("ok"));
+            }
+            cfg.routes.after(ctx -> countRequest(ctx));
             cfg.routes.exception(Problem.class, (problem, ctx) -> Json.problem(ctx, problem));
+            cfg.routes.exception(HttpResponseException.class, (failure, ctx) -> Json.problem(ctx, fromJavalin(failure)));
             cfg.routes.exception(Exception.class, (failure, ctx) -> {
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), failure);
-                Json.problem(ctx, new Problem(500, "INTERNAL_ERROR", "Internal error", "the request failed; nothing was reserved unless a 202 was returned"));
+                Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
             });
         });
     }
@@ -54,25 +96,78 @@ public final class IngressApi implements AutoCloseable {
     public static IngressApi start(IngressConfig config) {
         Properties producerProps = KafkaClients.producer(config.infra().kafkaBootstrap(), "ingress-api");
         producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) config.kafkaMaxBlock().toMillis());
+        Properties adminProps = new Properties();
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.infra().kafkaBootstrap());
         IngressApi api = new IngressApi(
                 Database.connectAndMigrate(config.infra(), "ingress-api", config.mysqlPoolSize()),
                 RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()),
                 new KafkaProducer<>(producerProps),
+                Admin.create(adminProps),
                 config);
         api.app.start(config.httpPort());
-        LOG.info("ingress-api listening on http://localhost:{}", api.port());
+        LOG.info("ingress-api listening on http://localhost:{} (auth mode {})", api.port(), config.auth().mode());
         return api;
+    }
+
+    /** Fails fast on a missing or weak secret: an ingress must never start open. */
+    private static BuyerIdentity identity(IngressConfig.Auth auth, Clock clock) {
+        if (auth.trustedHeader()) {
+            LOG.warn("auth mode trusted-header: X-User-Id is believed as sent; only run this behind a gateway that sets it");
+            return new TrustedHeaderIdentity();
+        }
+        if (!"token".equals(auth.mode())) {
+            throw new IllegalArgumentException("SECKILL_AUTH_MODE must be token or trusted-header, was " + auth.mode());
+        }
+        if (auth.tokenSecret() == null) {
+            throw new IllegalArgumentException(IngressConfig.TOKEN_SECRET + " is required (at least " + BuyerToken.MIN_SECRET_BYTES + " bytes)");
+        }
+        return new BearerTokenIdentity(new BuyerToken(auth.tokenSecret(), clock, auth.clockSkew()));
+    }
+
+    private static Problem fromJavalin(HttpResponseException failure) {
+        return switch (failure.getStatus()) {
+            case 404 -> new Problem(ErrorCode.NOT_FOUND, "no such endpoint");
+            case 405 -> new Problem(ErrorCode.METHOD_NOT_ALLOWED, "method not allowed here");
+            case 413 -> new Problem(ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + MAX_BODY_BYTES + " bytes");
+            default -> new Problem(failure.getStatus() < 500 ? ErrorCode.VALIDATION_FAILED : ErrorCode.INTERNAL_ERROR, failure.getMessage());
+        };
+    }
+
+    private void countRequest(Context ctx) {
+        Object outcome = ctx.attribute(OUTCOME);
+        String route = ctx.endpoint() == null ? "unmatched" : ctx.endpoint().path;
+        metrics.request(route, outcome != null ? outcome.toString() : ctx.status().name());
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = IngressApi.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public int port() {
         return app.port();
     }
 
+    /** "METHOD /path" of every route this instance serves. */
+    public List<String> routes() {
+        return app.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(handler -> handler.endpoint.method.name() + " " + handler.endpoint.path)
+                .filter(route -> !route.startsWith("BEFORE") && !route.startsWith("AFTER"))
+                .toList();
+    }
+
     @Override
     public void close() {
         app.stop();
         // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
-        producer.close(java.time.Duration.ofSeconds(5));
+        producer.close(Duration.ofSeconds(5));
+        kafkaAdmin.close(Duration.ofSeconds(5));
         redis.close();
         database.close();
     }

@@ -5,12 +5,33 @@ import io.seckill.runtime.InfraAddresses;
 import java.time.Duration;
 
 /**
- * SECKILL_HTTP_PORT (8080); SECKILL_RELAY_GRACE_MS (10000): how long a new outbox row waits before the
- * relay may re-send it; SECKILL_INGRESS_POOL_SIZE (16) MySQL connections; SECKILL_REDIS_POOL_SIZE (64);
- * SECKILL_KAFKA_MAX_BLOCK_MS (1000): the longest a buy waits for Kafka before leaving the order to the relay.
+ * Everything the ingress reads from its environment. See the README's configuration table; the
+ * secrets have no default outside the launcher's development mode.
  */
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, int mysqlPoolSize,
-                            int redisPoolSize, Duration kafkaMaxBlock) {
+                            int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
+                            Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
+                            boolean benchmarkMode) {
+
+    public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
+    public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
+
+    /**
+     * @param mode {@code token} (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id
+     *             set by an authenticating gateway)
+     */
+    public record Auth(String mode, String tokenSecret, Duration clockSkew, String adminToken) {
+        public boolean trustedHeader() {
+            return "trusted-header".equals(mode);
+        }
+    }
+
+    /** A limit of 0 switches that side off. */
+    public record RateLimits(int perUser, int perAddress, Duration window, boolean trustForwardedFor) {
+        public boolean enabled() {
+            return perUser > 0 || perAddress > 0;
+        }
+    }
 
     public static IngressConfig from(Env env, InfraAddresses infra) {
         return new IngressConfig(infra,
@@ -18,6 +39,18 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.millis("SECKILL_RELAY_GRACE_MS", Duration.ofSeconds(10)),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
-                env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)));
+                env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
+                new Auth(env.string("SECKILL_AUTH_MODE", "token"),
+                        env.string(TOKEN_SECRET, null),
+                        env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
+                        env.string(ADMIN_TOKEN, null)),
+                new RateLimits(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5),
+                        env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50),
+                        env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
+                        Boolean.parseBoolean(env.string("SECKILL_TRUST_FORWARDED_FOR", "false"))),
+                env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),
+                env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
+                env.millis("SECKILL_ORDER_STATUS_TTL_MS", Duration.ofHours(24)),
+                Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")));
     }
 }

@@ -9,10 +9,15 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Strict request bodies in, JSON and problem+json out. */
 final class Json {
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    /** Problem extension that also becomes the Retry-After header. */
+    static final String RETRY_AFTER_SECONDS = "retryAfterSeconds";
 
     /** Unknown fields, strings for numbers, floats for ints and trailing garbage are all errors. */
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -27,21 +32,26 @@ final class Json {
     private Json() {
     }
 
+    /** Reads a JSON body strictly; the request must say it is JSON. */
     static <T> T body(Context ctx, Class<T> type) {
+        String contentType = ctx.contentType();
+        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw new Problem(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json, was " + contentType);
+        }
         byte[] body = ctx.bodyAsBytes();
         if (body.length == 0) {
-            throw Problem.badRequest("MALFORMED_JSON", "the request body is empty; a JSON object is expected");
+            throw new Problem(ErrorCode.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
         }
         try {
             T value = STRICT.readValue(body, type);
             if (value == null) {
-                throw Problem.badRequest("MALFORMED_JSON", "the request body is null; a JSON object is expected");
+                throw new Problem(ErrorCode.MALFORMED_JSON, "the request body is null; a JSON object is expected");
             }
             return value;
         } catch (JsonProcessingException e) {
-            throw Problem.badRequest("MALFORMED_JSON", e.getOriginalMessage());
+            throw new Problem(ErrorCode.MALFORMED_JSON, e.getOriginalMessage());
         } catch (IOException e) {
-            throw Problem.badRequest("MALFORMED_JSON", "unreadable request body");
+            throw new Problem(ErrorCode.MALFORMED_JSON, "unreadable request body");
         }
     }
 
@@ -50,16 +60,27 @@ final class Json {
     }
 
     static void problem(Context ctx, Problem problem) {
-        ctx.status(problem.status()).contentType("application/problem+json").result(write(Map.of(
-                "type", "https://seckill.io/problems/" + problem.code().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
-                "title", problem.title(),
-                "status", problem.status(),
-                "detail", problem.getMessage(),
-                "code", problem.code(),
-                "instance", ctx.path())));
+        Object retryAfter = problem.extensions().get(RETRY_AFTER_SECONDS);
+        if (retryAfter != null) {
+            ctx.header("Retry-After", retryAfter.toString());
+        }
+        ctx.attribute(IngressApi.OUTCOME, problem.code().name());
+        ctx.status(problem.code().status()).contentType(PROBLEM_JSON).result(write(problemBody(problem, ctx.path())));
     }
 
-    private static byte[] write(Object body) {
+    static Map<String, Object> problemBody(Problem problem, String instance) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", problem.code().type());
+        body.put("title", problem.code().title());
+        body.put("status", problem.code().status());
+        body.put("detail", problem.getMessage());
+        body.put("code", problem.code().name());
+        body.put("instance", instance);
+        body.putAll(problem.extensions());
+        return body;
+    }
+
+    static byte[] write(Object body) {
         try {
             return STRICT.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {

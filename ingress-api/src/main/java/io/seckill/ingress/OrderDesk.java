@@ -3,15 +3,22 @@ package io.seckill.ingress;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.javalin.http.Context;
+import io.seckill.ingress.auth.BuyerIdentity;
+import io.seckill.runtime.OrderStatusStore;
+import io.seckill.runtime.OrderView;
 import io.seckill.runtime.SaleStore;
+import io.seckill.runtime.SaleStore.ReserveOutcome;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -20,50 +27,109 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The buy endpoint. One atomic Lua call decides winner or loser; losers are answered from Redis alone.
- * A winner's order is written to the outbox (if that fails, the reservation is released and the buyer
- * gets 503), then published; the 202 means the order can no longer be lost.
+ * The buy endpoint. In order: who buys, is the request well-formed, is the SKU known sold out here
+ * (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
+ * answered from Redis alone. A winner's order is written to the outbox (if that fails, the reservation
+ * is released and the buyer gets 503), then published; the 202 means it can no longer be lost.
+ *
+ * <p>With an {@code Idempotency-Key} the rate limit and the key's lookup come first, because a retry
+ * of an order that won must get its 202 back even after the SKU sold out.
  */
 final class OrderDesk {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderDesk.class);
 
+    private final BuyerIdentity identity;
     private final SaleStore saleStore;
+    private final OrderStatusStore statuses;
     private final DSLContext dsl;
     private final OrderPublisher publisher;
-    private final Duration relayGrace;
+    private final SoldOutMemory soldOut;
+    private final RateLimiter rateLimiter;
+    private final IdempotentReplies idempotent;
+    private final IngressMetrics metrics;
+    private final IngressConfig config;
     private final Clock clock;
 
-    OrderDesk(SaleStore saleStore, DSLContext dsl, OrderPublisher publisher, Duration relayGrace, Clock clock) {
+    OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, DSLContext dsl,
+              OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
+              IngressMetrics metrics, IngressConfig config, Clock clock) {
+        this.identity = identity;
         this.saleStore = saleStore;
+        this.statuses = statuses;
         this.dsl = dsl;
         this.publisher = publisher;
-        this.relayGrace = relayGrace;
+        this.soldOut = soldOut;
+        this.rateLimiter = rateLimiter;
+        this.idempotent = idempotent;
+        this.metrics = metrics;
+        this.config = config;
         this.clock = clock;
     }
 
     void buy(Context ctx) {
+        String userId = identity.userId(ctx);
         long skuId = PathParams.skuId(ctx);
-        String userId = PathParams.userId(ctx);
+        String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
+        String address = clientAddress(ctx);
+        if (key == null) {
+            attempt(skuId, userId, quantity, () -> rateLimiter.admit(userId, address), ctx.path()).writeTo(ctx);
+            return;
+        }
+        rateLimiter.admit(userId, address);
+        idempotent.execute(userId, key, fingerprint(ctx), () -> {
+            try {
+                return attempt(skuId, userId, quantity, () -> { }, ctx.path());
+            } catch (Problem refused) {
+                if (refused.code().status() >= 500) {
+                    throw refused;
+                }
+                return Reply.problem(refused, ctx.path());
+            }
+        }).writeTo(ctx);
+    }
+
+    private Reply attempt(long skuId, String userId, int quantity, Runnable admission, String path) {
+        if (soldOut.isSoldOut(skuId)) {
+            metrics.soldOutFastPath();
+            throw soldOut(skuId);
+        }
+        admission.run();
         String orderId = UUID.randomUUID().toString();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-
-        String outcome = saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli());
-        switch (outcome) {
-            case "RESERVED" -> accept(ctx, OrderRequested.of(orderId, skuId, userId, quantity, now));
-            case "NOT_LOADED" -> throw Problem.notFound("SKU_NOT_FOUND", "no sale is defined for SKU " + skuId);
-            case "SALE_NOT_STARTED" -> throw Problem.conflict("SALE_NOT_OPEN", "Sale not open", "the sale of SKU " + skuId + " has not started");
-            case "SALE_ENDED" -> throw Problem.conflict("SALE_NOT_OPEN", "Sale not open", "the sale of SKU " + skuId + " has ended");
-            case "SOLD_OUT" -> throw Problem.conflict("SOLD_OUT", "Sold out", "SKU " + skuId + " has no stock left for " + quantity + " unit(s)");
-            case "PURCHASE_LIMIT_REACHED" -> throw Problem.conflict("PURCHASE_LIMIT_REACHED", "Purchase limit reached",
-                    "buying " + quantity + " more unit(s) of SKU " + skuId + " would exceed the per-user limit");
-            default -> throw new IllegalStateException("reserve script answered " + outcome);
+        ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli()));
+        switch (outcome.code()) {
+            case "RESERVED" -> {
+                if (outcome.value() == 0) {
+                    soldOut.remember(skuId);
+                }
+                return accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
+            }
+            case "SOLD_OUT" -> {
+                soldOut.remember(skuId);
+                throw soldOut(skuId);
+            }
+            case "NOT_LOADED" -> throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+            case "SALE_NOT_STARTED" -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
+                    .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case "SALE_ENDED" -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
+                    .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case "QUANTITY_OVER_LIMIT" -> throw new Problem(ErrorCode.VALIDATION_FAILED,
+                    "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId).with("perUserLimit", outcome.value());
+            case "INSUFFICIENT_STOCK" -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,
+                    "only " + outcome.value() + " unit(s) of SKU " + skuId + " left").with("available", outcome.value());
+            case "PURCHASE_LIMIT_REACHED" -> throw new Problem(ErrorCode.PURCHASE_LIMIT_REACHED,
+                    "buying " + quantity + " more unit(s) of SKU " + skuId + " would exceed the per-user limit of " + outcome.value())
+                    .with("perUserLimit", outcome.value());
+            default -> throw new IllegalStateException("reserve script answered " + outcome.code());
         }
     }
 
-    private void accept(Context ctx, OrderRequested order) {
+    private Reply accept(OrderRequested order) {
         try {
+            // PENDING is written before the order exists anywhere else, so no decision can precede it.
+            statuses.put(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(), "PENDING", null));
             dsl.insertInto(OUTBOX)
                     .set(OUTBOX.ID, order.orderId())
                     .set(OUTBOX.AGGREGATETYPE, "order")
@@ -71,12 +137,14 @@ final class OrderDesk {
                     .set(OUTBOX.TYPE, "OrderRequested")
                     .set(OUTBOX.PAYLOAD, EventJson.encodeToString(order))
                     .set(OUTBOX.CREATED_AT, utc(order.requestedAt()))
-                    .set(OUTBOX.RELAY_AFTER, utc(order.requestedAt().plus(relayGrace)))
+                    .set(OUTBOX.RELAY_AFTER, utc(order.requestedAt().plus(config.relayGrace())))
                     .execute();
         } catch (RuntimeException e) {
-            LOG.warn("outbox insert failed for order {}; releasing its reservation", order.orderId(), e);
+            LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);
             saleStore.release(order.skuId(), order.orderId());
-            throw new Problem(503, "SERVICE_UNAVAILABLE", "Service unavailable", "the order could not be recorded; nothing was reserved, try again");
+            soldOut.forget(order.skuId());
+            statuses.delete(order.orderId());
+            throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
         }
         publisher.publish(order);
         String statusUrl = "/api/v1/orders/" + order.orderId();
@@ -84,8 +152,33 @@ final class OrderDesk {
         body.put("orderId", order.orderId());
         body.put("status", "PENDING");
         body.put("statusUrl", statusUrl);
-        ctx.header("Location", statusUrl);
-        Json.respond(ctx, 202, body);
+        return Reply.json(202, body, statusUrl);
+    }
+
+    private static Problem soldOut(long skuId) {
+        return new Problem(ErrorCode.SOLD_OUT, "SKU " + skuId + " is sold out");
+    }
+
+    private String clientAddress(Context ctx) {
+        if (config.rateLimits().trustForwardedFor()) {
+            String forwarded = ctx.header("X-Forwarded-For");
+            if (forwarded != null && !forwarded.isBlank()) {
+                return forwarded.split(",")[0].trim();
+            }
+        }
+        return ctx.ip();
+    }
+
+    /** What makes two requests "the same" for an idempotency key: method, path and body. */
+    private static String fingerprint(Context ctx) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update((ctx.method() + " " + ctx.path() + "\n").getBytes(StandardCharsets.UTF_8));
+            sha.update(ctx.bodyAsBytes());
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     private static LocalDateTime utc(Instant instant) {

@@ -4,57 +4,74 @@ import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.javalin.http.Context;
+import io.seckill.ingress.auth.BuyerIdentity;
+import io.seckill.runtime.OrderStatusStore;
+import io.seckill.runtime.OrderView;
 import io.seckill.schemas.db.tables.records.OrdersRecord;
 import io.seckill.schemas.db.tables.records.OutboxRecord;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
- * {@code GET /api/v1/orders/{orderId}}: decided orders from {@code orders}; accepted but undecided ones
- * from the outbox (PENDING); an outbox row closed without a decision was dead-lettered (REJECTED).
+ * {@code GET /api/v1/orders/{orderId}}: a buyer's own order. Redis answers while the order is recent,
+ * so polling during the storm never reaches MySQL; older orders come from MySQL. Someone else's order
+ * is indistinguishable from one that does not exist (404).
  */
 final class OrderStatusQuery {
 
     static final String DEAD_LETTERED = "DEAD_LETTERED";
 
+    private final BuyerIdentity identity;
+    private final OrderStatusStore statuses;
     private final DSLContext dsl;
 
-    OrderStatusQuery(DSLContext dsl) {
+    OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl) {
+        this.identity = identity;
+        this.statuses = statuses;
         this.dsl = dsl;
     }
 
     void get(Context ctx) {
+        String userId = identity.userId(ctx);
         String orderId = PathParams.orderId(ctx);
-        // Outbox first: the sink inserts the order and closes its outbox row in one transaction, so a
-        // closed row read here guarantees the order row, if there is one, is visible to the next read.
+        OrderView order = statuses.get(orderId).or(() -> fromMySql(orderId))
+                .filter(found -> found.userId().equals(userId))
+                .orElseThrow(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("orderId", order.orderId());
+        body.put("skuId", order.skuId());
+        body.put("userId", order.userId());
+        body.put("quantity", order.quantity());
+        body.put("status", order.status());
+        body.put("reason", order.reason());
+        Json.respond(ctx, 200, body);
+    }
+
+    /**
+     * Decided orders from {@code orders}; accepted but undecided ones from the outbox. Outbox first: the
+     * sink inserts the order and closes its outbox row in one transaction, so a closed row read here
+     * guarantees the order row, if there is one, is visible to the next read. A row closed without a
+     * decision was dead-lettered.
+     */
+    private Optional<OrderView> fromMySql(String orderId) {
         OutboxRecord accepted = dsl.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId));
         OrdersRecord decided = dsl.fetchOne(ORDERS, ORDERS.ORDER_ID.eq(orderId));
         if (decided != null) {
-            Json.respond(ctx, 200, body(orderId, decided.getSkuId(), decided.getUserId(), decided.getQuantity(),
+            return Optional.of(new OrderView(orderId, decided.getSkuId(), decided.getUserId(), decided.getQuantity(),
                     decided.getStatus(), decided.getReason()));
-            return;
         }
         if (accepted == null) {
-            throw Problem.notFound("ORDER_NOT_FOUND", "no order " + orderId);
+            return Optional.empty();
         }
-        OrderRequested order = EventJson.decode(accepted.getPayload().getBytes(java.nio.charset.StandardCharsets.UTF_8), OrderRequested.class);
+        OrderRequested order = EventJson.decode(accepted.getPayload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
         boolean deadLettered = accepted.getCompletedAt() != null;
-        Json.respond(ctx, 200, body(orderId, order.skuId(), order.userId(), order.quantity(),
+        return Optional.of(new OrderView(orderId, order.skuId(), order.userId(), order.quantity(),
                 deadLettered ? OrderStatus.REJECTED.name() : OrderStatus.PENDING.name(), deadLettered ? DEAD_LETTERED : null));
-    }
-
-    private static Map<String, Object> body(String orderId, long skuId, String userId, int quantity, String status, String reason) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("orderId", orderId);
-        body.put("skuId", skuId);
-        body.put("userId", userId);
-        body.put("quantity", quantity);
-        body.put("status", status);
-        body.put("reason", reason);
-        return body;
     }
 }

@@ -35,11 +35,11 @@ final class SaleAdmin {
         SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
         sale.validate();
         if (dsl.fetchExists(ORDERS, ORDERS.SKU_ID.eq(skuId))) {
-            throw Problem.conflict("SALE_HAS_ORDERS", "Sale has orders", "SKU " + skuId + " already has orders; define a new SKU instead");
+            throw new Problem(ErrorCode.SALE_HAS_ORDERS, "SKU " + skuId + " already has orders; define a new SKU instead");
         }
         boolean existed = dsl.fetchExists(SKU, SKU.ID.eq(skuId));
         if (!saleStore.loadSale(skuId, sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli())) {
-            throw Problem.conflict("SALE_IN_PROGRESS", "Sale in progress", "SKU " + skuId + " has reservations still being decided");
+            throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
         }
         LocalDateTime startsAt = LocalDateTime.ofInstant(sale.startsAt(), ZoneOffset.UTC);
         LocalDateTime endsAt = LocalDateTime.ofInstant(sale.endsAt(), ZoneOffset.UTC);
@@ -69,7 +69,7 @@ final class SaleAdmin {
     void get(Context ctx) {
         long skuId = PathParams.skuId(ctx);
         SkuFigures sku = figures.read(skuId)
-                .orElseThrow(() -> Problem.notFound("SKU_NOT_FOUND", "no sale is defined for SKU " + skuId));
+                .orElseThrow(() -> new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("skuId", sku.skuId());
         body.put("mysqlStock", sku.mysqlStock());

@@ -9,19 +9,19 @@ record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant 
 
     void validate() {
         if (name == null || name.isBlank() || name.length() > 200) {
-            throw Problem.validation("name must be 1-200 characters");
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "name must be 1-200 characters");
         }
         if (stock == null || stock < 0 || stock > MAX_STOCK) {
-            throw Problem.validation("stock must be an integer from 0 to " + MAX_STOCK);
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "stock must be an integer from 0 to " + MAX_STOCK);
         }
         if (perUserLimit == null || perUserLimit < 1) {
-            throw Problem.validation("perUserLimit must be a positive integer");
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "perUserLimit must be a positive integer");
         }
         if (startsAt == null || endsAt == null) {
-            throw Problem.validation("startsAt and endsAt are required (ISO-8601 instants)");
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "startsAt and endsAt are required (ISO-8601 instants)");
         }
         if (!endsAt.isAfter(startsAt)) {
-            throw Problem.validation("endsAt must be after startsAt");
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "endsAt must be after startsAt");
         }
     }
 }

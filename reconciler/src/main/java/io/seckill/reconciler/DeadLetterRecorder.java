@@ -6,6 +6,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.SaleStore;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
@@ -34,12 +35,17 @@ final class DeadLetterRecorder {
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final int MAX_REASON = 1000;
 
+    /** The reason a polling buyer sees for an order that was dead-lettered. */
+    static final String DEAD_LETTERED = "DEAD_LETTERED";
+
     private final DSLContext dsl;
     private final SaleStore saleStore;
+    private final OrderStatusStore statuses;
 
-    DeadLetterRecorder(DSLContext dsl, SaleStore saleStore) {
+    DeadLetterRecorder(DSLContext dsl, SaleStore saleStore, OrderStatusStore statuses) {
         this.dsl = dsl;
         this.saleStore = saleStore;
+        this.statuses = statuses;
     }
 
     void onDeadLetters(ConsumerRecords<String, byte[]> records) {
@@ -78,6 +84,9 @@ final class DeadLetterRecorder {
                         .execute();
             }
         });
+        if (undecidable) {
+            statuses.decide(order.get().orderId(), "REJECTED", DEAD_LETTERED);
+        }
     }
 
     private static boolean fromRequestPath(ConsumerRecord<String, byte[]> record) {

@@ -4,6 +4,8 @@ import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.Database;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.LuaRunner;
+import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.RedisConnections;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SkuFiguresReader;
@@ -52,9 +54,11 @@ public final class Reconciler implements AutoCloseable {
 
     private void startParts(ReconcilerConfig config) {
         String bootstrap = config.infra().kafkaBootstrap();
-        SaleStore saleStore = new SaleStore(redis);
-        ReservationSettler settler = new ReservationSettler(saleStore, new DeadLetterPublisher(producer, STAGE));
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), saleStore);
+        LuaRunner lua = new LuaRunner(redis);
+        SaleStore saleStore = new SaleStore(lua);
+        OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
+        ReservationSettler settler = new ReservationSettler(saleStore, statuses, new DeadLetterPublisher(producer, STAGE));
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), saleStore, statuses);
         loops.add(ConsumerLoop.start("reconciler-results", KafkaClients.consumer(bootstrap, "seckill-reconciler-results", "reconciler-results"),
                 Topic.ORDER_RESULTS.topicName(), settler::onResults));
         loops.add(ConsumerLoop.start("reconciler-compensations", KafkaClients.consumer(bootstrap, "seckill-reconciler-compensations", "reconciler-compensations"),

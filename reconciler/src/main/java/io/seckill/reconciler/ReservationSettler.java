@@ -1,6 +1,8 @@
 package io.seckill.reconciler;
 
 import io.seckill.runtime.DeadLetterPublisher;
+import io.seckill.runtime.OrderStatusStore;
+import io.seckill.runtime.OrderView;
 import io.seckill.runtime.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
@@ -13,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closes Redis reservations once the database has spoken. A confirmed order's ledger entry is settled
+ * Closes Redis reservations once the database has spoken, and tells polling buyers (order status). A confirmed order's ledger entry is settled
  * (the units stay sold); a compensated order's units and the buyer's slot go back. Both are guarded by
  * the ledger inside Lua, so a redelivered event changes nothing (promise P4).
  */
@@ -22,10 +24,12 @@ final class ReservationSettler {
     private static final Logger LOG = LoggerFactory.getLogger(ReservationSettler.class);
 
     private final SaleStore saleStore;
+    private final OrderStatusStore statuses;
     private final DeadLetterPublisher deadLetters;
 
-    ReservationSettler(SaleStore saleStore, DeadLetterPublisher deadLetters) {
+    ReservationSettler(SaleStore saleStore, OrderStatusStore statuses, DeadLetterPublisher deadLetters) {
         this.saleStore = saleStore;
+        this.statuses = statuses;
         this.deadLetters = deadLetters;
     }
 
@@ -36,6 +40,8 @@ final class ReservationSettler {
                 if (result.status() == OrderStatus.CONFIRMED) {
                     saleStore.confirm(result.skuId(), result.orderId());
                 }
+                statuses.put(new OrderView(result.orderId(), result.skuId(), result.userId(), result.quantity(),
+                        result.status().name(), result.reason()));
             } catch (InvalidEventException e) {
                 deadLetters.publish(record, e);
             }

@@ -2,35 +2,24 @@ package io.seckill.runtime;
 
 import io.seckill.schemas.redis.LuaScript;
 import io.seckill.schemas.redis.SkuKeys;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * A SKU's sale state in Redis, changed only through the Lua scripts of {@link LuaScript}, so every
- * change is one atomic step. Scripts run by SHA; a server that lost its script cache gets the source.
+ * change is one atomic step.
  */
 public final class SaleStore {
 
-    private final UnifiedJedis redis;
-    private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
+    private final LuaRunner lua;
 
-    public SaleStore(UnifiedJedis redis) {
-        this.redis = redis;
-        for (LuaScript script : LuaScript.values()) {
-            shas.put(script, sha1(script.source()));
-        }
+    public SaleStore(LuaRunner lua) {
+        this.lua = lua;
     }
 
-    /** @return RESERVED or the refusal code of {@code reserve.lua} */
-    public String reserve(long skuId, String orderId, String userId, int quantity, long nowMs) {
-        return (String) run(LuaScript.RESERVE, skuId, orderId, userId, Integer.toString(quantity), Long.toString(nowMs));
+    /** One atomic decision: sale loaded and open, quantity within the limit, stock, user's limit, then reserve. */
+    public ReserveOutcome reserve(long skuId, String orderId, String userId, int quantity, long nowMs) {
+        List<?> reply = (List<?>) run(LuaScript.RESERVE, skuId, orderId, userId, Integer.toString(quantity), Long.toString(nowMs));
+        return new ReserveOutcome((String) reply.get(0), ((Number) reply.get(1)).longValue());
     }
 
     /** Puts a reservation back, at most once per order. @return units returned (0 if none was held) */
@@ -53,36 +42,30 @@ public final class SaleStore {
     /** Stock and pending units as Redis holds them now; -1 stock when the sale is not loaded. */
     public RedisSkuState state(long skuId) {
         SkuKeys keys = new SkuKeys(skuId);
-        String stock = redis.get(keys.stock());
-        String pending = redis.get(keys.pending());
+        String stock = lua.redis().get(keys.stock());
+        String pending = lua.redis().get(keys.pending());
         return new RedisSkuState(stock == null ? -1 : Long.parseLong(stock), pending == null ? 0 : Long.parseLong(pending));
     }
 
     /** Units a user holds (reserved or confirmed) according to Redis. */
     public long heldBy(long skuId, String userId) {
-        String held = redis.hget(new SkuKeys(skuId).bought(), userId);
+        String held = lua.redis().hget(new SkuKeys(skuId).bought(), userId);
         return held == null ? 0 : Long.parseLong(held);
     }
 
     private Object run(LuaScript script, long skuId, String... args) {
-        List<String> keys = new SkuKeys(skuId).scriptKeys();
-        List<String> argv = List.of(args);
-        try {
-            return redis.evalsha(shas.get(script), keys, argv);
-        } catch (JedisNoScriptException e) {
-            return redis.eval(script.source(), keys, argv);
-        }
-    }
-
-    private static String sha1(String source) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is part of every JDK", e);
-        }
+        return lua.run(script, new SkuKeys(skuId).scriptKeys(), List.of(args));
     }
 
     /** @param stock free units, -1 when the sale is not loaded; @param pending units reserved but undecided */
     public record RedisSkuState(long stock, long pending) {
+    }
+
+    /**
+     * {@code code} is RESERVED or a refusal; {@code value} is what the buyer may be told with it: the
+     * stock left (RESERVED, SOLD_OUT, INSUFFICIENT_STOCK), the limit (QUANTITY_OVER_LIMIT,
+     * PURCHASE_LIMIT_REACHED), or the sale's start or end in epoch ms (SALE_NOT_STARTED, SALE_ENDED).
+     */
+    public record ReserveOutcome(String code, long value) {
     }
 }

@@ -6,18 +6,24 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The Lua scripts that change a SKU's Redis state. Each takes {@link SkuKeys#scriptKeys()} as KEYS;
- * the ARGV each expects is documented at the top of its file under {@code redis/}.
+ * The Lua scripts that change Redis state. The KEYS and ARGV each expects are documented at the top of
+ * its file under {@code redis/}; the SKU scripts take {@link SkuKeys#scriptKeys()}.
  */
 public enum LuaScript {
-    /** ARGV orderId, userId, quantity, nowMs. Returns RESERVED or the refusal code. */
+    /** ARGV orderId, userId, quantity, nowMs. Returns {RESERVED or the refusal code, value}. */
     RESERVE("reserve.lua"),
     /** ARGV orderId. Returns the quantity put back, or 0 when the order holds no reservation. */
     RELEASE("release.lua"),
     /** ARGV orderId. Returns the quantity settled, or 0 when the order holds no reservation. */
     CONFIRM("confirm.lua"),
     /** ARGV stock, perUserLimit, startsAtMs, endsAtMs. Returns LOADED or IN_FLIGHT. */
-    LOAD_SALE("load-sale.lua");
+    LOAD_SALE("load-sale.lua"),
+    /** One hash's fields and expiry together. */
+    HASH_PUT("hash-put.lua"),
+    /** Sliding-window limit per buyer and per client address. */
+    RATE_LIMIT("rate-limit.lua"),
+    /** First claim of an idempotency key, or the stored outcome. */
+    IDEMPOTENCY_CLAIM("idempotency-claim.lua");
 
     private final String source;
 

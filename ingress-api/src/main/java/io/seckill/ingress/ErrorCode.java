@@ -1,0 +1,57 @@
+package io.seckill.ingress;
+
+/**
+ * Every {@code code} a problem+json answer can carry, with its HTTP status. Clients switch on these;
+ * they never change meaning. {@code /openapi.json} lists them all (a test holds the two together).
+ */
+public enum ErrorCode {
+    MALFORMED_JSON(400, "Malformed JSON"),
+    VALIDATION_FAILED(400, "Validation failed"),
+    INVALID_SKU_ID(400, "Invalid SKU id"),
+    INVALID_ORDER_ID(400, "Invalid order id"),
+    INVALID_USER_ID(400, "Invalid user id"),
+    INVALID_IDEMPOTENCY_KEY(400, "Invalid idempotency key"),
+    UNAUTHENTICATED(401, "Unauthenticated"),
+    TOKEN_EXPIRED(401, "Token expired"),
+    TOKEN_INVALID(401, "Token invalid"),
+    FORBIDDEN(403, "Forbidden"),
+    NOT_FOUND(404, "Not found"),
+    SKU_NOT_FOUND(404, "SKU not found"),
+    ORDER_NOT_FOUND(404, "Order not found"),
+    METHOD_NOT_ALLOWED(405, "Method not allowed"),
+    SOLD_OUT(409, "Sold out"),
+    INSUFFICIENT_STOCK(409, "Insufficient stock"),
+    PURCHASE_LIMIT_REACHED(409, "Purchase limit reached"),
+    SALE_NOT_STARTED(409, "Sale not started"),
+    SALE_ENDED(409, "Sale ended"),
+    SALE_HAS_ORDERS(409, "Sale has orders"),
+    SALE_IN_PROGRESS(409, "Sale in progress"),
+    IDEMPOTENCY_IN_PROGRESS(409, "Idempotent request in progress"),
+    PAYLOAD_TOO_LARGE(413, "Payload too large"),
+    UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
+    IDEMPOTENCY_KEY_REUSED(422, "Idempotency key reused"),
+    RATE_LIMITED(429, "Too many requests"),
+    INTERNAL_ERROR(500, "Internal error"),
+    SERVICE_UNAVAILABLE(503, "Service unavailable");
+
+    private final int status;
+    private final String title;
+
+    ErrorCode(int status, String title) {
+        this.status = status;
+        this.title = title;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** The problem type URI: stable, one per code. */
+    public String type() {
+        return "https://seckill.io/problems/" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,46 @@
+package io.seckill.ingress;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.Supplier;
+
+/**
+ * What {@code /metrics} exposes, in Prometheus text format: requests by route and outcome code,
+ * the reserve script's latency histogram, sold-out fast-path hits and rate-limit hits.
+ */
+final class IngressMetrics {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer reserveScript = Timer.builder("seckill.reserve.script")
+            .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
+    private final Counter soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
+            .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
+    private final Counter rateLimited = Counter.builder("seckill.rate.limited")
+            .description("buys refused by a rate limit").register(registry);
+
+    <T> T timeReserve(Supplier<T> call) {
+        return reserveScript.record(call);
+    }
+
+    void soldOutFastPath() {
+        soldOutFastPath.increment();
+    }
+
+    void rateLimited() {
+        rateLimited.increment();
+    }
+
+    void request(String route, String outcome) {
+        registry.counter("seckill.http.requests", "route", route, "outcome", outcome).increment();
+    }
+
+    double soldOutFastPathHits() {
+        return soldOutFastPath.count();
+    }
+
+    String scrape() {
+        return registry.scrape();
+    }
+}

@@ -1,0 +1,24 @@
+package io.seckill.ingress;
+
+import io.javalin.http.Context;
+
+/** A complete HTTP answer, kept as data so an idempotent retry can be given the very same one. */
+record Reply(int status, String contentType, byte[] body, String location) {
+
+    static final String APPLICATION_JSON = "application/json";
+
+    static Reply json(int status, Object body, String location) {
+        return new Reply(status, APPLICATION_JSON, Json.write(body), location);
+    }
+
+    static Reply problem(Problem problem, String instance) {
+        return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(Json.problemBody(problem, instance)), null);
+    }
+
+    void writeTo(Context ctx) {
+        if (location != null) {
+            ctx.header("Location", location);
+        }
+        ctx.status(status).contentType(contentType).result(body);
+    }
+}

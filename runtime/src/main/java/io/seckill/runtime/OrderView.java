@@ -1,0 +1,5 @@
+package io.seckill.runtime;
+
+/** An order as its buyer sees it when polling. {@code reason} is null unless REJECTED. */
+public record OrderView(String orderId, long skuId, String userId, int quantity, String status, String reason) {
+}

@@ -1,0 +1,33 @@
+package io.seckill.schemas.redis;
+
+/**
+ * Redis keys that do not belong to one SKU.
+ * <ul>
+ *   <li>{@code seckill:order:{ORDER_ID}}: hash of an order's status for buyers polling it (expires)</li>
+ *   <li>{@code seckill:idempotency:{USER}:KEY}: hash of a buy request's stored outcome (expires)</li>
+ *   <li>{@code seckill:{ratelimit}:user:USER} and {@code ...:ip:ADDRESS}: sorted sets of admitted
+ *       request times. They share one hash tag so one script checks both; on Redis Cluster all rate
+ *       limiting lands on one node, which is fine at these sizes and the price of one round trip.</li>
+ * </ul>
+ */
+public final class GlobalKeys {
+
+    private GlobalKeys() {
+    }
+
+    public static String orderStatus(String orderId) {
+        return "seckill:order:{" + orderId + "}";
+    }
+
+    public static String idempotency(String userId, String key) {
+        return "seckill:idempotency:{" + userId + "}:" + key;
+    }
+
+    public static String userRate(String userId) {
+        return "seckill:{ratelimit}:user:" + userId;
+    }
+
+    public static String addressRate(String address) {
+        return "seckill:{ratelimit}:ip:" + address;
+    }
+}
