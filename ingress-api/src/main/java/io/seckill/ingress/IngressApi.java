@@ -69,6 +69,7 @@ public final class IngressApi implements AutoCloseable {
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
+            cfg.http.prefer405over404 = true;
             cfg.startup.showJavalinBanner = false;
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);

@@ -40,6 +40,10 @@ public final class SeckillSystem implements AutoCloseable {
         return ingress.port();
     }
 
+    public IngressApi ingress() {
+        return ingress;
+    }
+
     @Override
     public synchronized void close() {
         while (!services.isEmpty()) {

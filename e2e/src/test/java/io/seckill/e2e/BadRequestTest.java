@@ -1,0 +1,195 @@
+package io.seckill.e2e;
+
+import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+import static io.seckill.schemas.db.Tables.SKU;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.schemas.redis.SkuKeys;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * Issue 3, acceptance 1: every bad request gets its status and stable code as problem+json, and
+ * leaves Redis and MySQL exactly as they were.
+ */
+class BadRequestTest {
+
+    private static final Pipeline PIPELINE = Pipeline.get();
+    private static final long OPEN = Pipeline.newSkuId();
+    private static final long NOT_STARTED = Pipeline.newSkuId();
+    private static final long ENDED = Pipeline.newSkuId();
+    private static final String JSON = "application/json";
+
+    @BeforeAll
+    static void defineSales() {
+        Instant now = Instant.now();
+        PIPELINE.http.openSale(OPEN, 10, 2);
+        PIPELINE.http.defineSale(NOT_STARTED, 10, 2, now.plusSeconds(3600), now.plusSeconds(7200));
+        PIPELINE.http.defineSale(ENDED, 10, 2, now.minusSeconds(7200), now.minusSeconds(3600));
+    }
+
+    record Case(String name, Function<HttpApi, HttpRequest.Builder> request, int status, String code) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Case> badRequests() {
+        String alice = "Bearer " + HttpApi.tokenFor("alice");
+        String admin = "Bearer " + Pipeline.ADMIN_TOKEN;
+        String expired = "Bearer " + new BuyerToken(Pipeline.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO)
+                .mint("alice", Instant.now().minusSeconds(300));
+        String foreign = "Bearer " + new BuyerToken("some-other-secret-of-at-least-32-bytes", Clock.systemUTC(), Duration.ZERO)
+                .mint("alice", Instant.now().plusSeconds(300));
+        String forged = alice.substring(0, alice.length() - 2) + (alice.endsWith("AA") ? "BB" : "AA");
+        String buy = "/api/v1/skus/" + OPEN + "/orders";
+        String sale = "{\"name\":\"x\",\"stock\":5,\"perUserLimit\":1,\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}";
+        List<Case> cases = new ArrayList<>(List.of(
+                // identity
+                new Case("no credential", api -> post(api, buy, null, JSON, "{\"quantity\":1}"), 401, "UNAUTHENTICATED"),
+                new Case("basic auth", api -> post(api, buy, "Basic YWxpY2U6eA==", JSON, "{\"quantity\":1}"), 401, "UNAUTHENTICATED"),
+                new Case("empty bearer", api -> post(api, buy, "Bearer ", JSON, "{\"quantity\":1}"), 401, "UNAUTHENTICATED"),
+                new Case("garbage token", api -> post(api, buy, "Bearer not-a-token", JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
+                new Case("forged signature", api -> post(api, buy, forged, JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
+                new Case("token of another secret", api -> post(api, buy, foreign, JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
+                new Case("expired token", api -> post(api, buy, expired, JSON, "{\"quantity\":1}"), 401, "TOKEN_EXPIRED"),
+                new Case("unknown token version", api -> post(api, buy, alice.replace("Bearer v1.", "Bearer v9."), JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
+                new Case("gateway header without gateway mode", api -> post(api, buy, null, JSON, "{\"quantity\":1}").header("X-User-Id", "alice"), 401, "UNAUTHENTICATED"),
+                new Case("status without credential", api -> HttpRequest.newBuilder(api.uri("/api/v1/orders/" + UUID.randomUUID())).GET(), 401, "UNAUTHENTICATED"),
+                new Case("admin without credential", api -> put(api, "/admin/v1/skus/" + OPEN, null, sale), 403, "FORBIDDEN"),
+                new Case("admin with a buyer token", api -> put(api, "/admin/v1/skus/" + OPEN, alice, sale), 403, "FORBIDDEN"),
+                new Case("admin with a wrong admin token", api -> HttpRequest.newBuilder(api.uri("/admin/v1/skus/" + OPEN))
+                        .header("Authorization", admin + "x").GET(), 403, "FORBIDDEN"),
+                // bodies
+                new Case("empty body", api -> post(api, buy, alice, JSON, ""), 400, "MALFORMED_JSON"),
+                new Case("not JSON", api -> post(api, buy, alice, JSON, "quantity=1"), 400, "MALFORMED_JSON"),
+                new Case("JSON array", api -> post(api, buy, alice, JSON, "[1]"), 400, "MALFORMED_JSON"),
+                new Case("JSON null", api -> post(api, buy, alice, JSON, "null"), 400, "MALFORMED_JSON"),
+                new Case("unknown field", api -> post(api, buy, alice, JSON, "{\"quantity\":1,\"coupon\":\"FREE\"}"), 400, "MALFORMED_JSON"),
+                new Case("quantity as a string", api -> post(api, buy, alice, JSON, "{\"quantity\":\"1\"}"), 400, "MALFORMED_JSON"),
+                new Case("fractional quantity", api -> post(api, buy, alice, JSON, "{\"quantity\":1.5}"), 400, "MALFORMED_JSON"),
+                new Case("overflowing quantity", api -> post(api, buy, alice, JSON, "{\"quantity\":99999999999}"), 400, "MALFORMED_JSON"),
+                new Case("trailing garbage", api -> post(api, buy, alice, JSON, "{\"quantity\":1} {}"), 400, "MALFORMED_JSON"),
+                new Case("zero quantity", api -> post(api, buy, alice, JSON, "{\"quantity\":0}"), 400, "VALIDATION_FAILED"),
+                new Case("negative quantity", api -> post(api, buy, alice, JSON, "{\"quantity\":-1}"), 400, "VALIDATION_FAILED"),
+                new Case("missing quantity", api -> post(api, buy, alice, JSON, "{}"), 400, "VALIDATION_FAILED"),
+                new Case("null quantity", api -> post(api, buy, alice, JSON, "{\"quantity\":null}"), 400, "VALIDATION_FAILED"),
+                new Case("quantity above the per-user limit", api -> post(api, buy, alice, JSON, "{\"quantity\":3}"), 400, "VALIDATION_FAILED"),
+                new Case("text/plain body", api -> post(api, buy, alice, "text/plain", "{\"quantity\":1}"), 415, "UNSUPPORTED_MEDIA_TYPE"),
+                new Case("no content type", api -> post(api, buy, alice, null, "{\"quantity\":1}"), 415, "UNSUPPORTED_MEDIA_TYPE"),
+                new Case("oversized body", api -> post(api, buy, alice, JSON, "{\"quantity\":1,\"pad\":\"" + "x".repeat(20_000) + "\"}"), 413, "PAYLOAD_TOO_LARGE"),
+                // ids
+                new Case("non-numeric SKU id", api -> post(api, "/api/v1/skus/abc/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
+                new Case("zero SKU id", api -> post(api, "/api/v1/skus/0/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
+                new Case("negative SKU id", api -> post(api, "/api/v1/skus/-5/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
+                new Case("overflowing SKU id", api -> post(api, "/api/v1/skus/99999999999999999999/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
+                new Case("unknown SKU", api -> post(api, "/api/v1/skus/987654321987/orders", alice, JSON, "{\"quantity\":1}"), 404, "SKU_NOT_FOUND"),
+                new Case("malformed order id", api -> get(api, "/api/v1/orders/not-a-uuid", alice), 400, "INVALID_ORDER_ID"),
+                new Case("upper-case order id", api -> get(api, "/api/v1/orders/" + UUID.randomUUID().toString().toUpperCase(), alice), 400, "INVALID_ORDER_ID"),
+                new Case("unknown order", api -> get(api, "/api/v1/orders/" + UUID.randomUUID(), alice), 404, "ORDER_NOT_FOUND"),
+                new Case("admin: non-numeric SKU id", api -> get(api, "/admin/v1/skus/x1", admin), 400, "INVALID_SKU_ID"),
+                new Case("admin: unknown SKU", api -> get(api, "/admin/v1/skus/987654321987", admin), 404, "SKU_NOT_FOUND"),
+                // headers
+                new Case("idempotency key with a space", api -> post(api, buy, alice, JSON, "{\"quantity\":1}").header("Idempotency-Key", "a b"), 400, "INVALID_IDEMPOTENCY_KEY"),
+                new Case("idempotency key too long", api -> post(api, buy, alice, JSON, "{\"quantity\":1}").header("Idempotency-Key", "k".repeat(129)), 400, "INVALID_IDEMPOTENCY_KEY"),
+                // sale rules
+                new Case("sale not started", api -> post(api, "/api/v1/skus/" + NOT_STARTED + "/orders", alice, JSON, "{\"quantity\":1}"), 409, "SALE_NOT_STARTED"),
+                new Case("sale ended", api -> post(api, "/api/v1/skus/" + ENDED + "/orders", alice, JSON, "{\"quantity\":1}"), 409, "SALE_ENDED"),
+                // routes
+                new Case("unknown path", api -> get(api, "/api/v1/nothing-here", alice), 404, "NOT_FOUND"),
+                new Case("wrong method", api -> HttpRequest.newBuilder(api.uri(buy)).header("Authorization", alice).DELETE(), 405, "METHOD_NOT_ALLOWED"),
+                // admin bodies
+                new Case("admin: negative stock", api -> put(api, "/admin/v1/skus/" + OPEN, admin, sale.replace("\"stock\":5", "\"stock\":-1")), 400, "VALIDATION_FAILED"),
+                new Case("admin: window ends before it starts", api -> put(api, "/admin/v1/skus/" + OPEN, admin, sale.replace("2099", "2019")), 400, "VALIDATION_FAILED"),
+                new Case("admin: not a date", api -> put(api, "/admin/v1/skus/" + OPEN, admin, sale.replace("2020-01-01T00:00:00Z", "yesterday")), 400, "MALFORMED_JSON"),
+                new Case("admin: missing name", api -> put(api, "/admin/v1/skus/" + OPEN, admin, sale.replace("\"name\":\"x\",", "")), 400, "VALIDATION_FAILED"),
+                new Case("admin: zero per-user limit", api -> put(api, "/admin/v1/skus/" + OPEN, admin, sale.replace("\"perUserLimit\":1", "\"perUserLimit\":0")), 400, "VALIDATION_FAILED")));
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badRequests")
+    void answersWithItsCodeAndChangesNothing(Case bad) {
+        Map<String, String> before = snapshot();
+        HttpApi.Reply reply = PIPELINE.http.send(bad.request().apply(PIPELINE.http));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(bad.status());
+        assertThat(reply.contentType()).startsWith("application/problem+json");
+        assertThat(reply.code()).isEqualTo(bad.code());
+        assertThat(reply.json().path("type").asText()).endsWith(bad.code().toLowerCase().replace('_', '-'));
+        assertThat(reply.json().path("detail").asText()).isNotBlank();
+        if (bad.code().equals("SALE_NOT_STARTED")) {
+            assertThat(reply.json().path("startsAt").asText()).isNotBlank();
+        }
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    /** Everything a bad request could have touched, in both stores. */
+    private static Map<String, String> snapshot() {
+        Map<String, String> state = new TreeMap<>();
+        for (long sku : new long[] {OPEN, NOT_STARTED, ENDED}) {
+            SkuKeys keys = new SkuKeys(sku);
+            state.put(sku + " redis stock", PIPELINE.redis.get(keys.stock()));
+            state.put(sku + " redis sale", PIPELINE.redis.hgetAll(keys.sale()).toString());
+            state.put(sku + " redis bought", PIPELINE.redis.hgetAll(keys.bought()).toString());
+            state.put(sku + " redis ledger", PIPELINE.redis.hgetAll(keys.ledger()).toString());
+            state.put(sku + " mysql sku", String.valueOf(PIPELINE.sql().fetchOne(SKU, SKU.ID.eq(sku))));
+            state.put(sku + " mysql orders", Integer.toString(PIPELINE.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))));
+            state.put(sku + " mysql outbox", Integer.toString(PIPELINE.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)))));
+        }
+        state.put("redis idempotency keys", Integer.toString(count("seckill:idempotency:*")));
+        state.put("mysql skus", Integer.toString(PIPELINE.sql().fetchCount(SKU)));
+        return state;
+    }
+
+    private static int count(String pattern) {
+        int total = 0;
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> page = PIPELINE.redis.scan(cursor, new ScanParams().match(pattern).count(1000));
+            total += page.getResult().size();
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        return total;
+    }
+
+    private static HttpRequest.Builder post(HttpApi api, String path, String authorization, String contentType, String body) {
+        return withHeaders(HttpRequest.newBuilder(api.uri(path)).POST(BodyPublishers.ofString(body)), authorization, contentType);
+    }
+
+    private static HttpRequest.Builder put(HttpApi api, String path, String authorization, String body) {
+        return withHeaders(HttpRequest.newBuilder(api.uri(path)).PUT(BodyPublishers.ofString(body)), authorization, JSON);
+    }
+
+    private static HttpRequest.Builder get(HttpApi api, String path, String authorization) {
+        return withHeaders(HttpRequest.newBuilder(api.uri(path)).GET(), authorization, null);
+    }
+
+    private static HttpRequest.Builder withHeaders(HttpRequest.Builder request, String authorization, String contentType) {
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return request;
+    }
+}
