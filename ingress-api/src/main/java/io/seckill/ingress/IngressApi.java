@@ -136,7 +136,8 @@ public final class IngressApi implements AutoCloseable {
 
     private void countRequest(Context ctx) {
         Object outcome = ctx.attribute(OUTCOME);
-        String route = ctx.endpoint() == null ? "unmatched" : ctx.endpoint().path;
+        io.javalin.router.Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
+        String route = matched == null ? "unmatched" : matched.path;
         metrics.request(route, outcome != null ? outcome.toString() : ctx.status().name());
     }
 

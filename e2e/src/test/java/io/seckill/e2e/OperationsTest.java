@@ -1,0 +1,67 @@
+package io.seckill.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seckill.ingress.ErrorCode;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** /openapi.json matches the real routes and codes; /ready and /metrics answer. */
+class OperationsTest {
+
+    private final Pipeline pipeline = Pipeline.get();
+
+    @Test
+    void theOpenApiDocumentDescribesExactlyTheRealRoutesAndEveryErrorCode() {
+        JsonNode openApi = pipeline.http.get("/openapi.json").json();
+        Set<String> documented = new TreeSet<>();
+        Set<String> codesInResponses = new HashSet<>();
+        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").fields(); paths.hasNext(); ) {
+            Map.Entry<String, JsonNode> path = paths.next();
+            for (Iterator<Map.Entry<String, JsonNode>> operations = path.getValue().fields(); operations.hasNext(); ) {
+                Map.Entry<String, JsonNode> operation = operations.next();
+                documented.add(operation.getKey().toUpperCase() + " " + path.getKey());
+                operation.getValue().path("responses").forEach(response ->
+                        response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())));
+            }
+        }
+        openApi.path("x-error-codes-any-path").forEach(code -> codesInResponses.add(code.asText()));
+        Set<String> enumerated = new HashSet<>();
+        openApi.path("components").path("schemas").path("ErrorCode").path("enum").forEach(code -> enumerated.add(code.asText()));
+        Set<String> allCodes = new HashSet<>(Arrays.stream(ErrorCode.values()).map(Enum::name).toList());
+
+        assertThat(documented).isEqualTo(new TreeSet<>(pipeline.system.ingress().routes()));
+        assertThat(enumerated).isEqualTo(allCodes);
+        assertThat(codesInResponses).isEqualTo(allCodes);
+    }
+
+    @Test
+    void readinessReportsEveryDependency() {
+        HttpApi.Reply ready = pipeline.http.get("/ready");
+        assertThat(ready.status()).isEqualTo(200);
+        assertThat(ready.json().path("checks").toString()).contains("\"redis\":\"UP\"", "\"mysql\":\"UP\"", "\"kafka\":\"UP\"");
+        assertThat(pipeline.http.get("/health").json().path("status").asText()).isEqualTo("UP");
+    }
+
+    @Test
+    void metricsArePrometheusText() {
+        long sku = Pipeline.newSkuId();
+        pipeline.http.openSale(sku, 1, 1);
+        pipeline.http.buy(sku, "metered", 1);
+        pipeline.http.buy(sku, "metered-too", 1);
+
+        String metrics = pipeline.http.get("/metrics").body();
+        assertThat(metrics)
+                .contains("seckill_http_requests_total{outcome=\"SOLD_OUT\",route=\"/api/v1/skus/{skuId}/orders\"}")
+                .contains("seckill_http_requests_total{outcome=\"ACCEPTED\",route=\"/api/v1/skus/{skuId}/orders\"}")
+                .contains("seckill_reserve_script_seconds_bucket")
+                .contains("seckill_sold_out_fast_path_total")
+                .contains("seckill_rate_limited_total");
+    }
+}

@@ -1,0 +1,68 @@
+package io.seckill.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.ingress.IngressApi;
+import io.seckill.ingress.IngressConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 3, acceptance 4: two ingress instances answer a sold-out SKU from memory, and both sell again
+ * within one second of stock coming back.
+ */
+class SoldOutFastPathTest {
+
+    private static final Pattern FAST_PATH_HITS = Pattern.compile("(?m)^seckill_sold_out_fast_path_total(?:\\{[^}]*})? (\\S+)$");
+    private final Pipeline pipeline = Pipeline.get();
+    private final AtomicInteger buyers = new AtomicInteger();
+
+    @Test
+    void bothInstancesAnswerFromMemoryAndSellAgainWithinASecond() {
+        long sku = Pipeline.newSkuId();
+        pipeline.http.openSale(sku, 2, 1);
+        // Two reservations with no order behind them take the stock, so nothing gives it back until we do.
+        String[] holds = {UUID.randomUUID().toString(), UUID.randomUUID().toString()};
+        for (String hold : holds) {
+            assertThat(pipeline.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli()).code()).isEqualTo("RESERVED");
+        }
+        IngressConfig config = IngressConfig.from(pipeline.env, pipeline.infra);
+        try (IngressApi first = IngressApi.start(config); IngressApi second = IngressApi.start(config)) {
+            HttpApi[] instances = {new HttpApi(first.port()), new HttpApi(second.port())};
+            for (HttpApi instance : instances) {
+                double before = fastPathHits(instance);
+                for (int i = 0; i < 10; i++) {
+                    assertThat(instance.buy(sku, nextBuyer(), 1).code()).isEqualTo("SOLD_OUT");
+                }
+                assertThat(fastPathHits(instance) - before).as("answers from memory").isGreaterThanOrEqualTo(5);
+            }
+
+            for (String hold : holds) {
+                pipeline.saleStore.release(sku, hold);
+            }
+            boolean[] sold = new boolean[2];
+            await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(25)).until(() -> {
+                for (int i = 0; i < 2; i++) {
+                    sold[i] = sold[i] || instances[i].buy(sku, nextBuyer(), 1).status() == 202;
+                }
+                return sold[0] && sold[1];
+            });
+        }
+    }
+
+    private String nextBuyer() {
+        return "fast-path-" + buyers.incrementAndGet();
+    }
+
+    private static double fastPathHits(HttpApi instance) {
+        Matcher hits = FAST_PATH_HITS.matcher(instance.get("/metrics").body());
+        assertThat(hits.find()).as("metric present").isTrue();
+        return Double.parseDouble(hits.group(1));
+    }
+}
