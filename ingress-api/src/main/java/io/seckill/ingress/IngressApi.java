@@ -45,6 +45,7 @@ public final class IngressApi implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final Admin kafkaAdmin;
     private final IngressMetrics metrics = new IngressMetrics();
+    private final OutboxWriter outbox;
     private final Javalin app;
 
     private IngressApi(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin kafkaAdmin,
@@ -60,7 +61,8 @@ public final class IngressApi implements AutoCloseable {
         BuyerIdentity identity = identity(config.auth(), clock);
         AdminGuard adminGuard = new AdminGuard(config.auth().adminToken());
         SaleAdmin admin = new SaleAdmin(database.dsl(), saleStore, new SkuFiguresReader(database.dsl(), saleStore));
-        OrderDesk desk = new OrderDesk(identity, saleStore, statuses, database.dsl(), new OrderPublisher(producer),
+        this.outbox = new OutboxWriter(database.dsl(), config.relayGrace(), config.outboxWriters(), metrics);
+        OrderDesk desk = new OrderDesk(identity, saleStore, statuses, outbox, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(lua, config.rateLimits(), clock, metrics),
                 new IdempotentReplies(lua, config.idempotencyTtl()), metrics, config, clock);
@@ -74,7 +76,14 @@ public final class IngressApi implements AutoCloseable {
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
             cfg.routes.get("/admin/v1/skus/{skuId}", admin::get);
-            cfg.routes.post("/api/v1/skus/{skuId}/orders", desk::buy);
+            cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
+                long started = System.nanoTime();
+                try {
+                    desk.buy(ctx);
+                } finally {
+                    metrics.buy(System.nanoTime() - started);
+                }
+            });
             cfg.routes.get("/api/v1/orders/{orderId}", status::get);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
             cfg.routes.get("/ready", readiness::get);
@@ -167,6 +176,7 @@ public final class IngressApi implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        outbox.close();
         // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
         producer.close(Duration.ofSeconds(5));
         kafkaAdmin.close(Duration.ofSeconds(5));

@@ -1,28 +1,21 @@
 package io.seckill.ingress;
 
-import static io.seckill.schemas.db.Tables.OUTBOX;
-
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.OrderView;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SaleStore.ReserveOutcome;
-import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.UUID;
-import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +35,7 @@ final class OrderDesk {
     private final BuyerIdentity identity;
     private final SaleStore saleStore;
     private final OrderStatusStore statuses;
-    private final DSLContext dsl;
+    private final OutboxWriter outbox;
     private final OrderPublisher publisher;
     private final SoldOutMemory soldOut;
     private final RateLimiter rateLimiter;
@@ -51,13 +44,13 @@ final class OrderDesk {
     private final IngressConfig config;
     private final Clock clock;
 
-    OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, DSLContext dsl,
+    OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, OutboxWriter outbox,
               OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
               IngressMetrics metrics, IngressConfig config, Clock clock) {
         this.identity = identity;
         this.saleStore = saleStore;
         this.statuses = statuses;
-        this.dsl = dsl;
+        this.outbox = outbox;
         this.publisher = publisher;
         this.soldOut = soldOut;
         this.rateLimiter = rateLimiter;
@@ -96,7 +89,7 @@ final class OrderDesk {
             throw soldOut(skuId);
         }
         admission.run();
-        String orderId = UUID.randomUUID().toString();
+        String orderId = OrderIds.next();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli()));
         switch (outcome.code()) {
@@ -130,15 +123,7 @@ final class OrderDesk {
         try {
             // PENDING is written before the order exists anywhere else, so no decision can precede it.
             statuses.put(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(), "PENDING", null));
-            dsl.insertInto(OUTBOX)
-                    .set(OUTBOX.ID, order.orderId())
-                    .set(OUTBOX.AGGREGATETYPE, "order")
-                    .set(OUTBOX.AGGREGATEID, Long.toString(order.skuId()))
-                    .set(OUTBOX.TYPE, "OrderRequested")
-                    .set(OUTBOX.PAYLOAD, EventJson.encodeToString(order))
-                    .set(OUTBOX.CREATED_AT, utc(order.requestedAt()))
-                    .set(OUTBOX.RELAY_AFTER, utc(order.requestedAt().plus(config.relayGrace())))
-                    .execute();
+            outbox.write(order);
         } catch (RuntimeException e) {
             LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);
             saleStore.release(order.skuId(), order.orderId());
@@ -179,9 +164,5 @@ final class OrderDesk {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
-    }
-
-    private static LocalDateTime utc(Instant instant) {
-        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 }

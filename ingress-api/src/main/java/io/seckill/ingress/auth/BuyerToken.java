@@ -27,6 +27,8 @@ public final class BuyerToken {
     private static final Base64.Decoder B64_DECODE = Base64.getUrlDecoder();
 
     private final SecretKeySpec key;
+    /** Mac.getInstance looks up providers under locks; each thread keeps its own initialised Mac. */
+    private final ThreadLocal<Mac> macs;
     private final Clock clock;
     private final Duration skew;
 
@@ -36,6 +38,7 @@ public final class BuyerToken {
             throw new IllegalArgumentException("the token secret must be at least " + MIN_SECRET_BYTES + " bytes");
         }
         this.key = new SecretKeySpec(bytes, "HmacSHA256");
+        this.macs = ThreadLocal.withInitial(this::newMac);
         this.clock = clock;
         this.skew = skew;
     }
@@ -78,10 +81,14 @@ public final class BuyerToken {
     }
 
     private byte[] mac(String signed) {
+        return macs.get().doFinal(signed.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private Mac newMac() {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
-            return mac.doFinal(signed.getBytes(StandardCharsets.US_ASCII));
+            return mac;
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }

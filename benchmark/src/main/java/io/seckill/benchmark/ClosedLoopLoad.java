@@ -1,0 +1,118 @@
+package io.seckill.benchmark;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Closed-loop load: each of C connections sends its next request as soon as the previous answer is
+ * in. Latency is recorded from send to the end of the response, after a warm-up, in HdrHistogram.
+ */
+final class ClosedLoopLoad {
+
+    private final String host;
+    private final int port;
+    private final int connections;
+    private final Duration warmup;
+    private final Duration duration;
+
+    ClosedLoopLoad(String host, int port, int connections, Duration warmup, Duration duration) {
+        this.host = host;
+        this.port = port;
+        this.connections = connections;
+        this.warmup = warmup;
+        this.duration = duration;
+    }
+
+    Result run(Scenario scenario) throws InterruptedException {
+        AtomicLong sequence = new AtomicLong();
+        long start = System.nanoTime();
+        long measureFrom = start + warmup.toNanos();
+        long measureTo = measureFrom + duration.toNanos();
+        List<Worker> workers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            Worker worker = new Worker(scenario, sequence, measureFrom, measureTo);
+            workers.add(worker);
+            worker.thread.start();
+        }
+        Histogram latencies = new Histogram(3);
+        long unexpected = 0;
+        long failures = 0;
+        for (Worker worker : workers) {
+            worker.thread.join();
+            latencies.add(worker.latencies);
+            unexpected += worker.unexpected;
+            failures += worker.failures;
+        }
+        return new Result(scenario.name(), latencies, duration, unexpected, failures);
+    }
+
+    private final class Worker implements Runnable {
+        final Thread thread = new Thread(this, "load");
+        final Histogram latencies = new Histogram(3);
+        final Scenario scenario;
+        final AtomicLong sequence;
+        final long measureFrom;
+        final long measureTo;
+        long unexpected;
+        long failures;
+
+        Worker(Scenario scenario, AtomicLong sequence, long measureFrom, long measureTo) {
+            this.scenario = scenario;
+            this.sequence = sequence;
+            this.measureFrom = measureFrom;
+            this.measureTo = measureTo;
+        }
+
+        @Override
+        public void run() {
+            HttpConnection connection = null;
+            while (System.nanoTime() < measureTo) {
+                try {
+                    if (connection == null) {
+                        connection = new HttpConnection(host, port);
+                    }
+                    byte[] request = scenario.request().apply(sequence.getAndIncrement());
+                    long sent = System.nanoTime();
+                    int status = connection.exchange(request);
+                    long done = System.nanoTime();
+                    if (sent >= measureFrom && done <= measureTo) {
+                        latencies.recordValue(done - sent);
+                        if (status != scenario.expectedStatus()) {
+                            unexpected++;
+                        }
+                    }
+                } catch (Exception e) {
+                    failures++;
+                    closeQuietly(connection);
+                    connection = null;
+                }
+            }
+            closeQuietly(connection);
+        }
+    }
+
+    private static void closeQuietly(HttpConnection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (Exception ignored) {
+                // closing a connection we are abandoning anyway
+            }
+        }
+    }
+
+    /** Figures of one scenario run; latencies in nanoseconds. */
+    record Result(String scenario, Histogram latencies, Duration duration, long unexpectedStatus, long failures) {
+
+        double requestsPerSecond() {
+            return latencies.getTotalCount() / (duration.toNanos() / 1e9);
+        }
+
+        double percentileMillis(double percentile) {
+            return latencies.getValueAtPercentile(percentile) / 1e6;
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.seckill.benchmark;
+
+import io.seckill.ingress.auth.BuyerToken;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Loads a running ingress (started with SECKILL_BENCHMARK_MODE=true) with three scenarios, round after
+ * round: the no-op route (the ceiling: same server, same generator, no work), the sold-out path, and
+ * the winning path (a fresh buyer per request, stock that never runs out). Prints req/s and
+ * p50/p99/p999 of each, each as a ratio of the ceiling of the same round, then the medians.
+ */
+@Command(name = "ingress-benchmark", mixinStandardHelpOptions = true,
+        description = "Closed-loop load against a running ingress; figures relative to its own no-op ceiling.")
+public final class IngressBenchmark implements Callable<Integer> {
+
+    private static final double SOLD_OUT_TARGET = 0.85;
+    private static final double WINNING_TARGET = 0.50;
+    private static final int LOSERS = 10_000;
+
+    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the ingress (default ${DEFAULT-VALUE})")
+    URI url;
+
+    @Option(names = "--connections", defaultValue = "32", description = "concurrent connections (default ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "--duration", defaultValue = "PT10S", description = "measured time per scenario, ISO-8601 (default ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "PT3S", description = "unmeasured time before each scenario (default ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds of all three scenarios; medians are reported (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--admin-token", defaultValue = "${env:SECKILL_ADMIN_TOKEN:-dev-only-admin-token}",
+            description = "admin credential (default: $SECKILL_ADMIN_TOKEN, else the run command's development one)")
+    String adminToken;
+
+    @Option(names = "--token-secret", defaultValue = "${env:SECKILL_TOKEN_SECRET:-dev-only-token-secret-do-not-use-in-production}",
+            description = "buyer token secret (default: $SECKILL_TOKEN_SECRET, else the run command's development one)")
+    String tokenSecret;
+
+    @Override
+    public Integer call() throws Exception {
+        String host = url.getHost();
+        int port = url.getPort() < 0 ? 80 : url.getPort();
+        String hostHeader = host + ":" + port;
+        if (admin(HttpRequest.newBuilder(url.resolve("/bench/noop")).GET()) != 200) {
+            System.err.println("GET /bench/noop did not answer 200: start the ingress with SECKILL_BENCHMARK_MODE=true");
+            return 2;
+        }
+        long runId = System.currentTimeMillis() % 1_000_000_000L;
+        long soldOutSku = 9_000_000_000L + runId * 2;
+        long winningSku = soldOutSku + 1;
+        defineSale(soldOutSku, 0);
+        defineSale(winningSku, 100_000_000);
+
+        BuyerToken tokens = new BuyerToken(tokenSecret, Clock.systemUTC(), Duration.ZERO);
+        Instant expiry = Instant.now().plus(Duration.ofHours(2));
+        byte[] noop = Scenario.get(hostHeader, "/bench/noop");
+        // Losers are many distinct buyers, as in a real sale (one buyer would soon be rate limited).
+        byte[][] soldOut = new byte[LOSERS][];
+        for (int i = 0; i < LOSERS; i++) {
+            soldOut[i] = Scenario.postJson(hostHeader, "/api/v1/skus/" + soldOutSku + "/orders",
+                    "Bearer " + tokens.mint("bench-loser-" + i, expiry), "{\"quantity\":1}");
+        }
+        List<Scenario> scenarios = List.of(
+                new Scenario("ceiling (no-op)", 200, n -> noop),
+                new Scenario("sold-out path", 409, n -> soldOut[(int) (n % LOSERS)]),
+                new Scenario("winning path", 202, n -> Scenario.postJson(hostHeader, "/api/v1/skus/" + winningSku + "/orders",
+                        "Bearer " + tokens.mint("bench-" + runId + "-" + n, expiry), "{\"quantity\":1}")));
+
+        System.out.printf("ingress %s, %d connections, %s measured after %s warm-up, %d round(s)%n",
+                url, connections, duration, warmup, rounds);
+        ClosedLoopLoad load = new ClosedLoopLoad(host, port, connections, warmup, duration);
+        List<double[]> ratios = new ArrayList<>();
+        List<List<ClosedLoopLoad.Result>> allRounds = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<ClosedLoopLoad.Result> results = new ArrayList<>();
+            for (Scenario scenario : scenarios) {
+                results.add(load.run(scenario));
+            }
+            allRounds.add(results);
+            double ceiling = results.get(0).requestsPerSecond();
+            ratios.add(new double[] {results.get(1).requestsPerSecond() / ceiling, results.get(2).requestsPerSecond() / ceiling});
+            System.out.printf("%nround %d%n", round);
+            Report.table(results, ceiling);
+        }
+        System.out.printf("%nmedians over %d round(s)%n", rounds);
+        Report.medians(allRounds);
+        double soldOutRatio = Report.median(ratios.stream().mapToDouble(r -> r[0]).toArray());
+        double winningRatio = Report.median(ratios.stream().mapToDouble(r -> r[1]).toArray());
+        System.out.printf(Locale.ROOT, "%ntargets: sold-out path >= %.0f%% of ceiling: %s (%.1f%%); winning path >= %.0f%%: %s (%.1f%%)%n",
+                SOLD_OUT_TARGET * 100, soldOutRatio >= SOLD_OUT_TARGET ? "met" : "MISSED", soldOutRatio * 100,
+                WINNING_TARGET * 100, winningRatio >= WINNING_TARGET ? "met" : "MISSED", winningRatio * 100);
+        return 0;
+    }
+
+    private void defineSale(long skuId, int stock) throws IOException, InterruptedException {
+        Instant now = Instant.now();
+        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":1,\"startsAt\":\""
+                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
+        int status = admin(HttpRequest.newBuilder(url.resolve("/admin/v1/skus/" + skuId))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+        if (status != 201) {
+            throw new IllegalStateException("defining benchmark SKU " + skuId + " answered " + status);
+        }
+    }
+
+    private static int admin(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new IngressBenchmark()).execute(args));
+    }
+}

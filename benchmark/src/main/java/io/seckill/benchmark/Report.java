@@ -1,0 +1,50 @@
+package io.seckill.benchmark;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints benchmark figures as fixed-width tables. */
+final class Report {
+
+    private static final String ROW = "%-18s %10s %9s %9s %9s %11s %10s%n";
+
+    private Report() {
+    }
+
+    static void table(List<ClosedLoopLoad.Result> results, double ceiling) {
+        System.out.printf(ROW, "scenario", "req/s", "p50 ms", "p99 ms", "p999 ms", "bad/failed", "of ceiling");
+        for (ClosedLoopLoad.Result result : results) {
+            System.out.printf(Locale.ROOT, ROW, result.scenario(), format(result.requestsPerSecond(), 0),
+                    format(result.percentileMillis(50), 2), format(result.percentileMillis(99), 2),
+                    format(result.percentileMillis(99.9), 2), result.unexpectedStatus() + "/" + result.failures(),
+                    format(result.requestsPerSecond() / ceiling * 100, 1) + "%");
+        }
+    }
+
+    static void medians(List<List<ClosedLoopLoad.Result>> rounds) {
+        System.out.printf(ROW, "scenario", "req/s", "p50 ms", "p99 ms", "p999 ms", "", "of ceiling");
+        int scenarios = rounds.get(0).size();
+        for (int s = 0; s < scenarios; s++) {
+            int index = s;
+            double rps = median(rounds.stream().mapToDouble(round -> round.get(index).requestsPerSecond()).toArray());
+            double ratio = median(rounds.stream().mapToDouble(round -> round.get(index).requestsPerSecond() / round.get(0).requestsPerSecond()).toArray());
+            System.out.printf(Locale.ROOT, ROW, rounds.get(0).get(s).scenario(), format(rps, 0),
+                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(50)).toArray()), 2),
+                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(99)).toArray()), 2),
+                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(99.9)).toArray()), 2),
+                    "", format(ratio * 100, 1) + "%");
+        }
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    private static String format(double value, int decimals) {
+        return String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+}
