@@ -54,8 +54,10 @@ final class IdempotentReplies {
                 }
                 case "DONE" -> {
                     String location = (String) claim.get(4);
+                    String code = (String) claim.get(5);
                     return new Reply(Integer.parseInt((String) claim.get(1)), (String) claim.get(2),
-                            ((String) claim.get(3)).getBytes(StandardCharsets.UTF_8), location.isEmpty() ? null : location);
+                            ((String) claim.get(3)).getBytes(StandardCharsets.UTF_8), location.isEmpty() ? null : location,
+                            code.isEmpty() ? null : code);
                 }
                 case "MISMATCH" -> throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                         HEADER + " " + key + " was used for a different request");
@@ -79,7 +81,8 @@ final class IdempotentReplies {
         lua.run(LuaScript.HASH_PUT, List.of(redisKey), List.of(Long.toString(ttl.toMillis()),
                 "state", "DONE", "status", Integer.toString(reply.status()), "contentType", reply.contentType(),
                 "body", new String(reply.body(), StandardCharsets.UTF_8),
-                "location", reply.location() == null ? "" : reply.location()));
+                "location", reply.location() == null ? "" : reply.location(),
+                "code", reply.code() == null ? "" : reply.code()));
         return reply;
     }
 

@@ -72,6 +72,8 @@ public final class IngressApi implements AutoCloseable {
         this.app = Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
             cfg.http.prefer405over404 = true;
+            // Every answer here is a few hundred bytes: compressing costs more than it saves.
+            cfg.http.compressionStrategy = io.javalin.compression.CompressionStrategy.NONE;
             cfg.startup.showJavalinBanner = false;
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);

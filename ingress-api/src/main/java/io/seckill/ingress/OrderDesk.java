@@ -42,6 +42,8 @@ final class OrderDesk {
     private final IdempotentReplies idempotent;
     private final IngressMetrics metrics;
     private final IngressConfig config;
+    /** The sold-out answer is the same for everyone: rendered once per SKU while the SKU is sold out. */
+    private final Map<Long, Reply> soldOutReplies = new java.util.concurrent.ConcurrentHashMap<>();
     private final Clock clock;
 
     OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, OutboxWriter outbox,
@@ -65,12 +67,11 @@ final class OrderDesk {
         long skuId = PathParams.skuId(ctx);
         String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
-        String address = clientAddress(ctx);
         if (key == null) {
-            attempt(skuId, userId, quantity, () -> rateLimiter.admit(userId, address), ctx.path()).writeTo(ctx);
+            attempt(skuId, userId, quantity, () -> rateLimiter.admit(userId, clientAddress(ctx)), ctx.path()).writeTo(ctx);
             return;
         }
-        rateLimiter.admit(userId, address);
+        rateLimiter.admit(userId, clientAddress(ctx));
         idempotent.execute(userId, key, fingerprint(ctx), () -> {
             try {
                 return attempt(skuId, userId, quantity, () -> { }, ctx.path());
@@ -86,7 +87,7 @@ final class OrderDesk {
     private Reply attempt(long skuId, String userId, int quantity, Runnable admission, String path) {
         if (soldOut.isSoldOut(skuId)) {
             metrics.soldOutFastPath();
-            throw soldOut(skuId);
+            return soldOutReplies.computeIfAbsent(skuId, sku -> Reply.problem(soldOut(sku), path));
         }
         admission.run();
         String orderId = OrderIds.next();
@@ -96,6 +97,8 @@ final class OrderDesk {
             case "RESERVED" -> {
                 if (outcome.value() == 0) {
                     soldOut.remember(skuId);
+                } else {
+                    soldOutReplies.remove(skuId);
                 }
                 return accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
             }

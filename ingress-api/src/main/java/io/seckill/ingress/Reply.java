@@ -2,22 +2,29 @@ package io.seckill.ingress;
 
 import io.javalin.http.Context;
 
-/** A complete HTTP answer, kept as data so an idempotent retry can be given the very same one. */
-record Reply(int status, String contentType, byte[] body, String location) {
+/**
+ * A complete HTTP answer, kept as data so an idempotent retry can be given the very same one, and so
+ * a frequent answer (sold out) can be rendered once. {@code code} is the problem code, null on success.
+ */
+record Reply(int status, String contentType, byte[] body, String location, String code) {
 
     static final String APPLICATION_JSON = "application/json";
 
     static Reply json(int status, Object body, String location) {
-        return new Reply(status, APPLICATION_JSON, Json.write(body), location);
+        return new Reply(status, APPLICATION_JSON, Json.write(body), location, null);
     }
 
     static Reply problem(Problem problem, String instance) {
-        return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(Json.problemBody(problem, instance)), null);
+        return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(Json.problemBody(problem, instance)), null,
+                problem.code().name());
     }
 
     void writeTo(Context ctx) {
         if (location != null) {
             ctx.header("Location", location);
+        }
+        if (code != null) {
+            ctx.attribute(IngressApi.OUTCOME, code);
         }
         ctx.status(status).contentType(contentType).result(body);
     }
