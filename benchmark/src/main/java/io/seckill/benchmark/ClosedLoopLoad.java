@@ -17,6 +17,8 @@ final class ClosedLoopLoad {
     private final int connections;
     private final Duration warmup;
     private final Duration duration;
+    /** Numbers requests across every run, so "a fresh buyer per request" stays fresh in later rounds. */
+    private final AtomicLong sequence = new AtomicLong();
 
     ClosedLoopLoad(String host, int port, int connections, Duration warmup, Duration duration) {
         this.host = host;
@@ -27,13 +29,12 @@ final class ClosedLoopLoad {
     }
 
     Result run(Scenario scenario) throws InterruptedException {
-        AtomicLong sequence = new AtomicLong();
         long start = System.nanoTime();
         long measureFrom = start + warmup.toNanos();
         long measureTo = measureFrom + duration.toNanos();
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            Worker worker = new Worker(scenario, sequence, measureFrom, measureTo);
+            Worker worker = new Worker(scenario, measureFrom, measureTo);
             workers.add(worker);
             worker.thread.start();
         }
@@ -53,15 +54,13 @@ final class ClosedLoopLoad {
         final Thread thread = new Thread(this, "load");
         final Histogram latencies = new Histogram(3);
         final Scenario scenario;
-        final AtomicLong sequence;
         final long measureFrom;
         final long measureTo;
         long unexpected;
         long failures;
 
-        Worker(Scenario scenario, AtomicLong sequence, long measureFrom, long measureTo) {
+        Worker(Scenario scenario, long measureFrom, long measureTo) {
             this.scenario = scenario;
-            this.sequence = sequence;
             this.measureFrom = measureFrom;
             this.measureTo = measureTo;
         }
