@@ -51,7 +51,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),
                 env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
                 env.millis("SECKILL_ORDER_STATUS_TTL_MS", Duration.ofHours(24)),
-                env.integer("SECKILL_OUTBOX_WRITERS", 2),
+                env.integer("SECKILL_OUTBOX_WRITERS", 1),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")));
     }
 }
