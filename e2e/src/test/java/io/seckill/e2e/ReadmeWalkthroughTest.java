@@ -55,6 +55,15 @@ class ReadmeWalkthroughTest {
                     .contains("\"code\":\"PURCHASE_LIMIT_REACHED\"")
                     .contains("\"mysqlStock\":98").contains("\"redisStock\":98").contains("\"confirmedQuantity\":2");
 
+            // The banner's buyer token works as printed.
+            String bannerToken = systemOutput.stream().filter(line -> line.contains("buyer   Authorization: Bearer "))
+                    .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ")[0]).findFirst().orElseThrow();
+            Process poll = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                    "-H", "Authorization: Bearer " + bannerToken, "localhost:" + port + "/api/v1/orders/" + java.util.UUID.randomUUID())
+                    .redirectErrorStream(true).start();
+            assertThat(poll.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(new String(poll.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("an authenticated miss").isEqualTo("404");
+
             system.destroy();
             assertThat(system.waitFor(2, TimeUnit.MINUTES)).as("stops on SIGTERM; output: %s", systemOutput).isTrue();
         } finally {
