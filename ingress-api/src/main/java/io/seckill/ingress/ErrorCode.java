@@ -5,6 +5,7 @@ package io.seckill.ingress;
  * they never change meaning. {@code /openapi.json} lists them all (a test holds the two together).
  */
 public enum ErrorCode {
+    MALFORMED_HTTP(400, "Malformed HTTP request"),
     MALFORMED_JSON(400, "Malformed JSON"),
     VALIDATION_FAILED(400, "Validation failed"),
     INVALID_SKU_ID(400, "Invalid SKU id"),
@@ -28,8 +29,10 @@ public enum ErrorCode {
     SALE_IN_PROGRESS(409, "Sale in progress"),
     IDEMPOTENCY_IN_PROGRESS(409, "Idempotent request in progress"),
     PAYLOAD_TOO_LARGE(413, "Payload too large"),
+    URI_TOO_LONG(414, "URI too long"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     IDEMPOTENCY_KEY_REUSED(422, "Idempotency key reused"),
+    HEADERS_TOO_LARGE(431, "Request headers too large"),
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
     SERVICE_UNAVAILABLE(503, "Service unavailable");

@@ -75,6 +75,7 @@ public final class IngressApi implements AutoCloseable {
             // Every answer here is a few hundred bytes: compressing costs more than it saves.
             cfg.http.compressionStrategy = io.javalin.compression.CompressionStrategy.NONE;
             cfg.startup.showJavalinBanner = false;
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
             cfg.routes.get("/admin/v1/skus/{skuId}", admin::get);

@@ -1,0 +1,44 @@
+package io.seckill.ingress;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Requests Jetty refuses before Javalin sees them (a control character in a header, an over-long URI
+ * or header block) get problem+json too, not Jetty's HTML page.
+ */
+final class ProblemErrorHandler extends ErrorHandler {
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(HttpHeader.CONTENT_TYPE, Json.PROBLEM_JSON);
+        return ByteBuffer.wrap(body(status, reason, null));
+    }
+
+    @Override
+    protected void generateResponse(Request request, Response response, int status, String message, Throwable cause,
+                                    Callback callback) throws IOException {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Json.PROBLEM_JSON);
+        String path = request.getHttpURI().getPath();
+        // Jetty reports a request it could not parse under a made-up path; that is no instance.
+        response.write(true, ByteBuffer.wrap(body(status, message, "/badMessage".equals(path) ? null : path)), callback);
+    }
+
+    private static byte[] body(int status, String reason, String path) {
+        ErrorCode code = switch (status) {
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            case 414 -> ErrorCode.URI_TOO_LONG;
+            case 431 -> ErrorCode.HEADERS_TOO_LARGE;
+            default -> status >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.MALFORMED_HTTP;
+        };
+        return Json.write(Json.problemBody(new Problem(code, reason == null ? code.title() : reason), path));
+    }
+}
