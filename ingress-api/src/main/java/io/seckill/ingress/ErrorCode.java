@@ -53,6 +53,18 @@ public enum ErrorCode {
         return title;
     }
 
+    /** The code for a refusal made by the HTTP layer (Jetty or Javalin) before our handlers ran. */
+    public static ErrorCode forHttpStatus(int status) {
+        return switch (status) {
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 414 -> URI_TOO_LONG;
+            case 431 -> HEADERS_TOO_LARGE;
+            default -> status >= 500 ? INTERNAL_ERROR : MALFORMED_HTTP;
+        };
+    }
+
     /** The problem type URI: stable, one per code. */
     public String type() {
         return "https://seckill.io/problems/" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

@@ -98,7 +98,8 @@ public final class IngressApi implements AutoCloseable {
             }
             cfg.routes.after(ctx -> countRequest(ctx));
             cfg.routes.exception(Problem.class, (problem, ctx) -> Json.problem(ctx, problem));
-            cfg.routes.exception(HttpResponseException.class, (failure, ctx) -> Json.problem(ctx, fromJavalin(failure)));
+            cfg.routes.exception(HttpResponseException.class, (failure, ctx) ->
+                    Json.problem(ctx, new Problem(ErrorCode.forHttpStatus(failure.getStatus()), failure.getMessage())));
             cfg.routes.exception(Exception.class, (failure, ctx) -> {
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), failure);
                 Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
@@ -135,15 +136,6 @@ public final class IngressApi implements AutoCloseable {
             throw new IllegalArgumentException(IngressConfig.TOKEN_SECRET + " is required (at least " + BuyerToken.MIN_SECRET_BYTES + " bytes)");
         }
         return new BearerTokenIdentity(new BuyerToken(auth.tokenSecret(), clock, auth.clockSkew()));
-    }
-
-    private static Problem fromJavalin(HttpResponseException failure) {
-        return switch (failure.getStatus()) {
-            case 404 -> new Problem(ErrorCode.NOT_FOUND, "no such endpoint");
-            case 405 -> new Problem(ErrorCode.METHOD_NOT_ALLOWED, "method not allowed here");
-            case 413 -> new Problem(ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + MAX_BODY_BYTES + " bytes");
-            default -> new Problem(failure.getStatus() < 500 ? ErrorCode.VALIDATION_FAILED : ErrorCode.INTERNAL_ERROR, failure.getMessage());
-        };
     }
 
     private void countRequest(Context ctx) {

@@ -54,10 +54,6 @@ final class IngressMetrics {
                 key -> registry.counter("seckill.http.requests", "route", route, "outcome", outcome)).increment();
     }
 
-    double soldOutFastPathHits() {
-        return soldOutFastPath.count();
-    }
-
     String scrape() {
         return registry.scrape();
     }

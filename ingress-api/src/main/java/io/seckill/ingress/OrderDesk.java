@@ -7,6 +7,7 @@ import io.seckill.runtime.OrderView;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SaleStore.ReserveOutcome;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderStatus;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -42,8 +43,6 @@ final class OrderDesk {
     private final IdempotentReplies idempotent;
     private final IngressMetrics metrics;
     private final IngressConfig config;
-    /** The sold-out answer is the same for everyone: rendered once per SKU while the SKU is sold out. */
-    private final Map<Long, Reply> soldOutReplies = new java.util.concurrent.ConcurrentHashMap<>();
     private final Clock clock;
 
     OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, OutboxWriter outbox,
@@ -85,9 +84,10 @@ final class OrderDesk {
     }
 
     private Reply attempt(long skuId, String userId, int quantity, Runnable admission, String path) {
-        if (soldOut.isSoldOut(skuId)) {
+        Reply remembered = soldOut.answerFor(skuId);
+        if (remembered != null) {
             metrics.soldOutFastPath();
-            return soldOutReplies.computeIfAbsent(skuId, sku -> Reply.problem(soldOut(sku), path));
+            return remembered;
         }
         admission.run();
         String orderId = OrderIds.next();
@@ -96,15 +96,14 @@ final class OrderDesk {
         switch (outcome.code()) {
             case "RESERVED" -> {
                 if (outcome.value() == 0) {
-                    soldOut.remember(skuId);
-                } else {
-                    soldOutReplies.remove(skuId);
+                    soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
                 return accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
             }
             case "SOLD_OUT" -> {
-                soldOut.remember(skuId);
-                throw soldOut(skuId);
+                Reply answer = soldOutAnswer(skuId, path);
+                soldOut.remember(skuId, answer);
+                return answer;
             }
             case "NOT_LOADED" -> throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
             case "SALE_NOT_STARTED" -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
@@ -125,7 +124,8 @@ final class OrderDesk {
     private Reply accept(OrderRequested order) {
         try {
             // PENDING is written before the order exists anywhere else, so no decision can precede it.
-            statuses.put(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(), "PENDING", null));
+            statuses.put(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
+                    OrderStatus.PENDING.name(), null));
             outbox.write(order);
         } catch (RuntimeException e) {
             LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);
@@ -138,13 +138,13 @@ final class OrderDesk {
         String statusUrl = "/api/v1/orders/" + order.orderId();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("orderId", order.orderId());
-        body.put("status", "PENDING");
+        body.put("status", OrderStatus.PENDING.name());
         body.put("statusUrl", statusUrl);
         return Reply.json(202, body, statusUrl);
     }
 
-    private static Problem soldOut(long skuId) {
-        return new Problem(ErrorCode.SOLD_OUT, "SKU " + skuId + " is sold out");
+    private static Reply soldOutAnswer(long skuId, String path) {
+        return Reply.problem(new Problem(ErrorCode.SOLD_OUT, "SKU " + skuId + " is sold out"), path);
     }
 
     private String clientAddress(Context ctx) {

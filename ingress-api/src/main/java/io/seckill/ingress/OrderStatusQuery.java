@@ -25,8 +25,6 @@ import org.jooq.DSLContext;
  */
 final class OrderStatusQuery {
 
-    static final String DEAD_LETTERED = "DEAD_LETTERED";
-
     private final BuyerIdentity identity;
     private final OrderStatusStore statuses;
     private final DSLContext dsl;
@@ -72,6 +70,6 @@ final class OrderStatusQuery {
         OrderRequested order = EventJson.decode(accepted.getPayload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
         boolean deadLettered = accepted.getCompletedAt() != null;
         return Optional.of(new OrderView(orderId, order.skuId(), order.userId(), order.quantity(),
-                deadLettered ? OrderStatus.REJECTED.name() : OrderStatus.PENDING.name(), deadLettered ? DEAD_LETTERED : null));
+                deadLettered ? OrderStatus.REJECTED.name() : OrderStatus.PENDING.name(), deadLettered ? OrderView.DEAD_LETTERED : null));
     }
 }

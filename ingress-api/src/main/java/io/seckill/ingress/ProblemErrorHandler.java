@@ -31,14 +31,7 @@ final class ProblemErrorHandler extends ErrorHandler {
     }
 
     private static byte[] body(int status, String reason, String path) {
-        ErrorCode code = switch (status) {
-            case 404 -> ErrorCode.NOT_FOUND;
-            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
-            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
-            case 414 -> ErrorCode.URI_TOO_LONG;
-            case 431 -> ErrorCode.HEADERS_TOO_LARGE;
-            default -> status >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.MALFORMED_HTTP;
-        };
+        ErrorCode code = ErrorCode.forHttpStatus(status);
         return Json.write(Json.problemBody(new Problem(code, reason == null ? code.title() : reason), path));
     }
 }

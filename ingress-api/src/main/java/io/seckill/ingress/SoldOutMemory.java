@@ -9,39 +9,44 @@ import java.util.function.LongSupplier;
  * Which SKUs this instance has recently seen sold out, so the 99% who lose are answered without
  * Redis. An entry lives for a short, fixed time and is then checked against Redis again: stock that
  * comes back (compensation, cancellation, top-up) is sold again by every instance within that time,
- * without any message having to reach it.
+ * without any message having to reach it. Each entry keeps the answer, rendered once, so the
+ * losers' path does no JSON work either.
  */
 final class SoldOutMemory {
 
     private final long ttlNanos;
     private final LongSupplier nanoTime;
-    private final Map<Long, Long> soldOutUntil = new ConcurrentHashMap<>();
+    private final Map<Long, Entry> soldOut = new ConcurrentHashMap<>();
 
     SoldOutMemory(Duration ttl, LongSupplier nanoTime) {
         this.ttlNanos = ttl.toNanos();
         this.nanoTime = nanoTime;
     }
 
-    boolean isSoldOut(long skuId) {
-        Long until = soldOutUntil.get(skuId);
-        if (until == null) {
-            return false;
+    /** @return the remembered sold-out answer, or null when this SKU must be asked of Redis */
+    Reply answerFor(long skuId) {
+        Entry entry = soldOut.get(skuId);
+        if (entry == null) {
+            return null;
         }
-        if (nanoTime.getAsLong() - until < 0) {
-            return true;
+        if (nanoTime.getAsLong() - entry.until() < 0) {
+            return entry.answer();
         }
-        soldOutUntil.remove(skuId, until);
-        return false;
+        soldOut.remove(skuId, entry);
+        return null;
     }
 
     /** Stock came back through this instance (a released reservation): sell again at once. */
     void forget(long skuId) {
-        soldOutUntil.remove(skuId);
+        soldOut.remove(skuId);
     }
 
-    void remember(long skuId) {
+    void remember(long skuId, Reply answer) {
         if (ttlNanos > 0) {
-            soldOutUntil.put(skuId, nanoTime.getAsLong() + ttlNanos);
+            soldOut.put(skuId, new Entry(nanoTime.getAsLong() + ttlNanos, answer));
         }
+    }
+
+    private record Entry(long until, Reply answer) {
     }
 }

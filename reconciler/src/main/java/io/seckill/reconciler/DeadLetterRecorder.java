@@ -7,6 +7,8 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.runtime.OrderStatusStore;
+import io.seckill.runtime.OrderView;
+import io.seckill.schemas.events.OrderStatus;
 import io.seckill.runtime.SaleStore;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
@@ -34,9 +36,6 @@ final class DeadLetterRecorder {
     private static final ObjectMapper LENIENT = new ObjectMapper();
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final int MAX_REASON = 1000;
-
-    /** The reason a polling buyer sees for an order that was dead-lettered. */
-    static final String DEAD_LETTERED = "DEAD_LETTERED";
 
     private final DSLContext dsl;
     private final SaleStore saleStore;
@@ -85,7 +84,7 @@ final class DeadLetterRecorder {
             }
         });
         if (undecidable) {
-            statuses.decide(order.get().orderId(), "REJECTED", DEAD_LETTERED);
+            statuses.decide(order.get().orderId(), OrderStatus.REJECTED.name(), OrderView.DEAD_LETTERED);
         }
     }
 

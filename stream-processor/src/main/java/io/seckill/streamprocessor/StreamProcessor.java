@@ -38,10 +38,6 @@ public final class StreamProcessor implements AutoCloseable {
         return new StreamProcessor(streams);
     }
 
-    public KafkaStreams.State state() {
-        return streams.state();
-    }
-
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
