@@ -2,23 +2,27 @@ package io.seckill.ingress;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
-import io.seckill.schemas.db.tables.records.OutboxRecord;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.jooq.DSLContext;
-import org.jooq.InsertSetMoreStep;
+import org.jooq.Field;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +38,15 @@ final class OutboxWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxWriter.class);
     private static final int MAX_BATCH = 256;
     private static final Duration WAIT_LIMIT = Duration.ofSeconds(10);
+    private static final String AGGREGATE_TYPE = "order";
+    private static final String EVENT_TYPE = "OrderRequested";
+    private static final List<Field<?>> COLUMNS = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
+            OUTBOX.PAYLOAD, OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER);
 
     private final DSLContext dsl;
     private final IngressMetrics metrics;
     private final Duration relayGrace;
+    private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
     private volatile boolean running = true;
@@ -93,12 +102,7 @@ final class OutboxWriter implements AutoCloseable {
     private void commit(List<Pending> batch) {
         long started = System.nanoTime();
         try {
-            // One multi-row INSERT: one round trip and one commit, atomic on its own.
-            InsertSetMoreStep<OutboxRecord> insert = dsl.insertInto(OUTBOX).set(batch.get(0).row());
-            for (int i = 1; i < batch.size(); i++) {
-                insert = insert.newRecord().set(batch.get(i).row());
-            }
-            insert.execute();
+            insert(batch);
             metrics.outboxCommitted(batch.size(), System.nanoTime() - started);
             batch.forEach(pending -> pending.done().complete(null));
         } catch (RuntimeException batchFailure) {
@@ -107,7 +111,7 @@ final class OutboxWriter implements AutoCloseable {
             }
             for (Pending pending : batch) {
                 try {
-                    dsl.executeInsert(pending.row());
+                    insert(List.of(pending));
                     pending.done().complete(null);
                 } catch (RuntimeException rowFailure) {
                     pending.done().completeExceptionally(rowFailure);
@@ -116,16 +120,39 @@ final class OutboxWriter implements AutoCloseable {
         }
     }
 
-    private OutboxRecord row(OrderRequested order) {
-        OutboxRecord row = new OutboxRecord();
-        row.setId(order.orderId());
-        row.setAggregatetype("order");
-        row.setAggregateid(Long.toString(order.skuId()));
-        row.setType("OrderRequested");
-        row.setPayload(EventJson.encodeToString(order));
-        row.setCreatedAt(utc(order.requestedAt()));
-        row.setRelayAfter(utc(order.requestedAt().plus(relayGrace)));
-        return row;
+    /**
+     * One multi-row INSERT: one round trip and one commit, atomic on its own. Bound over plain JDBC
+     * because this is the storm's one serial step: building the same statement through jOOQ's query
+     * model cost ~25 us per row of this thread's time (measured), more than the database's own work.
+     */
+    private void insert(List<Pending> rows) {
+        dsl.connection(connection -> {
+            try (PreparedStatement insert = connection.prepareStatement(insertSql(rows.size()))) {
+                int column = 1;
+                for (Pending pending : rows) {
+                    OutboxRow row = pending.row();
+                    insert.setString(column++, row.id());
+                    insert.setString(column++, AGGREGATE_TYPE);
+                    insert.setString(column++, row.aggregateId());
+                    insert.setString(column++, EVENT_TYPE);
+                    insert.setString(column++, row.payload());
+                    insert.setObject(column++, row.createdAt());
+                    insert.setObject(column++, row.relayAfter());
+                }
+                insert.executeUpdate();
+            }
+        });
+    }
+
+    private String insertSql(int rows) {
+        return insertSql.computeIfAbsent(rows, count -> "INSERT INTO " + OUTBOX.getName() + " ("
+                + COLUMNS.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(COLUMNS.size(), "?")) + ")")));
+    }
+
+    private OutboxRow row(OrderRequested order) {
+        return new OutboxRow(order.orderId(), Long.toString(order.skuId()), EventJson.encodeToString(order),
+                utc(order.requestedAt()), utc(order.requestedAt().plus(relayGrace)));
     }
 
     private static LocalDateTime utc(Instant instant) {
@@ -141,6 +168,9 @@ final class OutboxWriter implements AutoCloseable {
         }
     }
 
-    private record Pending(OutboxRecord row, CompletableFuture<Void> done) {
+    private record OutboxRow(String id, String aggregateId, String payload, LocalDateTime createdAt, LocalDateTime relayAfter) {
+    }
+
+    private record Pending(OutboxRow row, CompletableFuture<Void> done) {
     }
 }
