@@ -21,7 +21,7 @@ class RateLimitWindowTest {
         IngressConfig limited = new IngressConfig(config.infra(), config.httpPort(), config.relayGrace(), config.mysqlPoolSize(),
                 config.redisPoolSize(), config.kafkaMaxBlock(), config.auth(),
                 new IngressConfig.RateLimits(2, 0, Duration.ofMillis(1500), false),
-                config.idempotencyTtl(), config.soldOutMemory(), config.orderStatusTtl(), config.outboxWriters(), false);
+                config.idempotencyTtl(), config.soldOutMemory(), config.orderStatusTtl(), config.outboxWriters(), config.redisPipelines(), false);
         try (IngressApi ingress = IngressApi.start(limited)) {
             HttpApi http = new HttpApi(ingress.port());
             assertThat(http.buy(sku, "patient", 1).status()).isEqualTo(202);

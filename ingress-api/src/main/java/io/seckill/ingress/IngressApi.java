@@ -42,6 +42,7 @@ public final class IngressApi implements AutoCloseable {
 
     private final Database database;
     private final RedisClient redis;
+    private final LuaRunner lua;
     private final KafkaProducer<String, byte[]> producer;
     private final Admin kafkaAdmin;
     private final IngressMetrics metrics = new IngressMetrics();
@@ -55,7 +56,7 @@ public final class IngressApi implements AutoCloseable {
         this.producer = producer;
         this.kafkaAdmin = kafkaAdmin;
         Clock clock = Clock.systemUTC();
-        LuaRunner lua = new LuaRunner(redis);
+        this.lua = config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
         BuyerIdentity identity = identity(config.auth(), clock);
@@ -175,6 +176,7 @@ public final class IngressApi implements AutoCloseable {
         // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
         producer.close(Duration.ofSeconds(5));
         kafkaAdmin.close(Duration.ofSeconds(5));
+        lua.close();
         redis.close();
         database.close();
     }

@@ -11,7 +11,7 @@ import java.time.Duration;
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
-                            int outboxWriters, boolean benchmarkMode) {
+                            int outboxWriters, int redisPipelines, boolean benchmarkMode) {
 
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
@@ -52,6 +52,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
                 env.millis("SECKILL_ORDER_STATUS_TTL_MS", Duration.ofHours(24)),
                 env.integer("SECKILL_OUTBOX_WRITERS", 1),
+                env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")));
     }
 }

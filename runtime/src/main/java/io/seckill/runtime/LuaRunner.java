@@ -11,20 +11,39 @@ import java.util.Map;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
-/** Runs the project's Lua scripts by SHA; a server that lost its script cache is sent the source once. */
-public final class LuaRunner {
+/**
+ * Runs the project's Lua scripts by SHA; a server that lost its script cache is sent the source once.
+ * Either each call is its own round trip, or, for a service whose threads call all at once, calls
+ * that coincide share one pipeline ({@link #pipelined}).
+ */
+public final class LuaRunner implements AutoCloseable {
 
     private final UnifiedJedis redis;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
+    private final ScriptPipeline pipeline;
 
-    public LuaRunner(UnifiedJedis redis) {
+    private LuaRunner(UnifiedJedis redis, ScriptPipeline pipeline) {
         this.redis = redis;
+        this.pipeline = pipeline;
         for (LuaScript script : LuaScript.values()) {
             shas.put(script, sha1(script.source()));
         }
     }
 
+    /** Each call its own round trip. */
+    public LuaRunner(UnifiedJedis redis) {
+        this(redis, null);
+    }
+
+    /** Concurrent calls coalesced into pipelines by {@code senderThreads} threads. */
+    public static LuaRunner pipelined(UnifiedJedis redis, int senderThreads) {
+        return new LuaRunner(redis, new ScriptPipeline(redis, senderThreads));
+    }
+
     public Object run(LuaScript script, List<String> keys, List<String> args) {
+        if (pipeline != null) {
+            return pipeline.run(shas.get(script), script.source(), keys, args);
+        }
         try {
             return redis.evalsha(shas.get(script), keys, args);
         } catch (JedisNoScriptException e) {
@@ -34,6 +53,14 @@ public final class LuaRunner {
 
     public UnifiedJedis redis() {
         return redis;
+    }
+
+    /** Stops the pipeline's senders, if any; the Redis client is its owner's to close. */
+    @Override
+    public void close() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
     }
 
     private static String sha1(String source) {

@@ -1,0 +1,136 @@
+package io.seckill.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * Sends the script calls that many threads make at the same moment as one pipeline: one write, one
+ * read and one pass of Redis's event loop for the lot, instead of a round trip each. Under a storm
+ * the per-call cost in Redis and in the loopback network stack is what limits the ingress; a caller
+ * still waits for its own reply, so each call keeps its meaning and its order relative to that
+ * caller's other calls. A lone call goes out at once (a batch is whatever has queued up).
+ */
+final class ScriptPipeline implements AutoCloseable {
+
+    private static final int MAX_BATCH = 256;
+    /** Beyond the client's own socket timeout, so a slow batch fails by that, not by this. */
+    private static final Duration WAIT_LIMIT = Duration.ofSeconds(30);
+
+    private final UnifiedJedis redis;
+    private final BlockingQueue<Call> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> senders = new ArrayList<>();
+    private volatile boolean running = true;
+
+    ScriptPipeline(UnifiedJedis redis, int senderThreads) {
+        this.redis = redis;
+        for (int i = 0; i < senderThreads; i++) {
+            Thread sender = new Thread(this::send, "redis-pipeline-" + i);
+            sender.setDaemon(true);
+            sender.start();
+            senders.add(sender);
+        }
+    }
+
+    /** Runs one script by SHA, falling back to its source when the server does not know it. */
+    Object run(String sha, String source, List<String> keys, List<String> args) {
+        if (!running) {
+            throw new JedisConnectionException("the Redis pipeline is closed");
+        }
+        Call call = new Call(sha, source, keys, args, new CompletableFuture<>());
+        queue.add(call);
+        try {
+            return call.result().get(WAIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new JedisConnectionException("no Redis reply within " + WAIT_LIMIT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JedisConnectionException("interrupted waiting for Redis", e);
+        }
+    }
+
+    private void send() {
+        List<Call> batch = new ArrayList<>(MAX_BATCH);
+        while (running) {
+            try {
+                Call first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                sendBatch(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void sendBatch(List<Call> batch) {
+        List<Response<Object>> replies = new ArrayList<>(batch.size());
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            for (Call call : batch) {
+                replies.add(pipeline.evalsha(call.sha(), call.keys(), call.args()));
+            }
+            pipeline.sync();
+        } catch (RuntimeException failure) {
+            batch.forEach(call -> call.result().completeExceptionally(failure));
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Call call = batch.get(i);
+            try {
+                call.result().complete(replies.get(i).get());
+            } catch (JedisDataException e) {
+                if (isNoScript(e)) {
+                    runFromSource(call);
+                } else {
+                    call.result().completeExceptionally(e);
+                }
+            } catch (RuntimeException e) {
+                call.result().completeExceptionally(e);
+            }
+        }
+    }
+
+    /** A server that lost its script cache (restart, SCRIPT FLUSH) is sent the source once. */
+    private void runFromSource(Call call) {
+        try {
+            call.result().complete(redis.eval(call.source(), call.keys(), call.args()));
+        } catch (RuntimeException e) {
+            call.result().completeExceptionally(e);
+        }
+    }
+
+    private static boolean isNoScript(JedisDataException e) {
+        return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        senders.forEach(Thread::interrupt);
+        for (Call left; (left = queue.poll()) != null; ) {
+            left.result().completeExceptionally(new JedisConnectionException("the Redis pipeline is closed"));
+        }
+    }
+
+    private record Call(String sha, String source, List<String> keys, List<String> args, CompletableFuture<Object> result) {
+    }
+}
