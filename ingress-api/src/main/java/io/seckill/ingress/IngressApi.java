@@ -62,7 +62,7 @@ public final class IngressApi implements AutoCloseable {
         BuyerIdentity identity = identity(config.auth(), clock);
         AdminGuard adminGuard = new AdminGuard(config.auth().adminToken());
         SaleAdmin admin = new SaleAdmin(database.dsl(), saleStore, new SkuFiguresReader(database.dsl(), saleStore));
-        this.outbox = new OutboxWriter(database.dsl(), config.relayGrace(), config.outboxWriters(), metrics);
+        this.outbox = new OutboxWriter(database.dsl(), statuses, config.relayGrace(), config.outboxWriters(), metrics);
         OrderDesk desk = new OrderDesk(identity, saleStore, statuses, outbox, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(lua, config.rateLimits(), clock, metrics),

@@ -3,7 +3,6 @@ package io.seckill.ingress;
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.OrderView;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SaleStore.ReserveOutcome;
 import io.seckill.schemas.events.OrderRequested;
@@ -123,9 +122,6 @@ final class OrderDesk {
 
     private Reply accept(OrderRequested order) {
         try {
-            // PENDING is written before the order exists anywhere else, so no decision can precede it.
-            statuses.put(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
-                    OrderStatus.PENDING.name(), null));
             outbox.write(order);
         } catch (RuntimeException e) {
             LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);

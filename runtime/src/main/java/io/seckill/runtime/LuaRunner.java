@@ -42,13 +42,26 @@ public final class LuaRunner implements AutoCloseable {
 
     public Object run(LuaScript script, List<String> keys, List<String> args) {
         if (pipeline != null) {
-            return pipeline.run(shas.get(script), script.source(), keys, args);
+            return pipeline.runAll(List.of(call(new ScriptCall(script, keys, args)))).get(0);
         }
         try {
             return redis.evalsha(shas.get(script), keys, args);
         } catch (JedisNoScriptException e) {
             return redis.eval(script.source(), keys, args);
         }
+    }
+
+    /**
+     * Runs several calls in one round trip (each still atomic on its own, not all together).
+     * @return their replies, in order; @throws RuntimeException the first call's failure, if any failed
+     */
+    public List<Object> runAll(List<ScriptCall> calls) {
+        List<ScriptPipeline.Call> pipelined = calls.stream().map(this::call).toList();
+        return pipeline != null ? pipeline.runAll(pipelined) : ScriptPipeline.runNow(redis, pipelined);
+    }
+
+    private ScriptPipeline.Call call(ScriptCall call) {
+        return new ScriptPipeline.Call(shas.get(call.script()), call.script().source(), call.keys(), call.args());
     }
 
     public UnifiedJedis redis() {

@@ -3,7 +3,6 @@ package io.seckill.runtime;
 import io.seckill.schemas.redis.GlobalKeys;
 import io.seckill.schemas.redis.LuaScript;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,11 +23,20 @@ public final class OrderStatusStore {
     }
 
     public void put(OrderView order) {
-        List<String> args = new ArrayList<>(List.of(Long.toString(ttl.toMillis()),
+        putAll(List.of(order));
+    }
+
+    /** Writes the entries in one round trip. @throws RuntimeException when any of them failed */
+    public void putAll(List<OrderView> orders) {
+        lua.runAll(orders.stream().map(this::putCall).toList());
+    }
+
+    private ScriptCall putCall(OrderView order) {
+        List<String> args = List.of(Long.toString(ttl.toMillis()),
                 "skuId", Long.toString(order.skuId()), "userId", order.userId(),
                 "quantity", Integer.toString(order.quantity()), "status", order.status(),
-                "reason", order.reason() == null ? "" : order.reason()));
-        lua.run(LuaScript.HASH_PUT, List.of(GlobalKeys.orderStatus(order.orderId())), args);
+                "reason", order.reason() == null ? "" : order.reason());
+        return new ScriptCall(LuaScript.HASH_PUT, List.of(GlobalKeys.orderStatus(order.orderId())), args);
     }
 
     /** Records a decision on an order whose full entry may or may not still be here (a bare entry reads as absent). */

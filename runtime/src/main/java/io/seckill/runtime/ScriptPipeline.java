@@ -43,13 +43,20 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
-    /** Runs one script by SHA, falling back to its source when the server does not know it. */
-    Object run(String sha, String source, List<String> keys, List<String> args) {
+    /** Runs the calls (by SHA, from source when the server does not know it) and returns their replies in order. */
+    List<Object> runAll(List<Call> calls) {
         if (!running) {
             throw new JedisConnectionException("the Redis pipeline is closed");
         }
-        Call call = new Call(sha, source, keys, args, new CompletableFuture<>());
-        queue.add(call);
+        queue.addAll(calls);
+        List<Object> replies = new ArrayList<>(calls.size());
+        for (Call call : calls) {
+            replies.add(await(call));
+        }
+        return replies;
+    }
+
+    private static Object await(Call call) {
         try {
             return call.result().get(WAIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -62,6 +69,16 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
+    /** Sends the calls as one pipeline from the calling thread and returns their replies in order. */
+    static List<Object> runNow(UnifiedJedis redis, List<Call> calls) {
+        sendBatch(redis, calls);
+        List<Object> replies = new ArrayList<>(calls.size());
+        for (Call call : calls) {
+            replies.add(await(call));
+        }
+        return replies;
+    }
+
     private void send() {
         List<Call> batch = new ArrayList<>(MAX_BATCH);
         while (running) {
@@ -72,7 +89,7 @@ final class ScriptPipeline implements AutoCloseable {
                 }
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
-                sendBatch(batch);
+                sendBatch(redis, batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -82,7 +99,7 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
-    private void sendBatch(List<Call> batch) {
+    private static void sendBatch(UnifiedJedis redis, List<Call> batch) {
         List<Response<Object>> replies = new ArrayList<>(batch.size());
         try (AbstractPipeline pipeline = redis.pipelined()) {
             for (Call call : batch) {
@@ -99,7 +116,7 @@ final class ScriptPipeline implements AutoCloseable {
                 call.result().complete(replies.get(i).get());
             } catch (JedisDataException e) {
                 if (isNoScript(e)) {
-                    runFromSource(call);
+                    runFromSource(redis, call);
                 } else {
                     call.result().completeExceptionally(e);
                 }
@@ -110,7 +127,7 @@ final class ScriptPipeline implements AutoCloseable {
     }
 
     /** A server that lost its script cache (restart, SCRIPT FLUSH) is sent the source once. */
-    private void runFromSource(Call call) {
+    private static void runFromSource(UnifiedJedis redis, Call call) {
         try {
             call.result().complete(redis.eval(call.source(), call.keys(), call.args()));
         } catch (RuntimeException e) {
@@ -131,6 +148,9 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
-    private record Call(String sha, String source, List<String> keys, List<String> args, CompletableFuture<Object> result) {
+    record Call(String sha, String source, List<String> keys, List<String> args, CompletableFuture<Object> result) {
+        Call(String sha, String source, List<String> keys, List<String> args) {
+            this(sha, source, keys, args, new CompletableFuture<>());
+        }
     }
 }
