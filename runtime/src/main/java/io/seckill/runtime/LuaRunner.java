@@ -52,8 +52,10 @@ public final class LuaRunner implements AutoCloseable {
     }
 
     /**
-     * Runs several calls in one round trip (each still atomic on its own, not all together).
-     * @return their replies, in order; @throws RuntimeException the first call's failure, if any failed
+     * Runs independent calls together: one pipeline (or, pipelined, whichever batches the senders
+     * make of them). Each call is atomic on its own, not all together, and they run in no promised
+     * order relative to each other.
+     * @return their replies, in the calls' order; @throws RuntimeException the first failure, if any failed
      */
     public List<Object> runAll(List<ScriptCall> calls) {
         List<ScriptPipeline.Call> pipelined = calls.stream().map(this::call).toList();

@@ -18,9 +18,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * Sends the script calls that many threads make at the same moment as one pipeline: one write, one
  * read and one pass of Redis's event loop for the lot, instead of a round trip each. Under a storm
- * the per-call cost in Redis and in the loopback network stack is what limits the ingress; a caller
- * still waits for its own reply, so each call keeps its meaning and its order relative to that
- * caller's other calls. A lone call goes out at once (a batch is whatever has queued up).
+ * the per-call cost in Redis and in the loopback network stack is what limits the ingress. A caller
+ * still waits for its own reply, so each call keeps its meaning, and a caller's next call is sent
+ * only after its previous one has been answered. A lone call goes out at once (a batch is whatever
+ * has queued up).
  */
 final class ScriptPipeline implements AutoCloseable {
 
