@@ -44,6 +44,7 @@ class ReadmeWalkthroughTest {
         reader.start();
         try {
             assertThat(running.await(5, TimeUnit.MINUTES)).as("launcher output: %s", systemOutput).isTrue();
+            assertThat(systemOutput).as("launcher output").anyMatch(line -> line.contains("seckill is running"));
             assertThat(String.join("\n", systemOutput)).contains("http://localhost:" + port);
 
             Process script = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true).start();
@@ -93,6 +94,9 @@ class ReadmeWalkthroughTest {
             }
         } catch (IOException e) {
             lines.add("output closed: " + e);
+        } finally {
+            // A launcher that died before its banner ends the wait at once, not after the time limit.
+            running.countDown();
         }
     }
 

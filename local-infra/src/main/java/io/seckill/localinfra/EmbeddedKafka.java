@@ -35,8 +35,9 @@ final class EmbeddedKafka implements RunningServer {
 
     static EmbeddedKafka start() {
         Path logDir = TempDirectory.create("seckill-kafka");
-        int port = FreePort.pick();
-        int controllerPort = FreePort.pick();
+        int[] ports = FreePort.pick(2);
+        int port = ports[0];
+        int controllerPort = ports[1];
         Map<String, String> settings = Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", "1"),
