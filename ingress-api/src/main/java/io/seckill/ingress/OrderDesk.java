@@ -5,6 +5,7 @@ import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.SaleStore;
 import io.seckill.runtime.SaleStore.ReserveOutcome;
+import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
 import java.nio.charset.StandardCharsets;
@@ -121,8 +122,10 @@ final class OrderDesk {
     }
 
     private Reply accept(OrderRequested order) {
+        // Encoded once: the outbox row and the Kafka record carry the same bytes, as the relay's re-sends do.
+        String payload = EventJson.encodeToString(order);
         try {
-            outbox.write(order);
+            outbox.write(order, payload);
         } catch (RuntimeException e) {
             LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);
             saleStore.release(order.skuId(), order.orderId());
@@ -130,7 +133,7 @@ final class OrderDesk {
             statuses.delete(order.orderId());
             throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
         }
-        publisher.publish(order);
+        publisher.publish(order, payload);
         String statusUrl = "/api/v1/orders/" + order.orderId();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("orderId", order.orderId());

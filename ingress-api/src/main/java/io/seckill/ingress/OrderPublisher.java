@@ -1,9 +1,9 @@
 package io.seckill.ingress;
 
-import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -24,9 +24,10 @@ final class OrderPublisher {
         this.producer = producer;
     }
 
-    void publish(OrderRequested order) {
+    /** @param payload the order as encoded into its outbox row */
+    void publish(OrderRequested order, String payload) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topic.ORDER_REQUESTS.topicName(),
-                SkuKey.of(order.skuId()), EventJson.encode(order));
+                SkuKey.of(order.skuId()), payload.getBytes(StandardCharsets.UTF_8));
         try {
             producer.send(record, (metadata, failure) -> {
                 if (failure != null) {

@@ -2,9 +2,9 @@ package io.seckill.ingress;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
+import io.seckill.runtime.BatchQueue;
 import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.OrderView;
-import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
 import java.sql.PreparedStatement;
@@ -12,17 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -30,12 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit for outbox rows. Every winner must have its row committed before its 202, and one
- * transaction per winner caps the ingress at the database's commit rate. Instead, buy threads hand
- * their row to a few writer threads, which insert whatever has queued up in one transaction and
- * release every waiting buyer at once. Under light load a batch is one row and adds nothing; under a
- * storm batches grow with the queue. A failed batch is retried row by row, so one bad row fails alone.
- * The batch's PENDING statuses go to Redis first, in one round trip, for the same reason.
+ * Group commit for outbox rows ({@link BatchQueue}). Every winner must have its row committed before
+ * its 202, and one transaction per winner caps the ingress at the database's commit rate; instead a
+ * batch of rows is one INSERT and one commit. A failed batch is retried row by row, so one bad row
+ * fails alone. The batch's PENDING statuses go to Redis first, in one round trip, for the same reason.
  */
 final class OutboxWriter implements AutoCloseable {
 
@@ -52,61 +44,25 @@ final class OutboxWriter implements AutoCloseable {
     private final IngressMetrics metrics;
     private final Duration relayGrace;
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> writers = new ArrayList<>();
-    private volatile boolean running = true;
+    private final BatchQueue<Pending> writers;
 
     OutboxWriter(DSLContext dsl, OrderStatusStore statuses, Duration relayGrace, int writerThreads, IngressMetrics metrics) {
         this.dsl = dsl;
         this.statuses = statuses;
         this.metrics = metrics;
         this.relayGrace = relayGrace;
-        for (int i = 0; i < writerThreads; i++) {
-            Thread writer = new Thread(this::drain, "outbox-writer-" + i);
-            writer.setDaemon(true);
-            writer.start();
-            writers.add(writer);
-        }
+        this.writers = new BatchQueue<>("outbox-writer", writerThreads, MAX_BATCH, this::commit, IllegalStateException::new);
     }
 
     /**
      * Returns once the order's PENDING status is in Redis and its row is committed.
      * @throws RuntimeException when either is not (the status may then exist without the row)
      */
-    void write(OrderRequested order) {
-        Pending pending = new Pending(row(order), new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
+    void write(OrderRequested order, String payload) {
+        Pending pending = new Pending(row(order, payload), new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
                 OrderStatus.PENDING.name(), null), new CompletableFuture<>());
-        queue.add(pending);
-        try {
-            pending.done().get(WAIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("outbox write not committed within " + WAIT_LIMIT, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the outbox", e);
-        }
-    }
-
-    private void drain() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH);
-        while (running) {
-            try {
-                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
-                commit(batch);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } finally {
-                batch.clear();
-            }
-        }
+        writers.submit(List.of(pending));
+        writers.await(pending.result(), WAIT_LIMIT);
     }
 
     private void commit(List<Pending> batch) {
@@ -115,13 +71,13 @@ final class OutboxWriter implements AutoCloseable {
             // PENDING goes to Redis before the row exists, so no decision on the order can precede it.
             statuses.putAll(batch.stream().map(Pending::status).toList());
         } catch (RuntimeException statusFailure) {
-            batch.forEach(pending -> pending.done().completeExceptionally(statusFailure));
+            batch.forEach(pending -> pending.result().completeExceptionally(statusFailure));
             return;
         }
         try {
             insert(batch);
             metrics.outboxCommitted(batch.size(), System.nanoTime() - started);
-            batch.forEach(pending -> pending.done().complete(null));
+            batch.forEach(pending -> pending.result().complete(null));
         } catch (RuntimeException batchFailure) {
             if (batch.size() > 1) {
                 LOG.warn("outbox batch of {} failed; writing its rows one by one", batch.size(), batchFailure);
@@ -129,9 +85,9 @@ final class OutboxWriter implements AutoCloseable {
             for (Pending pending : batch) {
                 try {
                     insert(List.of(pending));
-                    pending.done().complete(null);
+                    pending.result().complete(null);
                 } catch (RuntimeException rowFailure) {
-                    pending.done().completeExceptionally(rowFailure);
+                    pending.result().completeExceptionally(rowFailure);
                 }
             }
         }
@@ -167,8 +123,8 @@ final class OutboxWriter implements AutoCloseable {
                 + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(COLUMNS.size(), "?")) + ")")));
     }
 
-    private OutboxRow row(OrderRequested order) {
-        return new OutboxRow(order.orderId(), Long.toString(order.skuId()), EventJson.encodeToString(order),
+    private OutboxRow row(OrderRequested order, String payload) {
+        return new OutboxRow(order.orderId(), Long.toString(order.skuId()), payload,
                 utc(order.requestedAt()), utc(order.requestedAt().plus(relayGrace)));
     }
 
@@ -178,16 +134,12 @@ final class OutboxWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        writers.forEach(Thread::interrupt);
-        for (Pending left; (left = queue.poll()) != null; ) {
-            left.done().completeExceptionally(new IllegalStateException("ingress stopping"));
-        }
+        writers.close();
     }
 
     private record OutboxRow(String id, String aggregateId, String payload, LocalDateTime createdAt, LocalDateTime relayAfter) {
     }
 
-    private record Pending(OutboxRow row, OrderView status, CompletableFuture<Void> done) {
+    private record Pending(OutboxRow row, OrderView status, CompletableFuture<Void> result) implements BatchQueue.Job {
     }
 }

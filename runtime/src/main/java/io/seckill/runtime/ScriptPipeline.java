@@ -3,12 +3,7 @@ package io.seckill.runtime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -28,76 +23,33 @@ final class ScriptPipeline implements AutoCloseable {
     private static final int MAX_BATCH = 256;
     /** Beyond the client's own socket timeout, so a slow batch fails by that, not by this. */
     private static final Duration WAIT_LIMIT = Duration.ofSeconds(30);
+    private static final String WHAT = "redis-pipeline";
 
-    private final UnifiedJedis redis;
-    private final BlockingQueue<Call> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> senders = new ArrayList<>();
-    private volatile boolean running = true;
+    private final BatchQueue<Call> senders;
 
     ScriptPipeline(UnifiedJedis redis, int senderThreads) {
-        this.redis = redis;
-        for (int i = 0; i < senderThreads; i++) {
-            Thread sender = new Thread(this::send, "redis-pipeline-" + i);
-            sender.setDaemon(true);
-            sender.start();
-            senders.add(sender);
-        }
+        this.senders = new BatchQueue<>(WHAT, senderThreads, MAX_BATCH, batch -> sendBatch(redis, batch),
+                JedisConnectionException::new);
     }
 
     /** Runs the calls (by SHA, from source when the server does not know it) and returns their replies in order. */
     List<Object> runAll(List<Call> calls) {
-        if (!running) {
-            throw new JedisConnectionException("the Redis pipeline is closed");
-        }
-        queue.addAll(calls);
-        List<Object> replies = new ArrayList<>(calls.size());
-        for (Call call : calls) {
-            replies.add(await(call));
-        }
-        return replies;
-    }
-
-    private static Object await(Call call) {
-        try {
-            return call.result().get(WAIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new JedisConnectionException("no Redis reply within " + WAIT_LIMIT, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JedisConnectionException("interrupted waiting for Redis", e);
-        }
+        senders.submit(calls);
+        return replies(calls);
     }
 
     /** Sends the calls as one pipeline from the calling thread and returns their replies in order. */
     static List<Object> runNow(UnifiedJedis redis, List<Call> calls) {
         sendBatch(redis, calls);
-        List<Object> replies = new ArrayList<>(calls.size());
-        for (Call call : calls) {
-            replies.add(await(call));
-        }
-        return replies;
+        return replies(calls);
     }
 
-    private void send() {
-        List<Call> batch = new ArrayList<>(MAX_BATCH);
-        while (running) {
-            try {
-                Call first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
-                sendBatch(redis, batch);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } finally {
-                batch.clear();
-            }
+    private static List<Object> replies(List<Call> calls) {
+        List<Object> replies = new ArrayList<>(calls.size());
+        for (Call call : calls) {
+            replies.add(BatchQueue.await(call.result(), WAIT_LIMIT, WHAT, JedisConnectionException::new));
         }
+        return replies;
     }
 
     private static void sendBatch(UnifiedJedis redis, List<Call> batch) {
@@ -142,14 +94,11 @@ final class ScriptPipeline implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        senders.forEach(Thread::interrupt);
-        for (Call left; (left = queue.poll()) != null; ) {
-            left.result().completeExceptionally(new JedisConnectionException("the Redis pipeline is closed"));
-        }
+        senders.close();
     }
 
-    record Call(String sha, String source, List<String> keys, List<String> args, CompletableFuture<Object> result) {
+    record Call(String sha, String source, List<String> keys, List<String> args, CompletableFuture<Object> result)
+            implements BatchQueue.Job {
         Call(String sha, String source, List<String> keys, List<String> args) {
             this(sha, source, keys, args, new CompletableFuture<>());
         }
