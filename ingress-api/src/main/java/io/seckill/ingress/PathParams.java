@@ -1,12 +1,10 @@
 package io.seckill.ingress;
 
 import io.javalin.http.Context;
-import java.util.regex.Pattern;
+import io.seckill.schemas.events.OrderIdFormat;
 
 /** Path values, checked before anything is looked up. */
 final class PathParams {
-
-    private static final Pattern ORDER_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private PathParams() {
     }
@@ -26,7 +24,7 @@ final class PathParams {
 
     static String orderId(Context ctx) {
         String raw = ctx.pathParam("orderId");
-        if (!ORDER_ID.matcher(raw).matches()) {
+        if (!OrderIdFormat.isValid(raw)) {
             throw new Problem(ErrorCode.INVALID_ORDER_ID, "orderId must be a lower-case UUID, was '" + raw + "'");
         }
         return raw;

@@ -8,16 +8,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.runtime.OrderStatusStore;
 import io.seckill.runtime.OrderView;
-import io.seckill.schemas.events.OrderStatus;
 import io.seckill.runtime.SaleStore;
+import io.seckill.schemas.events.OrderIdFormat;
+import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.jooq.DSLContext;
@@ -34,7 +35,6 @@ import org.jooq.impl.DSL;
 final class DeadLetterRecorder {
 
     private static final ObjectMapper LENIENT = new ObjectMapper();
-    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final int MAX_REASON = 1000;
 
     private final DSLContext dsl;
@@ -103,7 +103,7 @@ final class DeadLetterRecorder {
                 return Optional.empty();
             }
             String orderId = json.get("orderId").asText();
-            return UUID.matcher(orderId).matches() ? Optional.of(new OrderRef(orderId, json.get("skuId").asLong())) : Optional.empty();
+            return OrderIdFormat.isValid(orderId) ? Optional.of(new OrderRef(orderId, json.get("skuId").asLong())) : Optional.empty();
         } catch (IOException notJson) {
             return Optional.empty();
         }
@@ -118,7 +118,7 @@ final class DeadLetterRecorder {
     }
 
     private static byte[] truncated(byte[] key) {
-        return key.length <= 512 ? key : java.util.Arrays.copyOf(key, 512);
+        return key.length <= 512 ? key : Arrays.copyOf(key, 512);
     }
 
     private record OrderRef(String orderId, long skuId) {

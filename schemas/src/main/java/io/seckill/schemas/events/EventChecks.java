@@ -1,11 +1,8 @@
 package io.seckill.schemas.events;
 
-import java.util.regex.Pattern;
-
 /** The field rules shared by every event; each failure names the field. */
 final class EventChecks {
 
-    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     static final int MAX_USER_ID_LENGTH = 64;
 
     private EventChecks() {
@@ -26,7 +23,7 @@ final class EventChecks {
     }
 
     static void orderId(String orderId) {
-        if (orderId == null || !UUID.matcher(orderId).matches()) {
+        if (!OrderIdFormat.isValid(orderId)) {
             throw new InvalidEventException("orderId must be a lower-case UUID, was " + orderId);
         }
     }
