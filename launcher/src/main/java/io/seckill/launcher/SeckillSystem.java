@@ -12,8 +12,10 @@ import io.seckill.streamprocessor.StreamProcessor;
 import io.seckill.streamprocessor.StreamProcessorConfig;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Deque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The services of the pipeline, started in dependency order against one set of servers, stopped in
@@ -26,13 +28,14 @@ public final class SeckillSystem implements AutoCloseable {
     private final IngressApi ingress;
 
     public static final String LAUNCH = "SECKILL_LAUNCH";
-    private static final String ALL = "stream-processor,db-sink,reconciler,ingress-api";
+    private static final Logger LOG = LoggerFactory.getLogger(SeckillSystem.class);
+    private static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-api");
 
     private SeckillSystem(Env env, InfraAddresses infra) {
-        List<String> launch = Arrays.stream(env.string(LAUNCH, ALL).split(",")).map(String::trim).toList();
-        List<String> unknown = launch.stream().filter(name -> !ALL.contains(name) || name.isEmpty()).toList();
+        List<String> launch = Arrays.stream(env.string(LAUNCH, String.join(",", SERVICES)).split(",")).map(String::trim).toList();
+        List<String> unknown = launch.stream().filter(name -> !SERVICES.contains(name)).toList();
         if (!unknown.isEmpty() || !launch.contains("ingress-api")) {
-            throw new IllegalArgumentException(LAUNCH + " lists services among " + ALL + " and always ingress-api; unknown: " + unknown);
+            throw new IllegalArgumentException(LAUNCH + " lists services among " + SERVICES + " and always ingress-api; unknown: " + unknown);
         }
         try {
             if (launch.contains("stream-processor")) {
@@ -70,7 +73,7 @@ public final class SeckillSystem implements AutoCloseable {
             try {
                 services.pop().close();
             } catch (Exception e) {
-                e.printStackTrace();
+                LOG.warn("stopping a service failed; stopping the others", e);
             }
         }
     }
