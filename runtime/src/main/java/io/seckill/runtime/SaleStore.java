@@ -42,8 +42,10 @@ public final class SaleStore {
     /** Stock and pending units as Redis holds them now; -1 stock when the sale is not loaded. */
     public RedisSkuState state(long skuId) {
         SkuKeys keys = new SkuKeys(skuId);
-        String stock = lua.redis().get(keys.stock());
-        String pending = lua.redis().get(keys.pending());
+        // One read of both (same hash slot): two GETs could straddle a reservation moving units between them.
+        List<String> values = lua.redis().mget(keys.stock(), keys.pending());
+        String stock = values.get(0);
+        String pending = values.get(1);
         return new RedisSkuState(stock == null ? -1 : Long.parseLong(stock), pending == null ? 0 : Long.parseLong(pending));
     }
 
