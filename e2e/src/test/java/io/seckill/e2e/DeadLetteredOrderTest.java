@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,7 @@ class DeadLetteredOrderTest {
         String orderId = UUID.randomUUID().toString();
         // As the ingress would leave it: reserved, PENDING, in the outbox; but its record breaks the contract.
         assertThat(pipeline.saleStore.reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli()).code()).isEqualTo("RESERVED");
-        statuses.put(new OrderView(orderId, sku, "doomed", 1, "PENDING", null));
+        statuses.putAll(List.of(new OrderView(orderId, sku, "doomed", 1, "PENDING", null)));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
         pipeline.sql().insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER)
                 .values(orderId, "order", Long.toString(sku), "OrderRequested", new String(poison, StandardCharsets.UTF_8),

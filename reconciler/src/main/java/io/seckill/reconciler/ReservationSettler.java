@@ -9,14 +9,16 @@ import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closes Redis reservations once the database has spoken, and tells polling buyers (order status). A confirmed order's ledger entry is settled
- * (the units stay sold); a compensated order's units and the buyer's slot go back. Both are guarded by
+ * Closes Redis reservations once the database has spoken, and tells polling buyers (order status). A
+ * confirmed order's ledger entry is settled (the units stay sold); a compensated order's units and the buyer's slot go back. Both are guarded by
  * the ledger inside Lua, so a redelivered event changes nothing (promise P4).
  */
 final class ReservationSettler {
@@ -33,19 +35,21 @@ final class ReservationSettler {
         this.deadLetters = deadLetters;
     }
 
+    /** A poll's results are settled in two round trips (ledger, then statuses), not two per result. */
     void onResults(ConsumerRecords<String, byte[]> records) throws Exception {
+        List<OrderResult> results = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             try {
-                OrderResult result = EventJson.decode(record.value(), OrderResult.class);
-                if (result.status() == OrderStatus.CONFIRMED) {
-                    saleStore.confirm(result.skuId(), result.orderId());
-                }
-                statuses.put(new OrderView(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                        result.status().name(), result.reason()));
+                results.add(EventJson.decode(record.value(), OrderResult.class));
             } catch (InvalidEventException e) {
                 deadLetters.publish(record, e);
             }
         }
+        saleStore.confirmAll(results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).toList());
+        statuses.putAll(results.stream()
+                .map(result -> new OrderView(result.orderId(), result.skuId(), result.userId(), result.quantity(),
+                        result.status().name(), result.reason()))
+                .toList());
     }
 
     void onCompensations(ConsumerRecords<String, byte[]> records) throws Exception {

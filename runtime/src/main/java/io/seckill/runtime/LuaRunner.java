@@ -58,6 +58,9 @@ public final class LuaRunner implements AutoCloseable {
      * @return their replies, in the calls' order; @throws RuntimeException the first failure, if any failed
      */
     public List<Object> runAll(List<ScriptCall> calls) {
+        if (calls.isEmpty()) {
+            return List.of();
+        }
         List<ScriptPipeline.Call> pipelined = calls.stream().map(this::call).toList();
         return pipeline != null ? pipeline.runAll(pipelined) : ScriptPipeline.runNow(redis, pipelined);
     }

@@ -22,10 +22,6 @@ public final class OrderStatusStore {
         this.ttl = ttl;
     }
 
-    public void put(OrderView order) {
-        putAll(List.of(order));
-    }
-
     /** Writes the entries in one round trip. @throws RuntimeException when any of them failed */
     public void putAll(List<OrderView> orders) {
         lua.runAll(orders.stream().map(this::putCall).toList());

@@ -1,5 +1,6 @@
 package io.seckill.runtime;
 
+import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.redis.LuaScript;
 import io.seckill.schemas.redis.SkuKeys;
 import java.util.List;
@@ -27,9 +28,14 @@ public final class SaleStore {
         return (Long) run(LuaScript.RELEASE, skuId, orderId);
     }
 
-    /** Settles a confirmed reservation, at most once per order. @return units settled (0 if none was held) */
-    public long confirm(long skuId, String orderId) {
-        return (Long) run(LuaScript.CONFIRM, skuId, orderId);
+    /**
+     * Settles confirmed reservations, each at most once per order, in one round trip.
+     * @throws RuntimeException when any of them failed (settling again is harmless)
+     */
+    public void confirmAll(List<OrderResult> confirmed) {
+        lua.runAll(confirmed.stream()
+                .map(order -> new ScriptCall(LuaScript.CONFIRM, new SkuKeys(order.skuId()).scriptKeys(), List.of(order.orderId())))
+                .toList());
     }
 
     /** @return false when undecided reservations forbid replacing the sale */
