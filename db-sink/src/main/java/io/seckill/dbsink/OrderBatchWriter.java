@@ -6,6 +6,7 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 
 import io.seckill.schemas.db.tables.records.OrdersRecord;
+import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +25,6 @@ import org.jooq.DSLContext;
 import org.jooq.InsertValuesStep3;
 import org.jooq.InsertValuesStep8;
 import org.jooq.impl.DSL;
-import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
 
 /**
  * Decides a batch of one SKU's orders in one transaction: the database's final word.
@@ -53,7 +54,7 @@ final class OrderBatchWriter {
 
     private List<OrderResult> decide(DSLContext tx, long skuId, List<OrderRequested> batch) {
         // Millisecond precision, as stored: a re-reported decision is identical to the first report.
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Map<String, OrderRequested> byId = new LinkedHashMap<>();
         batch.forEach(order -> byId.putIfAbsent(order.orderId(), order));
 

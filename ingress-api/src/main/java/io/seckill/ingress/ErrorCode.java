@@ -1,5 +1,7 @@
 package io.seckill.ingress;
 
+import java.util.Locale;
+
 /**
  * Every {@code code} a problem+json answer can carry, with its HTTP status. Clients switch on these;
  * they never change meaning. {@code /openapi.json} lists them all (a test holds the two together).
@@ -67,6 +69,6 @@ public enum ErrorCode {
 
     /** The problem type URI: stable, one per code. */
     public String type() {
-        return "https://seckill.io/problems/" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return "https://seckill.io/problems/" + name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

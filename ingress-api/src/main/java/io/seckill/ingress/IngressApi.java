@@ -1,8 +1,10 @@
 package io.seckill.ingress;
 
 import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
 import io.seckill.ingress.auth.AdminGuard;
 import io.seckill.ingress.auth.BearerTokenIdentity;
 import io.seckill.ingress.auth.BuyerIdentity;
@@ -74,7 +76,7 @@ public final class IngressApi implements AutoCloseable {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
             cfg.http.prefer405over404 = true;
             // Every answer here is a few hundred bytes: compressing costs more than it saves.
-            cfg.http.compressionStrategy = io.javalin.compression.CompressionStrategy.NONE;
+            cfg.http.compressionStrategy = CompressionStrategy.NONE;
             cfg.startup.showJavalinBanner = false;
             cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             cfg.routes.before("/admin/*", adminGuard::check);
@@ -141,7 +143,7 @@ public final class IngressApi implements AutoCloseable {
 
     private void countRequest(Context ctx) {
         Object outcome = ctx.attribute(OUTCOME);
-        io.javalin.router.Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
+        Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
         String route = matched == null ? "unmatched" : matched.path;
         metrics.request(route, outcome != null ? outcome.toString() : ctx.status().name());
     }

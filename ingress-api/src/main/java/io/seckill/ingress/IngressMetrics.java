@@ -1,9 +1,13 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -13,13 +17,12 @@ import java.util.function.Supplier;
 final class IngressMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final java.util.Map<String, Counter> requests = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Timer reserveScript = Timer.builder("seckill.reserve.script")
             .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
     private final Timer outboxCommit = Timer.builder("seckill.outbox.commit")
             .description("latency of one group commit of outbox rows").publishPercentileHistogram().register(registry);
-    private final io.micrometer.core.instrument.DistributionSummary outboxBatch = io.micrometer.core.instrument.DistributionSummary
-            .builder("seckill.outbox.batch.rows").description("outbox rows per group commit").register(registry);
+    private final DistributionSummary outboxBatch = DistributionSummary.builder("seckill.outbox.batch.rows").description("outbox rows per group commit").register(registry);
     private final Timer buy = Timer.builder("seckill.buy")
             .description("server time of a buy, from routing to the answer").publishPercentileHistogram().register(registry);
     private final Counter soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
@@ -33,11 +36,11 @@ final class IngressMetrics {
 
     void outboxCommitted(int rows, long nanos) {
         outboxBatch.record(rows);
-        outboxCommit.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        outboxCommit.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void buy(long nanos) {
-        buy.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        buy.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void soldOutFastPath() {

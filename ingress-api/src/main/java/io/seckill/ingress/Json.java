@@ -10,6 +10,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** Strict request bodies in, JSON and problem+json out. */
@@ -35,7 +36,7 @@ final class Json {
     /** Reads a JSON body strictly; the request must say it is JSON. */
     static <T> T body(Context ctx, Class<T> type) {
         String contentType = ctx.contentType();
-        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new Problem(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json, was " + contentType);
         }
         byte[] body = ctx.bodyAsBytes();

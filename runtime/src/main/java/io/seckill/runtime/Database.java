@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
@@ -52,7 +53,7 @@ public final class Database implements AutoCloseable {
     static SQLDialect dialectOf(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             String version = connection.getMetaData().getDatabaseProductVersion();
-            return version.toLowerCase(java.util.Locale.ROOT).contains("mariadb") ? SQLDialect.MARIADB : SQLDialect.MYSQL;
+            return version.toLowerCase(Locale.ROOT).contains("mariadb") ? SQLDialect.MARIADB : SQLDialect.MYSQL;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach MySQL to detect its dialect", e);
         }

@@ -3,6 +3,7 @@ package io.seckill.runtime;
 import io.seckill.schemas.kafka.Topic;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -58,7 +59,7 @@ public final class KafkaClients {
         try (Admin admin = Admin.create(props)) {
             List<NewTopic> topics = Arrays.stream(Topic.values())
                     .map(topic -> new NewTopic(topic.topicName(), Optional.of(topic.partitions()), Optional.empty())
-                            .configs(java.util.Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy())))
+                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy())))
                     .toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
                 try {
