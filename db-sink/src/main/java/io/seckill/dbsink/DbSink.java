@@ -1,16 +1,14 @@
 package io.seckill.dbsink;
 
 import io.seckill.runtime.ConsumerLoop;
-import io.seckill.runtime.Database;
+import io.seckill.mysqlstate.Database;
 import io.seckill.runtime.DeadLetterPublisher;
+import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.schemas.events.EventJson;
-import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
-import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,9 +20,7 @@ import java.util.Properties;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -44,7 +40,7 @@ public final class DbSink implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final OrderBatchWriter writer;
     private final DeadLetterPublisher deadLetters;
-    private ConsumerLoop loop;
+    private ConsumerLoop<OrderRequested> loop;
 
     private DbSink(Database database, KafkaProducer<String, byte[]> producer) {
         this.database = database;
@@ -59,22 +55,18 @@ public final class DbSink implements AutoCloseable {
         DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(config.infra().kafkaBootstrap(), "db-sink")));
         Properties consumer = KafkaClients.consumer(config.infra().kafkaBootstrap(), config.groupId(), "db-sink");
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
-        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE.topicName(), sink::handle);
+        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle);
         LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
         return sink;
     }
 
-    private void handle(ConsumerRecords<String, byte[]> records) throws Exception {
+    private void handle(List<Delivery<OrderRequested>> deliveries) throws Exception {
         Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
         Map<String, ConsumerRecord<String, byte[]>> origins = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> record : records) {
-            try {
-                OrderRequested order = EventJson.decode(record.value(), OrderRequested.class);
-                bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order);
-                origins.putIfAbsent(order.orderId(), record);
-            } catch (InvalidEventException e) {
-                deadLetters.publish(record, e);
-            }
+        for (Delivery<OrderRequested> delivery : deliveries) {
+            OrderRequested order = delivery.value();
+            bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order);
+            origins.putIfAbsent(order.orderId(), delivery.record());
         }
         List<OrderResult> results = new ArrayList<>();
         bySku.forEach((skuId, orders) -> results.addAll(decide(skuId, orders, origins)));
@@ -116,11 +108,9 @@ public final class DbSink implements AutoCloseable {
     private void publish(List<OrderResult> results) throws Exception {
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (OrderResult result : results) {
-            String key = SkuKey.of(result.skuId());
-            acks.add(producer.send(new ProducerRecord<>(Topic.ORDER_RESULTS.topicName(), key, EventJson.encode(result))));
+            acks.add(producer.send(Topic.ORDER_RESULTS.record(result.skuId(), result)));
             if (result.status() == OrderStatus.REJECTED) {
-                acks.add(producer.send(new ProducerRecord<>(Topic.STOCK_COMPENSATIONS.topicName(), key,
-                        EventJson.encode(StockCompensation.forRejected(result)))));
+                acks.add(producer.send(Topic.STOCK_COMPENSATIONS.record(result.skuId(), StockCompensation.forRejected(result))));
             }
         }
         for (Future<RecordMetadata> ack : acks) {

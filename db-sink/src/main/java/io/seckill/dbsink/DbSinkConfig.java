@@ -1,7 +1,7 @@
 package io.seckill.dbsink;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 
 /** SECKILL_SINK_GROUP_ID (seckill-db-sink), SECKILL_SINK_MAX_BATCH (1000), SECKILL_SINK_POOL_SIZE (4). */
 public record DbSinkConfig(InfraAddresses infra, String groupId, int maxBatch, int poolSize) {

@@ -1,7 +1,7 @@
 package io.seckill.dbsink;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the db-sink as its own process, configured from the environment. */

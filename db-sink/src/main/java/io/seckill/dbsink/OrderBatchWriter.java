@@ -1,20 +1,16 @@
 package io.seckill.dbsink;
 
-import static io.seckill.schemas.db.Tables.ORDERS;
-import static io.seckill.schemas.db.Tables.OUTBOX;
-import static io.seckill.schemas.db.Tables.SKU;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 
-import io.seckill.schemas.db.tables.records.OrdersRecord;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
-import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.InsertValuesStep3;
-import org.jooq.InsertValuesStep8;
 import org.jooq.impl.DSL;
 
 /**
@@ -42,6 +37,9 @@ final class OrderBatchWriter {
 
     private final DSLContext dsl;
     private final Clock clock;
+    private final Skus skus = new Skus();
+    private final Orders orders = new Orders();
+    private final Outbox outbox = new Outbox();
 
     OrderBatchWriter(DSLContext dsl, Clock clock) {
         this.dsl = dsl;
@@ -58,26 +56,22 @@ final class OrderBatchWriter {
         Map<String, OrderRequested> byId = new LinkedHashMap<>();
         batch.forEach(order -> byId.putIfAbsent(order.orderId(), order));
 
-        List<OrderResult> results = new ArrayList<>();
-        Map<String, OrdersRecord> decided = tx.selectFrom(ORDERS).where(ORDERS.ORDER_ID.in(byId.keySet())).fetchMap(ORDERS.ORDER_ID);
-        decided.values().forEach(row -> results.add(resultOf(row)));
+        Map<String, OrderResult> decided = orders.decided(tx, byId.keySet());
+        List<OrderResult> results = new ArrayList<>(decided.values());
         List<OrderRequested> fresh = byId.values().stream().filter(order -> !decided.containsKey(order.orderId())).toList();
         if (fresh.isEmpty()) {
             return results;
         }
 
         List<OrderResult> decisions = decideFresh(tx, skuId, fresh, now);
-        insertOrders(tx, fresh, decisions);
-        tx.update(OUTBOX).set(OUTBOX.COMPLETED_AT, utc(now))
-                .where(OUTBOX.ID.in(fresh.stream().map(OrderRequested::orderId).toList()))
-                .and(OUTBOX.COMPLETED_AT.isNull())
-                .execute();
+        orders.insert(tx, fresh, decisions);
+        outbox.complete(tx, fresh.stream().map(OrderRequested::orderId).toList(), now);
         results.addAll(decisions);
         return results;
     }
 
     private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Instant now) {
-        Integer limit = tx.select(SKU.PER_USER_LIMIT).from(SKU).where(SKU.ID.eq(skuId)).fetchOne(SKU.PER_USER_LIMIT);
+        Integer limit = skus.perUserLimit(tx, skuId).orElse(null);
         if (limit == null) {
             return fresh.stream().map(order -> OrderResult.rejected(order, RejectReason.UNKNOWN_SKU, now)).toList();
         }
@@ -114,11 +108,11 @@ final class OrderBatchWriter {
     /** @return the orders that found no stock */
     private List<OrderRequested> chargeStock(DSLContext tx, long skuId, List<OrderRequested> orders, Instant now) {
         int total = orders.stream().mapToInt(OrderRequested::quantity).sum();
-        if (total == 0 || decrement(tx, skuId, total, now)) {
+        if (total == 0 || skus.charge(tx, skuId, total, now)) {
             return List.of();
         }
         // The batch does not fit. Under the row lock, hand out what is left first come, first served.
-        int left = tx.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).forUpdate().fetchSingle(SKU.STOCK);
+        int left = skus.lockStock(tx, skuId);
         int granted = 0;
         List<OrderRequested> soldOut = new ArrayList<>();
         for (OrderRequested order : orders) {
@@ -128,20 +122,10 @@ final class OrderBatchWriter {
                 soldOut.add(order);
             }
         }
-        if (granted > 0 && !decrement(tx, skuId, granted, now)) {
+        if (granted > 0 && !skus.charge(tx, skuId, granted, now)) {
             throw new IllegalStateException("stock of SKU " + skuId + " changed under its row lock");
         }
         return soldOut;
-    }
-
-    private static boolean decrement(DSLContext tx, long skuId, int quantity, Instant now) {
-        return tx.update(SKU)
-                .set(SKU.STOCK, SKU.STOCK.minus(quantity))
-                .set(SKU.VERSION, SKU.VERSION.plus(1))
-                .set(SKU.UPDATED_AT, utc(now))
-                .where(SKU.ID.eq(skuId))
-                .and(SKU.STOCK.ge(quantity))
-                .execute() == 1;
     }
 
     private static void upsertPurchases(DSLContext tx, long skuId, List<OrderRequested> withinLimit,
@@ -160,28 +144,5 @@ final class OrderBatchWriter {
             insert = insert.values(skuId, buyer, held.get(buyer));
         }
         insert.onDuplicateKeyUpdate().set(USER_PURCHASES.QUANTITY, DSL.excluded(USER_PURCHASES.QUANTITY)).execute();
-    }
-
-    /** @param decisions one per order of {@code fresh}, in the same order */
-    private static void insertOrders(DSLContext tx, List<OrderRequested> fresh, List<OrderResult> decisions) {
-        InsertValuesStep8<OrdersRecord, String, Long, String, Integer, String, String, LocalDateTime, LocalDateTime> insert =
-                tx.insertInto(ORDERS, ORDERS.ORDER_ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY,
-                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT);
-        for (int i = 0; i < decisions.size(); i++) {
-            OrderResult result = decisions.get(i);
-            insert = insert.values(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                    result.status().name(), result.reason(), utc(fresh.get(i).requestedAt()), utc(result.decidedAt()));
-        }
-        insert.execute();
-    }
-
-    private static OrderResult resultOf(OrdersRecord row) {
-        return new OrderResult(OrderResult.CURRENT_VERSION, row.getOrderId(), row.getSkuId(), row.getUserId(),
-                row.getQuantity(), OrderStatus.valueOf(row.getStatus()), row.getReason(),
-                row.getDecidedAt().toInstant(ZoneOffset.UTC));
-    }
-
-    private static LocalDateTime utc(Instant instant) {
-        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 }

@@ -7,7 +7,7 @@ import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.localinfra.LocalInfrastructure;
-import io.seckill.runtime.Database;
+import io.seckill.mysqlstate.Database;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.runtime.Env;
+import io.seckill.config.Env;
 import java.net.http.HttpRequest;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

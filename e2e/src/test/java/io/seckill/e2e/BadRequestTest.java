@@ -6,7 +6,7 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.ingress.auth.BuyerToken;
-import io.seckill.schemas.redis.SkuKeys;
+import io.seckill.redisstate.SkuKeys;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.time.Clock;

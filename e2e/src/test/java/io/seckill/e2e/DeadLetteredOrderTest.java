@@ -5,9 +5,9 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.runtime.LuaRunner;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.OrderView;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.Topic;

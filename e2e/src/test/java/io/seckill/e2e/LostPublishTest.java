@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.InfraAddresses;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.seckill.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.runtime.LuaRunner;
-import io.seckill.runtime.SaleStore;
-import io.seckill.runtime.SaleStore.ReserveOutcome;
-import io.seckill.schemas.redis.LuaScript;
-import io.seckill.schemas.redis.SkuKeys;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
+import io.seckill.redisstate.LuaScript;
+import io.seckill.redisstate.SkuKeys;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;

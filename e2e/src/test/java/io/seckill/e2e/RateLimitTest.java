@@ -53,7 +53,7 @@ class RateLimitTest {
 
     /** A window far longer than the test, so all requests fall into one. */
     private IngressConfig withLimits(int perUser, int perAddress) {
-        return IngressConfig.from(new io.seckill.runtime.Env(java.util.Map.of(
+        return IngressConfig.from(new io.seckill.config.Env(java.util.Map.of(
                 "SECKILL_HTTP_PORT", "0",
                 IngressConfig.TOKEN_SECRET, Pipeline.TOKEN_SECRET,
                 IngressConfig.ADMIN_TOKEN, Pipeline.ADMIN_TOKEN,

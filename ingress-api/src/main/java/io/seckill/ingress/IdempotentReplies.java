@@ -1,11 +1,8 @@
 package io.seckill.ingress;
 
-import io.seckill.runtime.LuaRunner;
-import io.seckill.schemas.redis.GlobalKeys;
-import io.seckill.schemas.redis.LuaScript;
-import java.nio.charset.StandardCharsets;
+import io.seckill.redisstate.IdempotencyClaims;
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -20,16 +17,14 @@ final class IdempotentReplies {
     static final String HEADER = "Idempotency-Key";
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
     /** A claim outlives any request; if its owner died, the key frees itself after this. */
-    private static final Duration CLAIM_TTL = Duration.ofSeconds(30);
+    static final Duration CLAIM_TTL = Duration.ofSeconds(30);
     private static final Duration WAIT_LIMIT = Duration.ofSeconds(10);
     private static final long POLL_MS = 10;
 
-    private final LuaRunner lua;
-    private final Duration ttl;
+    private final IdempotencyClaims claims;
 
-    IdempotentReplies(LuaRunner lua, Duration ttl) {
-        this.lua = lua;
-        this.ttl = ttl;
+    IdempotentReplies(IdempotencyClaims claims) {
+        this.claims = claims;
     }
 
     static String validKey(String raw) {
@@ -43,46 +38,37 @@ final class IdempotentReplies {
     }
 
     Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work) {
-        String redisKey = GlobalKeys.idempotency(userId, key);
         long deadline = System.nanoTime() + WAIT_LIMIT.toNanos();
-        while (true) {
-            List<?> claim = (List<?>) lua.run(LuaScript.IDEMPOTENCY_CLAIM, List.of(redisKey),
-                    List.of(fingerprint, Long.toString(CLAIM_TTL.toMillis())));
-            switch ((String) claim.get(0)) {
-                case "CLAIMED" -> {
-                    return doOnce(redisKey, work);
-                }
-                case "DONE" -> {
-                    String location = (String) claim.get(4);
-                    String code = (String) claim.get(5);
-                    return new Reply(Integer.parseInt((String) claim.get(1)), (String) claim.get(2),
-                            ((String) claim.get(3)).getBytes(StandardCharsets.UTF_8), location.isEmpty() ? null : location,
-                            code.isEmpty() ? null : code);
-                }
-                case "MISMATCH" -> throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        Optional<Reply> reply = Optional.empty();
+        while (reply.isEmpty()) {
+            IdempotencyClaims.Claim claim = claims.claim(userId, key, fingerprint);
+            reply = switch (claim.state()) {
+                case CLAIMED -> Optional.of(doOnce(userId, key, work));
+                case DONE -> Optional.of(Reply.of(claim.reply()));
+                case MISMATCH -> throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                         HEADER + " " + key + " was used for a different request");
-                default -> awaitFirst(deadline, key);
-            }
+                case IN_PROGRESS -> {
+                    awaitFirst(deadline, key);
+                    yield Optional.empty();
+                }
+            };
         }
+        return reply.get();
     }
 
-    private Reply doOnce(String redisKey, Supplier<Reply> work) {
+    private Reply doOnce(String userId, String key, Supplier<Reply> work) {
         Reply reply;
         try {
             reply = work.get();
         } catch (RuntimeException e) {
-            lua.redis().del(redisKey);
+            claims.abandon(userId, key);
             throw e;
         }
         if (reply.status() >= 500) {
-            lua.redis().del(redisKey);
+            claims.abandon(userId, key);
             return reply;
         }
-        lua.run(LuaScript.HASH_PUT, List.of(redisKey), List.of(Long.toString(ttl.toMillis()),
-                "state", "DONE", "status", Integer.toString(reply.status()), "contentType", reply.contentType(),
-                "body", new String(reply.body(), StandardCharsets.UTF_8),
-                "location", reply.location() == null ? "" : reply.location(),
-                "code", reply.code() == null ? "" : reply.code()));
+        claims.complete(userId, key, reply.stored());
         return reply;
     }
 

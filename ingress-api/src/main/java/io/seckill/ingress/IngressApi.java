@@ -10,23 +10,27 @@ import io.seckill.ingress.auth.BearerTokenIdentity;
 import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.ingress.auth.BuyerToken;
 import io.seckill.ingress.auth.TrustedHeaderIdentity;
-import io.seckill.runtime.Database;
+import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.IdempotencyClaims;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.LuaRunner;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.RedisConnections;
-import io.seckill.runtime.SaleStore;
-import io.seckill.runtime.SkuFiguresReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
@@ -49,6 +53,7 @@ public final class IngressApi implements AutoCloseable {
     private final Admin kafkaAdmin;
     private final IngressMetrics metrics = new IngressMetrics();
     private final OutboxWriter outbox;
+    private final List<String> routes = new ArrayList<>();
     private final Javalin app;
 
     private IngressApi(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin kafkaAdmin,
@@ -63,13 +68,16 @@ public final class IngressApi implements AutoCloseable {
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
         BuyerIdentity identity = identity(config.auth(), clock);
         AdminGuard adminGuard = new AdminGuard(config.auth().adminToken());
-        SaleAdmin admin = new SaleAdmin(database.dsl(), saleStore, new SkuFiguresReader(database.dsl(), saleStore));
-        this.outbox = new OutboxWriter(database.dsl(), statuses, config.relayGrace(), config.outboxWriters(), metrics);
+        Orders orders = new Orders();
+        Outbox outboxTable = new Outbox();
+        SaleAdmin admin = new SaleAdmin(database.dsl(), new Skus(), orders, saleStore, clock);
+        this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWriters(), metrics);
         OrderDesk desk = new OrderDesk(identity, saleStore, statuses, outbox, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
-                new RateLimiter(lua, config.rateLimits(), clock, metrics),
-                new IdempotentReplies(lua, config.idempotencyTtl()), metrics, config, clock);
-        OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl());
+                new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
+                new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
+                metrics, config, clock);
+        OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl(), orders, outboxTable);
         Readiness readiness = new Readiness(redis, database.dsl(), kafkaAdmin);
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(cfg -> {
@@ -78,6 +86,11 @@ public final class IngressApi implements AutoCloseable {
             // Every answer here is a few hundred bytes: compressing costs more than it saves.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
             cfg.startup.showJavalinBanner = false;
+            cfg.events.handlerAdded(handler -> {
+                if (handler.getHttpMethod().isHttpMethod()) {
+                    routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
+                }
+            });
             cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
@@ -113,16 +126,14 @@ public final class IngressApi implements AutoCloseable {
     public static IngressApi start(IngressConfig config) {
         Properties producerProps = KafkaClients.producer(config.infra().kafkaBootstrap(), "ingress-api");
         producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) config.kafkaMaxBlock().toMillis());
-        Properties adminProps = new Properties();
-        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.infra().kafkaBootstrap());
         IngressApi api = new IngressApi(
                 Database.connectAndMigrate(config.infra(), "ingress-api", config.mysqlPoolSize()),
                 RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()),
                 new KafkaProducer<>(producerProps),
-                Admin.create(adminProps),
+                Admin.create(KafkaClients.admin(config.infra().kafkaBootstrap())),
                 config);
         api.app.start(config.httpPort());
-        LOG.info("ingress-api listening on http://localhost:{} (auth mode {})", api.port(), config.auth().mode());
+        LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), serving {}", api.port(), config.auth().mode(), api.routes());
         return api;
     }
 
@@ -165,10 +176,7 @@ public final class IngressApi implements AutoCloseable {
 
     /** "METHOD /path" of every route this instance serves. */
     public List<String> routes() {
-        return app.unsafe.internalRouter.allHttpHandlers().stream()
-                .map(handler -> handler.endpoint.method.name() + " " + handler.endpoint.path)
-                .filter(route -> !route.startsWith("BEFORE") && !route.startsWith("AFTER"))
-                .toList();
+        return List.copyOf(routes);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.seckill.ingress;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
 import java.time.Duration;
 
 /**
@@ -36,7 +38,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
     public static IngressConfig from(Env env, InfraAddresses infra) {
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
-                env.millis("SECKILL_RELAY_GRACE_MS", Duration.ofSeconds(10)),
+                Outbox.relayGrace(env),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
@@ -50,7 +52,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                         Boolean.parseBoolean(env.string("SECKILL_TRUST_FORWARDED_FOR", "false"))),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),
                 env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
-                env.millis("SECKILL_ORDER_STATUS_TTL_MS", Duration.ofHours(24)),
+                OrderStatusStore.ttl(env),
                 env.integer("SECKILL_OUTBOX_WRITERS", 1),
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")));

@@ -2,9 +2,9 @@ package io.seckill.ingress;
 
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.SaleStore;
-import io.seckill.runtime.SaleStore.ReserveOutcome;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
@@ -93,32 +93,34 @@ final class OrderDesk {
         String orderId = OrderIds.next();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli()));
-        switch (outcome.code()) {
-            case "RESERVED" -> {
+        return switch (outcome.reservation()) {
+            case RESERVED -> {
                 if (outcome.value() == 0) {
                     soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
-                return accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
+                yield accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
             }
-            case "SOLD_OUT" -> {
+            case SOLD_OUT -> {
                 Reply answer = soldOutAnswer(skuId, path);
                 soldOut.remember(skuId, answer);
-                return answer;
+                yield answer;
             }
-            case "NOT_LOADED" -> throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
-            case "SALE_NOT_STARTED" -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
+            case NOT_LOADED -> throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+            case SALE_NOT_STARTED -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
                     .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
-            case "SALE_ENDED" -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
+            case SALE_ENDED -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
                     .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
-            case "QUANTITY_OVER_LIMIT" -> throw new Problem(ErrorCode.VALIDATION_FAILED,
+            case QUANTITY_OVER_LIMIT -> throw new Problem(ErrorCode.VALIDATION_FAILED,
                     "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId).with("perUserLimit", outcome.value());
-            case "INSUFFICIENT_STOCK" -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,
+            case INSUFFICIENT_STOCK -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,
                     "only " + outcome.value() + " unit(s) of SKU " + skuId + " left").with("available", outcome.value());
-            case "PURCHASE_LIMIT_REACHED" -> throw new Problem(ErrorCode.PURCHASE_LIMIT_REACHED,
+            case PURCHASE_LIMIT_REACHED -> throw new Problem(ErrorCode.PURCHASE_LIMIT_REACHED,
                     "buying " + quantity + " more unit(s) of SKU " + skuId + " would exceed the per-user limit of " + outcome.value())
                     .with("perUserLimit", outcome.value());
-            default -> throw new IllegalStateException("reserve script answered " + outcome.code());
-        }
+            // A fresh order id already in the ledger: nothing was reserved, and a retry gets a new id.
+            case DUPLICATE_ORDER -> throw new Problem(ErrorCode.SERVICE_UNAVAILABLE,
+                    "the order could not be recorded; nothing was reserved, try again");
+        };
     }
 
     private Reply accept(OrderRequested order) {

@@ -1,17 +1,16 @@
 package io.seckill.ingress;
 
-import static io.seckill.schemas.db.Tables.ORDERS;
-import static io.seckill.schemas.db.Tables.OUTBOX;
-
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.OrderView;
-import io.seckill.schemas.db.tables.records.OrdersRecord;
-import io.seckill.schemas.db.tables.records.OutboxRecord;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,11 +27,15 @@ final class OrderStatusQuery {
     private final BuyerIdentity identity;
     private final OrderStatusStore statuses;
     private final DSLContext dsl;
+    private final Orders orders;
+    private final Outbox outbox;
 
-    OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl) {
+    OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, Outbox outbox) {
         this.identity = identity;
         this.statuses = statuses;
         this.dsl = dsl;
+        this.orders = orders;
+        this.outbox = outbox;
     }
 
     void get(Context ctx) {
@@ -58,18 +61,17 @@ final class OrderStatusQuery {
      * decision was dead-lettered.
      */
     private Optional<OrderView> fromMySql(String orderId) {
-        OutboxRecord accepted = dsl.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId));
-        OrdersRecord decided = dsl.fetchOne(ORDERS, ORDERS.ORDER_ID.eq(orderId));
-        if (decided != null) {
-            return Optional.of(new OrderView(orderId, decided.getSkuId(), decided.getUserId(), decided.getQuantity(),
-                    decided.getStatus(), decided.getReason()));
+        Optional<Outbox.Entry> accepted = outbox.find(dsl, orderId);
+        Optional<OrderResult> decided = orders.find(dsl, orderId);
+        if (decided.isPresent()) {
+            OrderResult order = decided.get();
+            return Optional.of(new OrderView(orderId, order.skuId(), order.userId(), order.quantity(), order.status(), order.reason()));
         }
-        if (accepted == null) {
-            return Optional.empty();
-        }
-        OrderRequested order = EventJson.decode(accepted.getPayload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
-        boolean deadLettered = accepted.getCompletedAt() != null;
-        return Optional.of(new OrderView(orderId, order.skuId(), order.userId(), order.quantity(),
-                deadLettered ? OrderStatus.REJECTED.name() : OrderStatus.PENDING.name(), deadLettered ? OrderView.DEAD_LETTERED : null));
+        return accepted.map(entry -> {
+            OrderRequested order = EventJson.decode(entry.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
+            return entry.completed()
+                    ? new OrderView(orderId, order.skuId(), order.userId(), order.quantity(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED)
+                    : OrderView.pending(orderId, order.skuId(), order.userId(), order.quantity());
+        });
     }
 }

@@ -1,27 +1,18 @@
 package io.seckill.ingress;
 
-import io.seckill.runtime.LuaRunner;
-import io.seckill.schemas.redis.GlobalKeys;
-import io.seckill.schemas.redis.LuaScript;
+import io.seckill.redisstate.RateLimitCounters;
 import java.time.Clock;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
-/**
- * Admits a buy only if both the buyer and the client address are under their limit (one atomic script).
- * Each admitted request is a member of the sorted sets, named by 64 random bits from the thread's own
- * generator: the name only has to differ from the others in one window; it needs no SecureRandom (one
- * lock shared by every request thread, as {@link OrderIds} explains).
- */
+/** Admits a buy only if both the buyer and the client address are under their limit (one atomic script). */
 final class RateLimiter {
 
-    private final LuaRunner lua;
+    private final RateLimitCounters counters;
     private final IngressConfig.RateLimits limits;
     private final Clock clock;
     private final IngressMetrics metrics;
 
-    RateLimiter(LuaRunner lua, IngressConfig.RateLimits limits, Clock clock, IngressMetrics metrics) {
-        this.lua = lua;
+    RateLimiter(RateLimitCounters counters, IngressConfig.RateLimits limits, Clock clock, IngressMetrics metrics) {
+        this.counters = counters;
         this.limits = limits;
         this.clock = clock;
         this.metrics = metrics;
@@ -31,11 +22,7 @@ final class RateLimiter {
         if (!limits.enabled()) {
             return;
         }
-        long waitMs = (Long) lua.run(LuaScript.RATE_LIMIT,
-                List.of(GlobalKeys.userRate(userId), GlobalKeys.addressRate(address)),
-                List.of(Long.toString(clock.millis()), Long.toString(limits.window().toMillis()),
-                        Integer.toString(limits.perUser()), Integer.toString(limits.perAddress()),
-                        Long.toHexString(ThreadLocalRandom.current().nextLong())));
+        long waitMs = counters.admit(userId, address, clock.millis(), limits.window(), limits.perUser(), limits.perAddress());
         if (waitMs > 0) {
             metrics.rateLimited();
             long seconds = Math.max(1, (waitMs + 999) / 1000);

@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import io.javalin.http.Context;
+import io.seckill.redisstate.IdempotencyClaims.StoredReply;
 
 /**
  * A complete HTTP answer, kept as data so an idempotent retry can be given the very same one, and so
@@ -17,6 +18,14 @@ record Reply(int status, String contentType, byte[] body, String location, Strin
     static Reply problem(Problem problem, String instance) {
         return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(Json.problemBody(problem, instance)), null,
                 problem.code().name());
+    }
+
+    static Reply of(StoredReply stored) {
+        return new Reply(stored.status(), stored.contentType(), stored.body(), stored.location(), stored.code());
+    }
+
+    StoredReply stored() {
+        return new StoredReply(status, contentType, body, location, code);
     }
 
     void writeTo(Context ctx) {

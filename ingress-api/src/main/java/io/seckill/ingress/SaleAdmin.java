@@ -1,14 +1,10 @@
 package io.seckill.ingress;
 
-import static io.seckill.schemas.db.Tables.ORDERS;
-import static io.seckill.schemas.db.Tables.SKU;
-
 import io.javalin.http.Context;
-import io.seckill.runtime.SaleStore;
-import io.seckill.runtime.SkuFigures;
-import io.seckill.runtime.SkuFiguresReader;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.SaleStore;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
@@ -17,13 +13,17 @@ import org.jooq.DSLContext;
 final class SaleAdmin {
 
     private final DSLContext dsl;
+    private final Skus skus;
+    private final Orders orders;
     private final SaleStore saleStore;
-    private final SkuFiguresReader figures;
+    private final Clock clock;
 
-    SaleAdmin(DSLContext dsl, SaleStore saleStore, SkuFiguresReader figures) {
+    SaleAdmin(DSLContext dsl, Skus skus, Orders orders, SaleStore saleStore, Clock clock) {
         this.dsl = dsl;
+        this.skus = skus;
+        this.orders = orders;
         this.saleStore = saleStore;
-        this.figures = figures;
+        this.clock = clock;
     }
 
     /**
@@ -34,28 +34,16 @@ final class SaleAdmin {
         long skuId = PathParams.skuId(ctx);
         SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
         sale.validate();
-        if (dsl.fetchExists(ORDERS, ORDERS.SKU_ID.eq(skuId))) {
+        if (orders.anyFor(dsl, skuId)) {
             throw new Problem(ErrorCode.SALE_HAS_ORDERS, "SKU " + skuId + " already has orders; define a new SKU instead");
         }
-        boolean existed = dsl.fetchExists(SKU, SKU.ID.eq(skuId));
-        if (!saleStore.loadSale(skuId, sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli())) {
-            throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
-        }
-        LocalDateTime startsAt = LocalDateTime.ofInstant(sale.startsAt(), ZoneOffset.UTC);
-        LocalDateTime endsAt = LocalDateTime.ofInstant(sale.endsAt(), ZoneOffset.UTC);
-        dsl.insertInto(SKU)
-                .set(SKU.ID, skuId).set(SKU.NAME, sale.name())
-                .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
-                .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
-                .set(SKU.STARTS_AT, startsAt).set(SKU.ENDS_AT, endsAt)
-                .onDuplicateKeyUpdate()
-                .set(SKU.NAME, sale.name())
-                .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
-                .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
-                .set(SKU.STARTS_AT, startsAt).set(SKU.ENDS_AT, endsAt)
-                .set(SKU.VERSION, SKU.VERSION.plus(1))
-                .set(SKU.UPDATED_AT, LocalDateTime.now(ZoneOffset.UTC))
-                .execute();
+        boolean existed = skus.exists(dsl, skuId);
+        Skus.Sale loaded = switch (saleStore.loadSale(skuId, sale.stock(), sale.perUserLimit(),
+                sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli())) {
+            case LOADED -> new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt());
+            case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
+        };
+        skus.define(dsl, loaded, clock.instant());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("skuId", skuId);
         body.put("name", sale.name());
@@ -68,14 +56,15 @@ final class SaleAdmin {
 
     void get(Context ctx) {
         long skuId = PathParams.skuId(ctx);
-        SkuFigures sku = figures.read(skuId)
+        int mysqlStock = skus.stock(dsl, skuId)
                 .orElseThrow(() -> new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
+        SaleStore.RedisSkuState redis = saleStore.state(skuId);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("skuId", sku.skuId());
-        body.put("mysqlStock", sku.mysqlStock());
-        body.put("redisStock", sku.redisStock());
-        body.put("pendingReservations", sku.pendingReservations());
-        body.put("confirmedQuantity", sku.confirmedQuantity());
+        body.put("skuId", skuId);
+        body.put("mysqlStock", mysqlStock);
+        body.put("redisStock", redis.stock());
+        body.put("pendingReservations", redis.pending());
+        body.put("confirmedQuantity", orders.confirmedQuantity(dsl, skuId));
         Json.respond(ctx, 200, body);
     }
 }

@@ -2,7 +2,7 @@ package io.seckill.launcher;
 
 import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.auth.BuyerToken;
-import io.seckill.runtime.Env;
+import io.seckill.config.Env;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

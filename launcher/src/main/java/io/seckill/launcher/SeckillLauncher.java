@@ -2,7 +2,7 @@ package io.seckill.launcher;
 
 import io.seckill.ingress.IngressConfig;
 import io.seckill.localinfra.LocalInfrastructure;
-import io.seckill.runtime.Env;
+import io.seckill.config.Env;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.seckill.launcher;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,7 +1,7 @@
 package io.seckill.localinfra;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;

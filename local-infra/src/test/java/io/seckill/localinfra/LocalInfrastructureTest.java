@@ -2,10 +2,10 @@ package io.seckill.localinfra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.runtime.Database;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.mysqlstate.Database;
+import io.seckill.config.InfraAddresses;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.RedisConnections;
+import io.seckill.redisstate.RedisConnections;
 import io.seckill.schemas.db.Tables;
 import io.seckill.schemas.kafka.Topic;
 import java.util.Properties;

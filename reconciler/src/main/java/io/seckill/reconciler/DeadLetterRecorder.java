@@ -1,26 +1,26 @@
 package io.seckill.reconciler;
 
 import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
-import static io.seckill.schemas.db.Tables.ORDERS;
-import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.OrderView;
-import io.seckill.runtime.SaleStore;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.Delivery;
 import io.seckill.schemas.events.OrderIdFormat;
 import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -38,25 +38,31 @@ final class DeadLetterRecorder {
     private static final int MAX_REASON = 1000;
 
     private final DSLContext dsl;
+    private final Orders orders;
+    private final Outbox outbox;
     private final SaleStore saleStore;
     private final OrderStatusStore statuses;
+    private final Clock clock;
 
-    DeadLetterRecorder(DSLContext dsl, SaleStore saleStore, OrderStatusStore statuses) {
+    DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock) {
         this.dsl = dsl;
+        this.orders = orders;
+        this.outbox = outbox;
         this.saleStore = saleStore;
         this.statuses = statuses;
+        this.clock = clock;
     }
 
-    void onDeadLetters(ConsumerRecords<String, byte[]> records) {
-        for (ConsumerRecord<String, byte[]> record : records) {
-            record(record);
+    void onDeadLetters(List<Delivery<byte[]>> deliveries) {
+        for (Delivery<byte[]> delivery : deliveries) {
+            record(delivery.record());
         }
     }
 
     private void record(ConsumerRecord<String, byte[]> record) {
         Optional<OrderRef> order = orderNamedBy(record.value());
         boolean undecidable = order.isPresent() && fromRequestPath(record)
-                && !dsl.fetchExists(ORDERS, ORDERS.ORDER_ID.eq(order.get().orderId()));
+                && !orders.exists(dsl, order.get().orderId());
         boolean released = undecidable && saleStore.release(order.get().skuId(), order.get().orderId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
         dsl.transaction(configuration -> {
@@ -76,15 +82,11 @@ final class DeadLetterRecorder {
                     .onDuplicateKeyIgnore()
                     .execute();
             if (undecidable) {
-                tx.update(OUTBOX)
-                        .set(OUTBOX.COMPLETED_AT, LocalDateTime.now(ZoneOffset.UTC))
-                        .where(OUTBOX.ID.eq(order.get().orderId()))
-                        .and(OUTBOX.COMPLETED_AT.isNull())
-                        .execute();
+                outbox.complete(tx, List.of(order.get().orderId()), clock.instant());
             }
         });
         if (undecidable) {
-            statuses.decide(order.get().orderId(), OrderStatus.REJECTED.name(), OrderView.DEAD_LETTERED);
+            statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
         }
     }
 

@@ -1,8 +1,10 @@
 package io.seckill.reconciler;
 
-import io.seckill.runtime.SkuFigures;
-import io.seckill.runtime.SkuFiguresReader;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.SaleStore;
 import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,17 +17,32 @@ final class DriftCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriftCheck.class);
 
-    private final SkuFiguresReader figures;
+    private final DSLContext dsl;
+    private final Skus skus;
+    private final SaleStore saleStore;
 
-    DriftCheck(SkuFiguresReader figures) {
-        this.figures = figures;
+    DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
+        this.dsl = dsl;
+        this.skus = skus;
+        this.saleStore = saleStore;
     }
 
     /** @return every SKU whose two stores disagree right now */
     List<SkuFigures> run() {
-        List<SkuFigures> drifting = figures.readAll().stream().filter(sku -> sku.drift() != 0).toList();
+        List<SkuFigures> drifting = skus.ids(dsl).stream()
+                .map(this::figures)
+                .flatMap(Optional::stream)
+                .filter(sku -> sku.drift() != 0)
+                .toList();
         drifting.forEach(sku -> LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {})",
                 sku.skuId(), sku.redisStock(), sku.pendingReservations(), sku.mysqlStock(), sku.drift()));
         return drifting;
+    }
+
+    private Optional<SkuFigures> figures(long skuId) {
+        return skus.stock(dsl, skuId).map(mysqlStock -> {
+            SaleStore.RedisSkuState redis = saleStore.state(skuId);
+            return new SkuFigures(skuId, mysqlStock, redis.stock(), redis.pending());
+        });
     }
 }

@@ -1,19 +1,22 @@
 package io.seckill.reconciler;
 
+import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.ConsumerLoop;
-import io.seckill.runtime.Database;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.LuaRunner;
-import io.seckill.runtime.OrderStatusStore;
-import io.seckill.runtime.RedisConnections;
-import io.seckill.runtime.SaleStore;
-import io.seckill.runtime.SkuFiguresReader;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +34,8 @@ public final class Reconciler implements AutoCloseable {
     private final Database database;
     private final RedisClient redis;
     private final KafkaProducer<String, byte[]> producer;
-    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(2);
-    private final List<ConsumerLoop> loops = new ArrayList<>();
+    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(3);
+    private final List<ConsumerLoop<?>> loops = new ArrayList<>();
 
     private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer) {
         this.database = database;
@@ -54,27 +57,40 @@ public final class Reconciler implements AutoCloseable {
 
     private void startParts(ReconcilerConfig config) {
         String bootstrap = config.infra().kafkaBootstrap();
+        Clock clock = Clock.systemUTC();
         LuaRunner lua = new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
-        ReservationSettler settler = new ReservationSettler(saleStore, statuses, new DeadLetterPublisher(producer, STAGE));
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), saleStore, statuses);
-        loops.add(ConsumerLoop.start("reconciler-results", KafkaClients.consumer(bootstrap, "seckill-reconciler-results", "reconciler-results"),
-                Topic.ORDER_RESULTS.topicName(), settler::onResults));
-        loops.add(ConsumerLoop.start("reconciler-compensations", KafkaClients.consumer(bootstrap, "seckill-reconciler-compensations", "reconciler-compensations"),
-                Topic.STOCK_COMPENSATIONS.topicName(), settler::onCompensations));
-        loops.add(ConsumerLoop.start("reconciler-dead-letters", KafkaClients.consumer(bootstrap, "seckill-reconciler-dead-letters", "reconciler-dead-letters"),
-                Topic.DEAD_LETTERS.topicName(), recorder::onDeadLetters));
+        Outbox outbox = new Outbox();
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
+        ReservationSettler settler = new ReservationSettler(saleStore, statuses);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock);
+        loops.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters, settler::onResults));
+        loops.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
+                deadLetters, settler::onCompensations));
+        loops.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
+                deadLetters, recorder::onDeadLetters));
 
-        OutboxRelay relay = new OutboxRelay(database.dsl(), producer, config.relayGrace(), config.relayBatch(), Clock.systemUTC());
+        OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayGrace(), config.relayBatch(), clock);
         every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
             if (sent > 0) {
                 LOG.info("outbox relay re-sent {} order(s)", sent);
             }
         });
-        DriftCheck drift = new DriftCheck(new SkuFiguresReader(database.dsl(), saleStore));
+        OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, config.outboxRetention(), config.relayBatch(), clock);
+        every(config.outboxPurgeInterval(), "outbox purge", () -> {
+            int deleted = purge.purge();
+            if (deleted > 0) {
+                LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
+            }
+        });
+        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), saleStore);
         every(config.driftCheckInterval(), "drift check", drift::run);
+    }
+
+    private static Properties consumer(String bootstrap, String part) {
+        return KafkaClients.consumer(bootstrap, "seckill-reconciler-" + part, "reconciler-" + part);
     }
 
     /** A failing run is logged and the next one comes on schedule: a scheduled task that throws would stop for good. */

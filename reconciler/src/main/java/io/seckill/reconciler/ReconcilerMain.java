@@ -1,7 +1,7 @@
 package io.seckill.reconciler;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the reconciler as its own process, configured from the environment. */

@@ -1,7 +1,6 @@
 package io.seckill.runtime;
 
 import io.seckill.schemas.kafka.Topic;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,12 +51,16 @@ public final class KafkaClients {
         return props;
     }
 
-    /** Creates every catalogued topic that does not exist yet; existing ones are left as they are. */
-    public static void ensureTopics(String bootstrap) {
+    public static Properties admin(String bootstrap) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
-            List<NewTopic> topics = Arrays.stream(Topic.values())
+        return props;
+    }
+
+    /** Creates every catalogued topic that does not exist yet; existing ones are left as they are. */
+    public static void ensureTopics(String bootstrap) {
+        try (Admin admin = Admin.create(admin(bootstrap))) {
+            List<NewTopic> topics = Topic.all().stream()
                     .map(topic -> new NewTopic(topic.topicName(), Optional.of(topic.partitions()), Optional.empty())
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy())))
                     .toList();

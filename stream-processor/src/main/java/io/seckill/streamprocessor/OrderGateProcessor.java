@@ -1,10 +1,10 @@
 package io.seckill.streamprocessor;
 
-import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.SkuKey;
+import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +44,7 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
     public void process(Record<byte[], byte[]> record) {
         OrderRequested order;
         try {
-            order = EventJson.decode(record.value(), OrderRequested.class);
+            order = Topic.ORDER_REQUESTS.decode(record.value());
         } catch (InvalidEventException e) {
             deadLetter(record, e);
             return;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,7 @@ public final class StreamProcessor implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
         LOG.info("stream-processor started: application {} on {}", config.applicationId(), config.infra().kafkaBootstrap());

@@ -1,7 +1,7 @@
 package io.seckill.streamprocessor;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -1,7 +1,7 @@
 package io.seckill.streamprocessor;
 
-import io.seckill.runtime.Env;
-import io.seckill.runtime.InfraAddresses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the stream-processor as its own process, configured from the environment. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The one JSON codec for events. Unknown fields are tolerated so that a newer producer does not
@@ -32,7 +33,7 @@ public final class EventJson {
     }
 
     public static String encodeToString(Object event) {
-        return new String(encode(event), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(encode(event), StandardCharsets.UTF_8);
     }
 
     /** Decodes and validates; anything short of a valid event is an {@link InvalidEventException}. */

@@ -7,7 +7,7 @@ import java.time.Instant;
  * Keyed by SKU on {@code order-results}. Schema: {@code json-schema/order-result.v1.json}.
  */
 public record OrderResult(int schemaVersion, String orderId, long skuId, String userId, int quantity,
-                          OrderStatus status, String reason, Instant decidedAt) implements VersionedEvent {
+                          OrderStatus status, RejectReason reason, Instant decidedAt) implements VersionedEvent {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -18,7 +18,7 @@ public record OrderResult(int schemaVersion, String orderId, long skuId, String 
 
     public static OrderResult rejected(OrderRequested order, RejectReason reason, Instant decidedAt) {
         return new OrderResult(CURRENT_VERSION, order.orderId(), order.skuId(), order.userId(), order.quantity(),
-                OrderStatus.REJECTED, reason.name(), decidedAt);
+                OrderStatus.REJECTED, reason, decidedAt);
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.time.Instant;
  * Keyed by SKU on {@code stock-compensations}. Schema: {@code json-schema/stock-compensation.v1.json}.
  */
 public record StockCompensation(int schemaVersion, String orderId, long skuId, String userId, int quantity,
-                                String reason, Instant createdAt) implements VersionedEvent {
+                                RejectReason reason, Instant createdAt) implements VersionedEvent {
 
     public static final int CURRENT_VERSION = 1;
 

@@ -1,4 +1,4 @@
-package io.seckill.schemas.redis;
+package io.seckill.redisstate;
 
 /**
  * Redis keys that do not belong to one SKU.
@@ -10,24 +10,24 @@ package io.seckill.schemas.redis;
  *       limiting lands on one node, which is fine at these sizes and the price of one round trip.</li>
  * </ul>
  */
-public final class GlobalKeys {
+final class GlobalKeys {
 
     private GlobalKeys() {
     }
 
-    public static String orderStatus(String orderId) {
+    static String orderStatus(String orderId) {
         return "seckill:order:{" + orderId + "}";
     }
 
-    public static String idempotency(String userId, String key) {
+    static String idempotency(String userId, String key) {
         return "seckill:idempotency:{" + userId + "}:" + key;
     }
 
-    public static String userRate(String userId) {
+    static String userRate(String userId) {
         return "seckill:{ratelimit}:user:" + userId;
     }
 
-    public static String addressRate(String address) {
+    static String addressRate(String address) {
         return "seckill:{ratelimit}:ip:" + address;
     }
 }

@@ -1,6 +1,6 @@
-package io.seckill.runtime;
+package io.seckill.redisstate;
 
-import io.seckill.schemas.redis.LuaScript;
+import io.seckill.redisstate.LuaScript;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * Runs the project's Lua scripts by SHA; a server that lost its script cache is sent the source once.
+ * Runs the project's Lua scripts by SHA for the stores of this package; a server that lost its script
+ * cache is sent the source once.
  * Either each call is its own round trip, or, for a service whose threads call all at once, calls
  * that coincide share one pipeline ({@link #pipelined}).
  */
@@ -40,7 +41,7 @@ public final class LuaRunner implements AutoCloseable {
         return new LuaRunner(redis, new ScriptPipeline(redis, senderThreads));
     }
 
-    public Object run(LuaScript script, List<String> keys, List<String> args) {
+    Object run(LuaScript script, List<String> keys, List<String> args) {
         if (pipeline != null) {
             return pipeline.runAll(List.of(call(new ScriptCall(script, keys, args)))).get(0);
         }
@@ -57,7 +58,7 @@ public final class LuaRunner implements AutoCloseable {
      * order relative to each other.
      * @return their replies, in the calls' order; @throws RuntimeException the first failure, if any failed
      */
-    public List<Object> runAll(List<ScriptCall> calls) {
+    List<Object> runAll(List<ScriptCall> calls) {
         if (calls.isEmpty()) {
             return List.of();
         }
@@ -69,7 +70,7 @@ public final class LuaRunner implements AutoCloseable {
         return new ScriptPipeline.Call(shas.get(call.script()), call.script().source(), call.keys(), call.args());
     }
 
-    public UnifiedJedis redis() {
+    UnifiedJedis redis() {
         return redis;
     }
 

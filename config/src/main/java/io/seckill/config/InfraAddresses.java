@@ -1,4 +1,4 @@
-package io.seckill.runtime;
+package io.seckill.config;
 
 /**
  * Where the three servers are. Every service reads the same names:

@@ -1,4 +1,4 @@
-package io.seckill.schemas.redis;
+package io.seckill.redisstate;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * The Lua scripts that change Redis state. The KEYS and ARGV each expects are documented at the top of
  * its file under {@code redis/}; the SKU scripts take {@link SkuKeys#scriptKeys()}.
  */
-public enum LuaScript {
+enum LuaScript {
     /** ARGV orderId, userId, quantity, nowMs. Returns {RESERVED or the refusal code, value}. */
     RESERVE("reserve.lua"),
     /** ARGV orderId. Returns the quantity put back, or 0 when the order holds no reservation. */

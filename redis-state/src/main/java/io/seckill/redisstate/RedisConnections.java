@@ -1,4 +1,4 @@
-package io.seckill.runtime;
+package io.seckill.redisstate;
 
 import java.net.URI;
 import redis.clients.jedis.ConnectionPoolConfig;

@@ -1,5 +1,6 @@
-package io.seckill.runtime;
+package io.seckill.redisstate;
 
+import io.seckill.runtime.BatchQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.seckill.runtime;
+package io.seckill.config;
 
 import java.time.Duration;
 import java.util.Map;

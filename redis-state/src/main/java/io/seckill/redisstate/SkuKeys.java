@@ -1,4 +1,4 @@
-package io.seckill.schemas.redis;
+package io.seckill.redisstate;
 
 import java.util.List;
 

@@ -1,13 +1,11 @@
-package io.seckill.runtime;
+package io.seckill.redisstate;
 
 import io.seckill.schemas.events.OrderResult;
-import io.seckill.schemas.redis.LuaScript;
-import io.seckill.schemas.redis.SkuKeys;
 import java.util.List;
 
 /**
  * A SKU's sale state in Redis, changed only through the Lua scripts of {@link LuaScript}, so every
- * change is one atomic step.
+ * change is one atomic step. Each script's reply is parsed here, once, into a type.
  */
 public final class SaleStore {
 
@@ -20,7 +18,7 @@ public final class SaleStore {
     /** One atomic decision: sale loaded and open, quantity within the limit, stock, user's limit, then reserve. */
     public ReserveOutcome reserve(long skuId, String orderId, String userId, int quantity, long nowMs) {
         List<?> reply = (List<?>) run(LuaScript.RESERVE, skuId, orderId, userId, Integer.toString(quantity), Long.toString(nowMs));
-        return new ReserveOutcome((String) reply.get(0), ((Number) reply.get(1)).longValue());
+        return new ReserveOutcome(Reservation.valueOf((String) reply.get(0)), ((Number) reply.get(1)).longValue());
     }
 
     /** Puts a reservation back, at most once per order. @return units returned (0 if none was held) */
@@ -38,11 +36,10 @@ public final class SaleStore {
                 .toList());
     }
 
-    /** @return false when undecided reservations forbid replacing the sale */
-    public boolean loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs) {
-        Object outcome = run(LuaScript.LOAD_SALE, skuId, Integer.toString(stock), Integer.toString(perUserLimit),
-                Long.toString(startsAtMs), Long.toString(endsAtMs));
-        return "LOADED".equals(outcome);
+    /** Loads or replaces a sale, unless undecided reservations forbid replacing it. */
+    public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs) {
+        return SaleLoad.valueOf((String) run(LuaScript.LOAD_SALE, skuId, Integer.toString(stock), Integer.toString(perUserLimit),
+                Long.toString(startsAtMs), Long.toString(endsAtMs)));
     }
 
     /** Stock and pending units as Redis holds them now; -1 stock when the sale is not loaded. */
@@ -69,11 +66,35 @@ public final class SaleStore {
     public record RedisSkuState(long stock, long pending) {
     }
 
-    /**
-     * {@code code} is RESERVED or a refusal; {@code value} is what the buyer may be told with it: the
-     * stock left (RESERVED, SOLD_OUT, INSUFFICIENT_STOCK), the limit (QUANTITY_OVER_LIMIT,
-     * PURCHASE_LIMIT_REACHED), or the sale's start or end in epoch ms (SALE_NOT_STARTED, SALE_ENDED).
-     */
-    public record ReserveOutcome(String code, long value) {
+    /** What the reserve script decided; {@link ReserveOutcome#value()} says what goes with each. */
+    public enum Reservation {
+        /** Reserved; value: the stock left. */
+        RESERVED,
+        /** No sale is loaded for the SKU. */
+        NOT_LOADED,
+        /** Value: the sale's start, epoch ms. */
+        SALE_NOT_STARTED,
+        /** Value: the sale's end, epoch ms. */
+        SALE_ENDED,
+        /** The quantity alone exceeds the per-user limit; value: the limit. */
+        QUANTITY_OVER_LIMIT,
+        /** No stock left. */
+        SOLD_OUT,
+        /** Less stock left than asked for; value: the stock left. */
+        INSUFFICIENT_STOCK,
+        /** The user's units plus this quantity exceed the limit; value: the limit. */
+        PURCHASE_LIMIT_REACHED,
+        /** The ledger already holds a reservation under this order id. */
+        DUPLICATE_ORDER
+    }
+
+    public record ReserveOutcome(Reservation reservation, long value) {
+    }
+
+    /** What the load-sale script did. */
+    public enum SaleLoad {
+        LOADED,
+        /** Refused: reservations are still undecided, and replacing the stock under them would lose or double them. */
+        IN_FLIGHT
     }
 }

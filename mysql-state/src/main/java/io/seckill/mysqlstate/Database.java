@@ -1,7 +1,8 @@
-package io.seckill.runtime;
+package io.seckill.mysqlstate;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.config.InfraAddresses;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -61,10 +62,6 @@ public final class Database implements AutoCloseable {
 
     public DSLContext dsl() {
         return dsl;
-    }
-
-    public DataSource dataSource() {
-        return dataSource;
     }
 
     @Override

@@ -1,0 +1,146 @@
+package io.seckill.mysqlstate;
+
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import io.seckill.config.Env;
+import io.seckill.schemas.db.tables.records.OutboxRecord;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+/**
+ * The owner of the {@code outbox} table (Debezium's column layout plus relay bookkeeping): every
+ * statement on it is here. A row is written with its order before the buyer's 202, completed when the
+ * order is decided (or dead-lettered), re-published by the relay while it stays open past its due
+ * time, and purged once it has been completed for longer than the retention.
+ *
+ * <p>Each method runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
+ */
+public final class Outbox {
+
+    /** How long a row may wait for its order to be decided before it is re-published (and between re-sends). */
+    public static final String RELAY_GRACE = "SECKILL_RELAY_GRACE_MS";
+    public static final String AGGREGATE_TYPE = "order";
+    public static final String EVENT_TYPE = "OrderRequested";
+    private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
+    private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
+            OUTBOX.PAYLOAD, OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER);
+
+    private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
+
+    public static Duration relayGrace(Env env) {
+        return env.millis(RELAY_GRACE, DEFAULT_RELAY_GRACE);
+    }
+
+    /** An order's event as written: {@code payload} is the encoded OrderRequested; the relay leaves it alone until {@code relayAfter}. */
+    public record NewRow(String orderId, long skuId, String payload, Instant createdAt, Instant relayAfter) {
+    }
+
+    /** An open row the relay re-publishes. */
+    public record DueRow(String orderId, long skuId, String payload) {
+    }
+
+    /** What the outbox knows of one order: its event, and whether it was completed. */
+    public record Entry(String orderId, String payload, boolean completed) {
+    }
+
+    /** Publishes due rows; returns once they are durably on the topic, or throws. */
+    @FunctionalInterface
+    public interface Publisher {
+        void publish(List<DueRow> due) throws Exception;
+    }
+
+    /**
+     * Writes the rows as one multi-row INSERT: one round trip and one commit, atomic on its own. Bound
+     * over plain JDBC with the statement text cached per row count, because this is the storm's one
+     * serial step and building it through jOOQ's query model cost more than the database's own work.
+     */
+    public void insert(DSLContext db, List<NewRow> rows) {
+        db.connection(connection -> {
+            try (PreparedStatement insert = connection.prepareStatement(insertSql(rows.size()))) {
+                int column = 1;
+                for (NewRow row : rows) {
+                    insert.setString(column++, row.orderId());
+                    insert.setString(column++, AGGREGATE_TYPE);
+                    insert.setString(column++, Long.toString(row.skuId()));
+                    insert.setString(column++, EVENT_TYPE);
+                    insert.setString(column++, row.payload());
+                    insert.setObject(column++, OUTBOX.CREATED_AT.getConverter().to(row.createdAt()));
+                    insert.setObject(column++, OUTBOX.RELAY_AFTER.getConverter().to(row.relayAfter()));
+                }
+                insert.executeUpdate();
+            }
+        });
+    }
+
+    private String insertSql(int rows) {
+        return insertSql.computeIfAbsent(rows, count -> "INSERT INTO " + OUTBOX.getName() + " ("
+                + INSERTED.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
+                + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(INSERTED.size(), "?")) + ")")));
+    }
+
+    /** Marks the orders' rows completed (decided or dead-lettered); rows completed before keep their time. */
+    public void complete(DSLContext db, Collection<String> orderIds, Instant at) {
+        db.update(OUTBOX).set(OUTBOX.COMPLETED_AT, at)
+                .where(OUTBOX.ID.in(orderIds))
+                .and(OUTBOX.COMPLETED_AT.isNull())
+                .execute();
+    }
+
+    /**
+     * Claims up to {@code limit} open rows due at {@code now} (FOR UPDATE SKIP LOCKED, so several relays
+     * share the work), hands them to the publisher and, once it returned, makes them due again after
+     * {@code grace}, all in one transaction. Chosen by due time, never by an id cursor: ids commit out of order.
+     * @return rows published
+     */
+    public int relayDue(DSLContext db, Instant now, Duration grace, int limit, Publisher publisher) {
+        return db.transactionResult(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            List<DueRow> due = tx.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD)
+                    .from(OUTBOX)
+                    .where(OUTBOX.COMPLETED_AT.isNull())
+                    .and(OUTBOX.RELAY_AFTER.le(now))
+                    .orderBy(OUTBOX.RELAY_AFTER)
+                    .limit(limit)
+                    .forUpdate().skipLocked()
+                    .fetch(row -> new DueRow(row.value1(), Long.parseLong(row.value2()), row.value3()));
+            if (due.isEmpty()) {
+                return 0;
+            }
+            publisher.publish(due);
+            tx.update(OUTBOX)
+                    .set(OUTBOX.RELAY_AFTER, now.plus(grace))
+                    .set(OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ATTEMPTS.plus(1))
+                    .where(OUTBOX.ID.in(due.stream().map(DueRow::orderId).toList()))
+                    .execute();
+            return due.size();
+        });
+    }
+
+    public Optional<Entry> find(DSLContext db, String orderId) {
+        OutboxRecord row = db.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId));
+        return Optional.ofNullable(row).map(found -> new Entry(found.getId(), found.getPayload(), found.getCompletedAt() != null));
+    }
+
+    /**
+     * Deletes up to {@code limit} rows completed before {@code cutoff}; open rows are never touched.
+     * @return rows deleted
+     */
+    public int purgeCompletedBefore(DSLContext db, Instant cutoff, int limit) {
+        return db.deleteFrom(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.lt(cutoff))
+                .orderBy(OUTBOX.COMPLETED_AT)
+                .limit(limit)
+                .execute();
+    }
+}

@@ -1,0 +1,70 @@
+package io.seckill.mysqlstate;
+
+import static io.seckill.schemas.db.Tables.SKU;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+
+/**
+ * The owner of the {@code sku} table: a sale's definition and the stock MySQL holds, which only ever
+ * goes down through a conditional charge (its CHECK keeps it from going negative besides). Each method
+ * runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
+ */
+public final class Skus {
+
+    /** A sale as an admin defines it. */
+    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
+    }
+
+    public boolean exists(DSLContext db, long skuId) {
+        return db.fetchExists(SKU, SKU.ID.eq(skuId));
+    }
+
+    /** Creates the sale, or replaces it with its stock reset to the new figure. */
+    public void define(DSLContext db, Sale sale, Instant now) {
+        db.insertInto(SKU)
+                .set(SKU.ID, sale.skuId()).set(SKU.NAME, sale.name())
+                .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
+                .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
+                .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
+                .onDuplicateKeyUpdate()
+                .set(SKU.NAME, sale.name())
+                .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
+                .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
+                .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
+                .set(SKU.VERSION, SKU.VERSION.plus(1))
+                .set(SKU.UPDATED_AT, now)
+                .execute();
+    }
+
+    /** Units MySQL still holds; empty when the SKU does not exist. */
+    public Optional<Integer> stock(DSLContext db, long skuId) {
+        return db.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).fetchOptional(SKU.STOCK);
+    }
+
+    public List<Long> ids(DSLContext db) {
+        return db.select(SKU.ID).from(SKU).orderBy(SKU.ID).fetch(SKU.ID);
+    }
+
+    public Optional<Integer> perUserLimit(DSLContext db, long skuId) {
+        return db.select(SKU.PER_USER_LIMIT).from(SKU).where(SKU.ID.eq(skuId)).fetchOptional(SKU.PER_USER_LIMIT);
+    }
+
+    /** Takes {@code quantity} units if that many are left, in one conditional UPDATE. @return whether it did */
+    public boolean charge(DSLContext db, long skuId, int quantity, Instant now) {
+        return db.update(SKU)
+                .set(SKU.STOCK, SKU.STOCK.minus(quantity))
+                .set(SKU.VERSION, SKU.VERSION.plus(1))
+                .set(SKU.UPDATED_AT, now)
+                .where(SKU.ID.eq(skuId))
+                .and(SKU.STOCK.ge(quantity))
+                .execute() == 1;
+    }
+
+    /** The stock under the row lock, which holds until the caller's transaction ends. */
+    public int lockStock(DSLContext tx, long skuId) {
+        return tx.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).forUpdate().fetchSingle(SKU.STOCK);
+    }
+}

@@ -1,0 +1,32 @@
+package io.seckill.redisstate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Sliding-window counts of admitted requests per buyer and per client address, checked and counted
+ * together in one atomic script. Each admitted request is a member of the sorted sets, named by 64
+ * random bits from the thread's own generator: the name only has to differ from the others in one
+ * window, so it needs no SecureRandom (one lock every request thread would queue on).
+ */
+public final class RateLimitCounters {
+
+    private final LuaRunner lua;
+
+    public RateLimitCounters(LuaRunner lua) {
+        this.lua = lua;
+    }
+
+    /**
+     * Admits the request if both sides are under their limit (a limit of 0 switches that side off).
+     * @return 0 when admitted (and counted), else the milliseconds until a slot frees up
+     */
+    public long admit(String userId, String address, long nowMs, Duration window, int perUser, int perAddress) {
+        return (Long) lua.run(LuaScript.RATE_LIMIT,
+                List.of(GlobalKeys.userRate(userId), GlobalKeys.addressRate(address)),
+                List.of(Long.toString(nowMs), Long.toString(window.toMillis()),
+                        Integer.toString(perUser), Integer.toString(perAddress),
+                        Long.toHexString(ThreadLocalRandom.current().nextLong())));
+    }
+}

@@ -1,0 +1,8 @@
+package io.seckill.redisstate;
+
+import io.seckill.redisstate.LuaScript;
+import java.util.List;
+
+/** One call of one of the project's Lua scripts, for {@link LuaRunner#runAll}. */
+record ScriptCall(LuaScript script, List<String> keys, List<String> args) {
+}
