@@ -1,4 +1,4 @@
-package io.seckill.e2e;
+package io.seckill.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,12 +9,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** Runs N calls on N threads released by one start gate, so they really race. */
-final class Concurrently {
+public final class Concurrently {
 
     private Concurrently() {
     }
 
-    static <T> List<T> run(int times, Callable<T> call) throws Exception {
+    public static <T> List<T> run(int times, Callable<T> call) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(times);
         CountDownLatch gate = new CountDownLatch(1);
         try {

@@ -1,12 +1,10 @@
-package io.seckill.e2e;
+package io.seckill.redisstate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.redisstate.LuaRunner;
-import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
-import io.seckill.redisstate.LuaScript;
-import io.seckill.redisstate.SkuKeys;
+import io.seckill.runtime.Concurrently;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,17 +14,17 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /** The ingress's coalescing script runner, on real Redis: every racing caller gets its own reply. */
-class PipelinedScriptsTest {
+class PipelinedScriptsIT {
 
-    private final Pipeline pipeline = Pipeline.get();
+    private final SaleStore saleStore = new SaleStore(new LuaRunner(RedisFixture.REDIS));
 
     @Test
     void racingReservationsEachGetTheirOwnAnswerAndStockIsExact() throws Exception {
-        long sku = Pipeline.newSkuId();
+        long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        pipeline.saleStore.loadSale(sku, 100, 1, now - 60_000, now + 60_000);
+        saleStore.loadSale(sku, 100, 1, now - 60_000, now + 60_000);
         AtomicInteger buyers = new AtomicInteger();
-        try (LuaRunner lua = LuaRunner.pipelined(pipeline.redis, 2)) {
+        try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 2)) {
             SaleStore store = new SaleStore(lua);
 
             List<ReserveOutcome> outcomes = Concurrently.run(64, () -> {
@@ -35,21 +33,21 @@ class PipelinedScriptsTest {
             });
 
             // Each reply went back to the caller whose call it was: 64 distinct "stock left" figures.
-            assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.code()).isEqualTo("RESERVED"));
+            assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.reservation()).isEqualTo(Reservation.RESERVED));
             Set<Long> left = outcomes.stream().map(ReserveOutcome::value).collect(Collectors.toSet());
             assertThat(left).isEqualTo(LongStream.range(36, 100).boxed().collect(Collectors.toSet()));
-            assertThat(pipeline.saleStore.state(sku)).isEqualTo(new SaleStore.RedisSkuState(36, 64));
+            assertThat(saleStore.state(sku)).isEqualTo(new SaleStore.RedisSkuState(36, 64));
         }
     }
 
     @Test
     void aFailingCallFailsAloneAndAServerThatForgotItsScriptsIsSentTheSource() throws Exception {
-        long sku = Pipeline.newSkuId();
+        long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        pipeline.saleStore.loadSale(sku, 10, 1, now - 60_000, now + 60_000);
-        pipeline.redis.scriptFlush();
+        saleStore.loadSale(sku, 10, 1, now - 60_000, now + 60_000);
+        RedisFixture.REDIS.scriptFlush();
         AtomicInteger callers = new AtomicInteger();
-        try (LuaRunner lua = LuaRunner.pipelined(pipeline.redis, 1)) {
+        try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 1)) {
             // Every other caller sends a quantity the script cannot read, which is a Lua error reply;
             // each caller checks that it got the reply its own call deserved.
             List<Boolean> gotTheirOwnReply = Concurrently.run(8, () -> {
@@ -65,7 +63,7 @@ class PipelinedScriptsTest {
             });
 
             assertThat(gotTheirOwnReply).containsOnly(true).hasSize(8);
-            assertThat(pipeline.saleStore.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 4));
+            assertThat(saleStore.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 4));
         }
     }
 }

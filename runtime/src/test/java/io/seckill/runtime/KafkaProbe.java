@@ -1,5 +1,6 @@
-package io.seckill.e2e;
+package io.seckill.runtime;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,12 +20,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Writes raw records onto topics and reads topics back, as a test outside the services would. */
-final class KafkaProbe implements AutoCloseable {
+public final class KafkaProbe implements AutoCloseable {
 
     private final String bootstrap;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    KafkaProbe(String bootstrap) {
+    public KafkaProbe(String bootstrap) {
         this.bootstrap = bootstrap;
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -32,16 +33,16 @@ final class KafkaProbe implements AutoCloseable {
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    void send(String topic, String key, byte[] value) {
+    public void send(String topic, String key, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }
     }
 
     /** Every record on the topic right now, from the beginning of each partition to its end. */
-    List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+    public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

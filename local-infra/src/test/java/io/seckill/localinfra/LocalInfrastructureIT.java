@@ -1,0 +1,50 @@
+package io.seckill.localinfra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.config.InfraAddresses;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/** The three servers answer for real, over their own protocols: SQL, a Redis round trip, a Kafka topic. */
+class LocalInfrastructureIT {
+
+    private final InfraAddresses addresses = LocalInfrastructure.get().addresses();
+
+    @Test
+    void mysqlAnswersWithTheSeckillDatabase() throws Exception {
+        try (Connection connection = DriverManager.getConnection(addresses.mysqlUrl(), addresses.mysqlUser(), addresses.mysqlPassword());
+             ResultSet database = connection.createStatement().executeQuery("SELECT DATABASE()")) {
+            assertThat(database.next()).isTrue();
+            assertThat(database.getString(1)).isEqualTo("seckill");
+        }
+    }
+
+    @Test
+    void redisAnswers() {
+        try (RedisClient redis = RedisClient.create(URI.create(addresses.redisUrl()))) {
+            redis.set("local-infra-test", "ok");
+            assertThat(redis.get("local-infra-test")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void kafkaCreatesAndListsATopic() throws Exception {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, addresses.kafkaBootstrap());
+        try (Admin admin = Admin.create(props)) {
+            admin.createTopics(List.of(new NewTopic("local-infra-test", 1, (short) 1).configs(Map.of()))).all().get();
+            assertThat(admin.listTopics().names().get()).contains("local-infra-test");
+        }
+    }
+}

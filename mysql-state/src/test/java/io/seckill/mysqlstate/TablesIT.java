@@ -1,0 +1,141 @@
+package io.seckill.mysqlstate;
+
+import static io.seckill.schemas.db.Tables.OUTBOX;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.RejectReason;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The table owners' statements on a real MySQL-compatible server. */
+class TablesIT {
+
+    private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "tables-test", 4);
+    private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
+    private final DSLContext db = DATABASE.dsl();
+    private final Outbox outbox = new Outbox();
+    private final Skus skus = new Skus();
+    private final Orders orders = new Orders();
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+    @AfterAll
+    static void close() {
+        DATABASE.close();
+    }
+
+    @Test
+    void outboxRowsAreWrittenInOneBatchAndFoundByOrder() {
+        long sku = NEXT_SKU.incrementAndGet();
+        List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
+        outbox.insert(db, rows);
+
+        assertThat(outbox.find(db, rows.get(1).orderId())).contains(new Outbox.Entry(rows.get(1).orderId(), rows.get(1).payload(), false));
+        assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
+        assertThat(db.fetchValue(OUTBOX.CREATED_AT, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(now);
+        assertThat(outbox.find(db, UUID.randomUUID().toString())).isEmpty();
+    }
+
+    @Test
+    void theRelayGetsOnlyOpenDueRowsAndPostponesThemByTheGrace() {
+        long sku = NEXT_SKU.incrementAndGet();
+        List<Outbox.NewRow> due = rows(sku, 2, now.minusSeconds(1));
+        List<Outbox.NewRow> notYet = rows(sku, 1, now.plusSeconds(60));
+        List<Outbox.NewRow> completed = rows(sku, 1, now.minusSeconds(1));
+        outbox.insert(db, due);
+        outbox.insert(db, notYet);
+        outbox.insert(db, completed);
+        outbox.complete(db, List.of(completed.get(0).orderId()), now);
+
+        List<Outbox.DueRow> published = new ArrayList<>();
+        outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> batch.stream().filter(row -> row.skuId() == sku).forEach(published::add));
+
+        assertThat(published).extracting(Outbox.DueRow::orderId).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
+        assertThat(published.get(0).payload()).isIn(due.get(0).payload(), due.get(1).payload());
+        List<Outbox.DueRow> again = new ArrayList<>();
+        outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> batch.stream().filter(row -> row.skuId() == sku).forEach(again::add));
+        assertThat(again).as("postponed by the grace").isEmpty();
+        assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(1);
+        assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.plusSeconds(10));
+    }
+
+    @Test
+    void aPublishThatFailsLeavesTheRowsDue() {
+        long sku = NEXT_SKU.incrementAndGet();
+        List<Outbox.NewRow> due = rows(sku, 1, now.minusSeconds(1));
+        outbox.insert(db, due);
+
+        assertThatThrownBy(() -> outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> {
+            throw new IllegalStateException("broker down");
+        })).hasMessageContaining("broker down");
+        assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isZero();
+        assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.minusSeconds(1));
+    }
+
+    @Test
+    void completingKeepsTheFirstTimeAndPurgingTakesOnlyRowsCompletedBeforeTheCutoff() {
+        long sku = NEXT_SKU.incrementAndGet();
+        List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
+        outbox.insert(db, rows);
+        outbox.complete(db, List.of(rows.get(0).orderId()), now.minus(Duration.ofDays(8)));
+        outbox.complete(db, List.of(rows.get(0).orderId(), rows.get(1).orderId()), now);
+
+        assertThat(db.fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(now.minus(Duration.ofDays(8)));
+        while (outbox.purgeCompletedBefore(db, now.minus(Duration.ofDays(7)), 100) == 100) {
+            // older rows of other tests go too; they are completed and past the same cutoff
+        }
+        assertThat(outbox.find(db, rows.get(0).orderId())).isEmpty();
+        assertThat(outbox.find(db, rows.get(1).orderId())).map(Outbox.Entry::completed).contains(true);
+        assertThat(outbox.find(db, rows.get(2).orderId())).map(Outbox.Entry::completed).contains(false);
+    }
+
+    @Test
+    void stockIsChargedOnlyWhenItIsThere() {
+        long sku = NEXT_SKU.incrementAndGet();
+        skus.define(db, new Skus.Sale(sku, "phone", 5, 2, now.minusSeconds(60), now.plusSeconds(3600)), now);
+
+        assertThat(skus.charge(db, sku, 3, now)).isTrue();
+        assertThat(skus.charge(db, sku, 3, now)).isFalse();
+        assertThat(skus.stock(db, sku)).contains(2);
+        assertThat(skus.perUserLimit(db, sku)).contains(2);
+        assertThat(skus.stock(db, NEXT_SKU.incrementAndGet())).isEmpty();
+        assertThat(skus.ids(db)).contains(sku);
+    }
+
+    @Test
+    void decidedOrdersReadBackAsTheyWereWritten() {
+        long sku = NEXT_SKU.incrementAndGet();
+        OrderRequested won = OrderRequested.of(UUID.randomUUID().toString(), sku, "mia", 2, now);
+        OrderRequested lost = OrderRequested.of(UUID.randomUUID().toString(), sku, "ned", 1, now);
+        List<OrderResult> decisions = List.of(OrderResult.confirmed(won, now), OrderResult.rejected(lost, RejectReason.SOLD_OUT, now));
+        orders.insert(db, List.of(won, lost), decisions);
+
+        Map<String, OrderResult> decided = orders.decided(db, List.of(won.orderId(), lost.orderId(), UUID.randomUUID().toString()));
+        assertThat(decided).containsEntry(won.orderId(), decisions.get(0)).containsEntry(lost.orderId(), decisions.get(1)).hasSize(2);
+        assertThat(orders.confirmedQuantity(db, sku)).isEqualTo(2);
+        assertThat(orders.anyFor(db, sku)).isTrue();
+        assertThat(orders.exists(db, lost.orderId())).isTrue();
+    }
+
+    private List<Outbox.NewRow> rows(long sku, int count, Instant relayAfter) {
+        List<Outbox.NewRow> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "buyer-" + i, 1, now);
+            rows.add(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order), now, relayAfter));
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,134 @@
+package io.seckill.redisstate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.redisstate.SaleStore.RedisSkuState;
+import io.seckill.redisstate.SaleStore.Reservation;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
+import io.seckill.redisstate.SaleStore.SaleLoad;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The reservation rules, as the Lua scripts apply them on a real Redis, and their typed replies. */
+class SaleStoreIT {
+
+    private static final long HOUR = 3_600_000;
+    private final SaleStore store = new SaleStore(new LuaRunner(RedisFixture.REDIS));
+    private final long now = System.currentTimeMillis();
+
+    @Test
+    void everyReplyCodeOfTheScriptsIsATypedValue() {
+        assertThat(codes(LuaScript.RESERVE, "\\{'([A-Z_]+)'")).isEqualTo(names(Reservation.values()));
+        assertThat(codes(LuaScript.LOAD_SALE, "return '([A-Z_]+)'")).isEqualTo(names(SaleLoad.values()));
+        assertThat(codes(LuaScript.IDEMPOTENCY_CLAIM, "\\{'([A-Z_]+)'")).isEqualTo(names(IdempotencyClaims.ClaimState.values()));
+    }
+
+    @Test
+    void aReservationTakesStockCountsTheBuyerAndIsLedgered() {
+        long sku = openSale(10, 3);
+        assertThat(store.reserve(sku, order(), "ann", 2, now)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8));
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 2));
+        assertThat(store.heldBy(sku, "ann")).isEqualTo(2);
+    }
+
+    @Test
+    void eachRefusalSaysWhyAndWhatGoesWithIt() {
+        long sku = openSale(3, 2);
+        long unknown = RedisFixture.newSkuId();
+        long later = RedisFixture.newSkuId();
+        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR);
+        long over = RedisFixture.newSkuId();
+        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR);
+
+        assertThat(store.reserve(unknown, order(), "bob", 1, now).reservation()).isEqualTo(Reservation.NOT_LOADED);
+        assertThat(store.reserve(later, order(), "bob", 1, now)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR));
+        assertThat(store.reserve(over, order(), "bob", 1, now)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR));
+        assertThat(store.reserve(sku, order(), "bob", 3, now)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2));
+        String orderId = order();
+        assertThat(store.reserve(sku, orderId, "bob", 1, now).reservation()).isEqualTo(Reservation.RESERVED);
+        assertThat(store.reserve(sku, orderId, "cid", 1, now).reservation()).isEqualTo(Reservation.DUPLICATE_ORDER);
+        assertThat(store.reserve(sku, order(), "bob", 2, now)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2));
+        assertThat(store.reserve(sku, order(), "cid", 2, now).reservation()).isEqualTo(Reservation.RESERVED);
+        assertThat(store.reserve(sku, order(), "dan", 2, now)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0));
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(0, 3));
+    }
+
+    @Test
+    void notEnoughStockForTheQuantitySaysHowMuchIsLeft() {
+        long sku = openSale(1, 2);
+        assertThat(store.reserve(sku, order(), "eve", 2, now)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1));
+    }
+
+    @Test
+    void aReleaseGivesStockAndTheBuyersSlotBackOnce() {
+        long sku = openSale(5, 1);
+        String orderId = order();
+        store.reserve(sku, orderId, "fay", 1, now);
+
+        assertThat(store.release(sku, orderId)).isEqualTo(1);
+        assertThat(store.release(sku, orderId)).isZero();
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(5, 0));
+        assertThat(store.heldBy(sku, "fay")).isZero();
+    }
+
+    @Test
+    void aConfirmationKeepsTheUnitsSoldAndClosesTheLedgerEntrySoNoReleaseFollows() {
+        long sku = openSale(5, 1);
+        String orderId = order();
+        store.reserve(sku, orderId, "gus", 1, now);
+        OrderRequested requested = OrderRequested.of(orderId, sku, "gus", 1, Instant.ofEpochMilli(now));
+
+        store.confirmAll(List.of(OrderResult.confirmed(requested, Instant.now())));
+        store.confirmAll(List.of(OrderResult.confirmed(requested, Instant.now())));
+
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 0));
+        assertThat(store.release(sku, orderId)).isZero();
+        assertThat(store.heldBy(sku, "gus")).isEqualTo(1);
+    }
+
+    @Test
+    void aSaleWithUndecidedReservationsCannotBeReplaced() {
+        long sku = openSale(5, 1);
+        String orderId = order();
+        store.reserve(sku, orderId, "hal", 1, now);
+
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.IN_FLIGHT);
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
+        store.release(sku, orderId);
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(50, 0));
+    }
+
+    private long openSale(int stock, int limit) {
+        long sku = RedisFixture.newSkuId();
+        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.LOADED);
+        return sku;
+    }
+
+    private static String order() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static Set<String> codes(LuaScript script, String pattern) {
+        Set<String> codes = new TreeSet<>();
+        Matcher matcher = Pattern.compile(pattern).matcher(script.source().replaceAll("(?m)^--.*$", ""));
+        while (matcher.find()) {
+            codes.add(matcher.group(1));
+        }
+        return codes;
+    }
+
+    private static Set<String> names(Enum<?>[] values) {
+        return Arrays.stream(values).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
+    }
+}

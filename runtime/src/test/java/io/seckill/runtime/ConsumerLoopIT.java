@@ -1,0 +1,123 @@
+package io.seckill.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.config.InfraAddresses;
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.RejectReason;
+import io.seckill.schemas.events.StockCompensation;
+import io.seckill.schemas.kafka.DeadLetterHeaders;
+import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The one consume path on a real broker: poison to the dead-letter topic, the rest handled, offsets after the handler. */
+class ConsumerLoopIT {
+
+    private static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
+
+    @BeforeAll
+    static void topics() {
+        KafkaClients.ensureTopics(INFRA.kafkaBootstrap());
+    }
+
+    @Test
+    void theCatalogueExistsOnTheBrokerAndEnsuringItAgainChangesNothing() throws Exception {
+        KafkaClients.ensureTopics(INFRA.kafkaBootstrap());
+        try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
+            Map<String, Integer> partitions = new HashMap<>();
+            admin.describeTopics(Topic.all().stream().map(Topic::topicName).toList()).allTopicNames().get()
+                    .forEach((name, description) -> partitions.put(name, description.partitions().size()));
+            Topic.all().forEach(topic -> assertThat(partitions).containsEntry(topic.topicName(), topic.partitions()));
+        }
+    }
+
+    @Test
+    void poisonIsDeadLetteredWithItsReasonAndValidRecordsAreHandledInOrder() throws Exception {
+        long sku = System.nanoTime();
+        byte[] poison = ("not a compensation " + sku).getBytes(StandardCharsets.UTF_8);
+        StockCompensation first = compensation(sku);
+        StockCompensation second = compensation(sku);
+        List<StockCompensation> handled = new CopyOnWriteArrayList<>();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+             KafkaProbe kafka = new KafkaProbe(INFRA.kafkaBootstrap());
+             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("poison"), Topic.STOCK_COMPENSATIONS,
+                     new DeadLetterPublisher(producer, "loop-test"), batch -> batch.forEach(delivery -> {
+                         if (delivery.value().skuId() == sku) {
+                             handled.add(delivery.value());
+                         }
+                     }))) {
+            producer.send(Topic.STOCK_COMPENSATIONS.record(sku, first)).get();
+            kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku), poison);
+            producer.send(Topic.STOCK_COMPENSATIONS.record(sku, second)).get();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 2);
+            assertThat(handled).containsExactly(first, second);
+            List<ConsumerRecord<byte[], byte[]>> dead = kafka.readAll(Topic.DEAD_LETTERS.topicName()).stream()
+                    .filter(record -> Arrays.equals(record.value(), poison)).toList();
+            assertThat(dead).hasSize(1);
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.STAGE)).isEqualTo("loop-test");
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topic.STOCK_COMPENSATIONS.topicName());
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.REASON)).contains("undecodable StockCompensation");
+        }
+    }
+
+    @Test
+    void aBatchWhoseHandlerFailsIsDeliveredAgainAndCommittedOnlyOnceHandled() throws Exception {
+        long sku = System.nanoTime();
+        StockCompensation only = compensation(sku);
+        AtomicBoolean failedOnce = new AtomicBoolean();
+        List<StockCompensation> handled = new CopyOnWriteArrayList<>();
+        String group = "loop-test-retry-" + sku;
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", KafkaClients.consumer(INFRA.kafkaBootstrap(), group, "loop-test"),
+                     Topic.STOCK_COMPENSATIONS, new DeadLetterPublisher(producer, "loop-test"), batch -> {
+                         boolean ours = batch.stream().anyMatch(delivery -> delivery.value().skuId() == sku);
+                         if (ours && failedOnce.compareAndSet(false, true)) {
+                             throw new IllegalStateException("not this time");
+                         }
+                         batch.stream().map(Delivery::value).filter(value -> value.skuId() == sku).forEach(handled::add);
+                     })) {
+            producer.send(Topic.STOCK_COMPENSATIONS.record(sku, only)).get();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 1);
+            assertThat(failedOnce).isTrue();
+            try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                            .partitionsToOffsetAndMetadata().get();
+                    assertThat(committed.values().stream().mapToLong(OffsetAndMetadata::offset).sum()).isPositive();
+                });
+            }
+        }
+        assertThat(handled).containsExactly(only);
+    }
+
+    private static Properties consumer(String name) {
+        return KafkaClients.consumer(INFRA.kafkaBootstrap(), "loop-test-" + name + "-" + UUID.randomUUID(), "loop-test");
+    }
+
+    private static StockCompensation compensation(long sku) {
+        OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "loop-user", 1, Instant.now());
+        return StockCompensation.forRejected(OrderResult.rejected(order, RejectReason.SOLD_OUT, Instant.now()));
+    }
+}
