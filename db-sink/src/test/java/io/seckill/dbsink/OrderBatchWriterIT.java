@@ -2,18 +2,20 @@ package io.seckill.dbsink;
 
 import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
-import static io.seckill.schemas.db.Tables.SKU;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The sink's transaction on a real MySQL-compatible server. */
-class OrderBatchWriterTest {
+class OrderBatchWriterIT {
 
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.nanoTime() % 1_000_000 * 1000);
     private static Database database;
@@ -58,7 +60,7 @@ class OrderBatchWriterTest {
         List<OrderResult> results = writer.write(sku, batch);
 
         assertThat(results.subList(0, 3)).extracting(OrderResult::status).containsOnly(OrderStatus.CONFIRMED);
-        assertThat(results.subList(3, 5)).extracting(OrderResult::reason).containsOnly("SOLD_OUT");
+        assertThat(results.subList(3, 5)).extracting(OrderResult::reason).containsOnly(RejectReason.SOLD_OUT);
         assertThat(stock(sku)).isZero();
         assertThat(database.dsl().fetchCount(USER_PURCHASES, USER_PURCHASES.SKU_ID.eq(sku))).isEqualTo(3);
     }
@@ -84,7 +86,7 @@ class OrderBatchWriterTest {
 
         assertThat(first).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
         assertThat(second).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
-        assertThat(second.get(1).reason()).isEqualTo("PURCHASE_LIMIT_REACHED");
+        assertThat(second.get(1).reason()).isEqualTo(RejectReason.PURCHASE_LIMIT_REACHED);
         assertThat(database.dsl().select(USER_PURCHASES.QUANTITY).from(USER_PURCHASES)
                 .where(USER_PURCHASES.SKU_ID.eq(sku)).fetchSingle().value1()).isEqualTo(2);
         assertThat(stock(sku)).isEqualTo(8);
@@ -94,23 +96,22 @@ class OrderBatchWriterTest {
     void anUnknownSkuIsRejectedAndDecidedOrdersCompleteTheirOutboxRow() {
         long sku = NEXT_SKU.incrementAndGet();
         OrderRequested order = order(sku, "someone", 1);
-        database.dsl().insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER)
-                .values(order.orderId(), "order", Long.toString(sku), "OrderRequested", "{}", LocalDateTime.now()).execute();
+        new Outbox().insert(database.dsl(), List.of(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order),
+                order.requestedAt(), order.requestedAt())));
 
-        assertThat(writer.write(sku, List.of(order))).extracting(OrderResult::reason).containsExactly("UNKNOWN_SKU");
+        assertThat(writer.write(sku, List.of(order))).extracting(OrderResult::reason).containsExactly(RejectReason.UNKNOWN_SKU);
         assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();
     }
 
     private static long sale(int stock, int limit) {
         long sku = NEXT_SKU.incrementAndGet();
-        LocalDateTime now = LocalDateTime.now();
-        database.dsl().insertInto(SKU, SKU.ID, SKU.NAME, SKU.INITIAL_STOCK, SKU.STOCK, SKU.PER_USER_LIMIT, SKU.STARTS_AT, SKU.ENDS_AT)
-                .values(sku, "test", stock, stock, limit, now.minusHours(1), now.plusHours(1)).execute();
+        Instant now = Instant.now();
+        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, now.minusSeconds(3600), now.plusSeconds(3600)), now);
         return sku;
     }
 
     private static int stock(long sku) {
-        return database.dsl().fetchValue(SKU.STOCK, SKU.ID.eq(sku));
+        return new Skus().stock(database.dsl(), sku).orElseThrow();
     }
 
     private static List<OrderRequested> orders(long sku, int count) {

@@ -1,0 +1,51 @@
+package io.seckill.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.redisstate.OrderView;
+import io.seckill.redisstate.SaleStore.RedisSkuState;
+import io.seckill.runtime.Delivery;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
+import io.seckill.schemas.events.StockCompensation;
+import io.seckill.schemas.kafka.Topic;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** Results settle the Redis ledger and tell polling buyers; compensations give units and slots back, once. */
+class ReservationSettlerIT {
+
+    private final ReservationSettler settler = new ReservationSettler(Stores.SALES, Stores.STATUSES);
+
+    @Test
+    void confirmedUnitsStaySoldAndRejectedOnesComeBackExactlyOnceEvenWhenDeliveredTwice() {
+        long sku = Stores.openSale(5, 1);
+        OrderRequested kept = Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
+        OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().plusSeconds(600));
+        OrderResult confirmed = OrderResult.confirmed(kept, Instant.now());
+        OrderResult rejected = OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now());
+        StockCompensation compensation = StockCompensation.forRejected(rejected);
+
+        settler.onResults(deliveries(Topic.ORDER_RESULTS, confirmed, rejected, confirmed));
+        settler.onCompensations(deliveries(Topic.STOCK_COMPENSATIONS, compensation, compensation));
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
+        assertThat(Stores.SALES.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(Stores.SALES.heldBy(sku, "refused")).isZero();
+        assertThat(Stores.STATUSES.get(kept.orderId())).contains(new OrderView(kept.orderId(), sku, "kept", 1, OrderStatus.CONFIRMED, null));
+        assertThat(Stores.STATUSES.get(refused.orderId()))
+                .contains(new OrderView(refused.orderId(), sku, "refused", 1, OrderStatus.REJECTED, RejectReason.SOLD_OUT));
+    }
+
+    @SafeVarargs
+    private static <V> List<Delivery<V>> deliveries(Topic<V> topic, V... values) {
+        return Arrays.stream(values)
+                .map(value -> new Delivery<>(value, new ConsumerRecord<>(topic.topicName(), 0, 0L, "key", topic.encode(value))))
+                .toList();
+    }
+}

@@ -1,0 +1,55 @@
+package io.seckill.reconciler;
+
+import io.seckill.config.InfraAddresses;
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderRequested;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+
+/** The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids. */
+final class Stores {
+
+    static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
+    static final Database DATABASE = Database.connectAndMigrate(INFRA, "reconciler-test", 4);
+    static final LuaRunner LUA = new LuaRunner(RedisConnections.open(INFRA.redisUrl(), 8));
+    static final SaleStore SALES = new SaleStore(LUA);
+    static final OrderStatusStore STATUSES = new OrderStatusStore(LUA, Duration.ofMinutes(10));
+    private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
+
+    private Stores() {
+    }
+
+    static DSLContext sql() {
+        return DATABASE.dsl();
+    }
+
+    /** A sale open now, defined in MySQL and loaded into Redis with the same stock. */
+    static long openSale(int stock, int perUserLimit) {
+        long sku = NEXT_SKU.incrementAndGet();
+        Instant now = Instant.now();
+        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600)), now);
+        SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli());
+        return sku;
+    }
+
+    /** An order as the ingress leaves it: reserved in Redis, its row in the outbox (due at {@code relayAfter}). */
+    static OrderRequested accepted(long sku, String userId, Instant relayAfter) {
+        OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
+        SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli());
+        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order),
+                order.requestedAt(), relayAfter)));
+        return order;
+    }
+}
