@@ -3,6 +3,7 @@ package io.seckill.e2e;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
+import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.config.Env;
 import io.seckill.redisstate.LuaRunner;
@@ -24,8 +25,6 @@ import redis.clients.jedis.RedisClient;
 final class Pipeline {
 
     static final long RELAY_GRACE_MS = 1_500;
-    static final String TOKEN_SECRET = "e2e-token-secret-of-at-least-32-bytes";
-    static final String ADMIN_TOKEN = "e2e-admin-token-0123";
     private static Pipeline instance;
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
@@ -41,10 +40,9 @@ final class Pipeline {
         infra = LocalInfrastructure.get().addresses();
         env = new Env(Map.of(
                 "SECKILL_HTTP_PORT", "0",
-                IngressConfig.TOKEN_SECRET, TOKEN_SECRET,
-                IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
-                // The tests send everything from one address and some users hammer on purpose; the
-                // rate-limit test runs its own ingress with limits on.
+                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
+                IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                // The tests send everything from one address and some users hammer on purpose.
                 "SECKILL_RATE_LIMIT_PER_USER", "0",
                 "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
                 "SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS),

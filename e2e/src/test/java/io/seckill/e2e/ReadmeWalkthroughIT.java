@@ -18,11 +18,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Acceptance 7: the README's run command, as a user types it, answers the README's walk-through,
+ * The README's run command, as a user types it, answers the README's walk-through,
  * run verbatim (only the port differs, so the test never collides with a server on 8080), and stops
  * cleanly on SIGTERM. The build has already installed the modules, which is the run command's first half.
  */
-class ReadmeWalkthroughTest {
+class ReadmeWalkthroughIT {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*exec:java)\\n```");

@@ -1,9 +1,8 @@
-package io.seckill.e2e;
+package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seckill.ingress.ErrorCode;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -13,13 +12,13 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** /openapi.json matches the real routes and codes; /ready and /metrics answer. */
-class OperationsTest {
+class OperationsIT {
 
-    private final Pipeline pipeline = Pipeline.get();
+    private final IngressFixture fixture = IngressFixture.get();
 
     @Test
     void theOpenApiDocumentDescribesExactlyTheRealRoutesAndEveryErrorCode() {
-        JsonNode openApi = pipeline.http.get("/openapi.json").json();
+        JsonNode openApi = fixture.http.get("/openapi.json").json();
         Set<String> documented = new TreeSet<>();
         Set<String> codesInResponses = new HashSet<>();
         for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").fields(); paths.hasNext(); ) {
@@ -36,27 +35,27 @@ class OperationsTest {
         openApi.path("components").path("schemas").path("ErrorCode").path("enum").forEach(code -> enumerated.add(code.asText()));
         Set<String> allCodes = new HashSet<>(Arrays.stream(ErrorCode.values()).map(Enum::name).toList());
 
-        assertThat(documented).isEqualTo(new TreeSet<>(pipeline.system.ingress().routes()));
+        assertThat(documented).isEqualTo(new TreeSet<>(fixture.ingress.routes()));
         assertThat(enumerated).isEqualTo(allCodes);
         assertThat(codesInResponses).isEqualTo(allCodes);
     }
 
     @Test
     void readinessReportsEveryDependency() {
-        HttpApi.Reply ready = pipeline.http.get("/ready");
+        HttpApi.Reply ready = fixture.http.get("/ready");
         assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.json().path("checks").toString()).contains("\"redis\":\"UP\"", "\"mysql\":\"UP\"", "\"kafka\":\"UP\"");
-        assertThat(pipeline.http.get("/health").json().path("status").asText()).isEqualTo("UP");
+        assertThat(fixture.http.get("/health").json().path("status").asText()).isEqualTo("UP");
     }
 
     @Test
     void metricsArePrometheusText() {
-        long sku = Pipeline.newSkuId();
-        pipeline.http.openSale(sku, 1, 1);
-        pipeline.http.buy(sku, "metered", 1);
-        pipeline.http.buy(sku, "metered-too", 1);
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 1, 1);
+        fixture.http.buy(sku, "metered", 1);
+        fixture.http.buy(sku, "metered-too", 1);
 
-        String metrics = pipeline.http.get("/metrics").body();
+        String metrics = fixture.http.get("/metrics").body();
         assertThat(metrics)
                 .contains("seckill_http_requests_total{outcome=\"SOLD_OUT\",route=\"/api/v1/skus/{skuId}/orders\"}")
                 .contains("seckill_http_requests_total{outcome=\"ACCEPTED\",route=\"/api/v1/skus/{skuId}/orders\"}")

@@ -1,4 +1,4 @@
-package io.seckill.e2e;
+package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** What the HTTP server refuses before any route sees it is problem+json as well. */
-class MalformedHttpTest {
+class MalformedHttpIT {
 
-    private final Pipeline pipeline = Pipeline.get();
+    private final IngressFixture fixture = IngressFixture.get();
 
     @Test
     void aControlCharacterInAHeader() throws IOException {
@@ -31,7 +31,7 @@ class MalformedHttpTest {
     }
 
     private String send(String request) throws IOException {
-        try (Socket socket = new Socket("localhost", pipeline.system.httpPort())) {
+        try (Socket socket = new Socket("localhost", fixture.ingress.port())) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();

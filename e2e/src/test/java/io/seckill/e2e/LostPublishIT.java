@@ -4,6 +4,8 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.config.InfraAddresses;
@@ -14,8 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Acceptance 5: with the ingress's own Kafka publish failing, orders still arrive through the outbox relay. */
-class LostPublishTest {
+/** With the ingress's own Kafka publish failing, orders still arrive through the outbox relay. */
+class LostPublishIT {
 
     private final Pipeline pipeline = Pipeline.get();
 
@@ -31,7 +33,7 @@ class LostPublishTest {
         try (IngressApi cutOff = IngressApi.start(config)) {
             HttpApi http = new HttpApi(cutOff.port());
             for (int i = 0; i < 3; i++) {
-                HttpApi.Reply reply = http.buy(sku, "lost-" + i, 1);
+                Reply reply = http.buy(sku, "lost-" + i, 1);
                 assertThat(reply.status()).isEqualTo(202);
                 orderIds.add(reply.orderId());
             }

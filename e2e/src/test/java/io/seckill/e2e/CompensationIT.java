@@ -5,10 +5,15 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.ingress.HttpApi.Reply;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.SaleStore.Reservation;
+import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.db.tables.records.OrdersRecord;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
@@ -20,10 +25,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Acceptance 3: MySQL holds less than Redis (simulated drift). The excess orders end REJECTED, and
+ * MySQL holds less than Redis (simulated drift). The excess orders end REJECTED, and
  * their stock and buyers' slots return to Redis exactly once, even when compensation comes twice.
  */
-class CompensationTest {
+class CompensationIT {
 
     private final Pipeline pipeline = Pipeline.get();
 
@@ -31,19 +36,19 @@ class CompensationTest {
     void rejectedOrdersReturnTheirStockAndSlotsExactlyOnce() {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 10, 1);
-        pipeline.sql().update(SKU).set(SKU.STOCK, 6).where(SKU.ID.eq(sku)).execute();
+        new Skus().charge(pipeline.sql(), sku, 4, Instant.now());
 
         List<String> orderIds = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            HttpApi.Reply reply = pipeline.http.buy(sku, "comp-" + i, 1);
+            Reply reply = pipeline.http.buy(sku, "comp-" + i, 1);
             assertThat(reply.status()).isEqualTo(202);
             orderIds.add(reply.orderId());
         }
         await().atMost(Duration.ofSeconds(60)).until(() ->
                 pipeline.sql().fetchCount(ORDERS, ORDERS.ORDER_ID.in(orderIds)) == orderIds.size());
         List<OrdersRecord> rejected = pipeline.sql().selectFrom(ORDERS)
-                .where(ORDERS.SKU_ID.eq(sku)).and(ORDERS.STATUS.eq("REJECTED")).fetch();
-        assertThat(rejected).hasSize(4).allSatisfy(order -> assertThat(order.getReason()).isEqualTo("SOLD_OUT"));
+                .where(ORDERS.SKU_ID.eq(sku)).and(ORDERS.STATUS.eq(OrderStatus.REJECTED)).fetch();
+        assertThat(rejected).hasSize(4).allSatisfy(order -> assertThat(order.getReason()).isEqualTo(RejectReason.SOLD_OUT));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rejected).allSatisfy(order ->
                 assertThat(pipeline.http.orderStatus(order.getUserId(), order.getOrderId())).isEqualTo("REJECTED")));
 
@@ -59,7 +64,7 @@ class CompensationTest {
             }
             // A marker after the duplicates, in the same partition: once it is released, they were seen.
             String marker = UUID.randomUUID().toString();
-            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli()).code()).isEqualTo("RESERVED");
+            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli()).reservation()).isEqualTo(Reservation.RESERVED);
             OrderRequested markerOrder = OrderRequested.of(marker, sku, "marker", 1, Instant.now());
             kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku),
                     EventJson.encode(StockCompensation.forRejected(OrderResult.rejected(markerOrder, RejectReason.SOLD_OUT, Instant.now()))));
@@ -70,7 +75,7 @@ class CompensationTest {
         assertSlots(sku, rejected);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
         // The drift simulated at the start is what the figures report: Redis would sell 4 units MySQL lacks.
-        HttpApi.Reply figures = pipeline.http.figures(sku);
+        Reply figures = pipeline.http.figures(sku);
         assertThat(figures.json().path("mysqlStock").asLong()).isZero();
         assertThat(figures.json().path("redisStock").asLong()).isEqualTo(4);
         assertThat(figures.json().path("confirmedQuantity").asLong()).isEqualTo(6);

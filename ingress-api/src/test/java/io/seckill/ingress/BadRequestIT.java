@@ -1,4 +1,4 @@
-package io.seckill.e2e;
+package io.seckill.ingress;
 
 import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
@@ -26,23 +26,23 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Issue 3, acceptance 1: every bad request gets its status and stable code as problem+json, and
+ * every bad request gets its status and stable code as problem+json, and
  * leaves Redis and MySQL exactly as they were.
  */
-class BadRequestTest {
+class BadRequestIT {
 
-    private static final Pipeline PIPELINE = Pipeline.get();
-    private static final long OPEN = Pipeline.newSkuId();
-    private static final long NOT_STARTED = Pipeline.newSkuId();
-    private static final long ENDED = Pipeline.newSkuId();
+    private static final IngressFixture FIXTURE = IngressFixture.get();
+    private static final long OPEN = IngressFixture.newSkuId();
+    private static final long NOT_STARTED = IngressFixture.newSkuId();
+    private static final long ENDED = IngressFixture.newSkuId();
     private static final String JSON = "application/json";
 
     @BeforeAll
     static void defineSales() {
         Instant now = Instant.now();
-        PIPELINE.http.openSale(OPEN, 10, 2);
-        PIPELINE.http.defineSale(NOT_STARTED, 10, 2, now.plusSeconds(3600), now.plusSeconds(7200));
-        PIPELINE.http.defineSale(ENDED, 10, 2, now.minusSeconds(7200), now.minusSeconds(3600));
+        FIXTURE.http.openSale(OPEN, 10, 2);
+        FIXTURE.http.defineSale(NOT_STARTED, 10, 2, now.plusSeconds(3600), now.plusSeconds(7200));
+        FIXTURE.http.defineSale(ENDED, 10, 2, now.minusSeconds(7200), now.minusSeconds(3600));
     }
 
     record Case(String name, Function<HttpApi, HttpRequest.Builder> request, int status, String code) {
@@ -54,8 +54,8 @@ class BadRequestTest {
 
     static Stream<Case> badRequests() {
         String alice = "Bearer " + HttpApi.tokenFor("alice");
-        String admin = "Bearer " + Pipeline.ADMIN_TOKEN;
-        String expired = "Bearer " + new BuyerToken(Pipeline.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO)
+        String admin = "Bearer " + HttpApi.ADMIN_TOKEN;
+        String expired = "Bearer " + new BuyerToken(HttpApi.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO)
                 .mint("alice", Instant.now().minusSeconds(300));
         String foreign = "Bearer " + new BuyerToken("some-other-secret-of-at-least-32-bytes", Clock.systemUTC(), Duration.ZERO)
                 .mint("alice", Instant.now().plusSeconds(300));
@@ -129,7 +129,7 @@ class BadRequestTest {
     @MethodSource("badRequests")
     void answersWithItsCodeAndChangesNothing(Case bad) {
         Map<String, String> before = snapshot();
-        HttpApi.Reply reply = PIPELINE.http.send(bad.request().apply(PIPELINE.http));
+        HttpApi.Reply reply = FIXTURE.http.send(bad.request().apply(FIXTURE.http));
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(bad.status());
         assertThat(reply.contentType()).startsWith("application/problem+json");
@@ -147,16 +147,16 @@ class BadRequestTest {
         Map<String, String> state = new TreeMap<>();
         for (long sku : new long[] {OPEN, NOT_STARTED, ENDED}) {
             SkuKeys keys = new SkuKeys(sku);
-            state.put(sku + " redis stock", PIPELINE.redis.get(keys.stock()));
-            state.put(sku + " redis sale", PIPELINE.redis.hgetAll(keys.sale()).toString());
-            state.put(sku + " redis bought", PIPELINE.redis.hgetAll(keys.bought()).toString());
-            state.put(sku + " redis ledger", PIPELINE.redis.hgetAll(keys.ledger()).toString());
-            state.put(sku + " mysql sku", String.valueOf(PIPELINE.sql().fetchOne(SKU, SKU.ID.eq(sku))));
-            state.put(sku + " mysql orders", Integer.toString(PIPELINE.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))));
-            state.put(sku + " mysql outbox", Integer.toString(PIPELINE.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)))));
+            state.put(sku + " redis stock", FIXTURE.redis.get(keys.stock()));
+            state.put(sku + " redis sale", FIXTURE.redis.hgetAll(keys.sale()).toString());
+            state.put(sku + " redis bought", FIXTURE.redis.hgetAll(keys.bought()).toString());
+            state.put(sku + " redis ledger", FIXTURE.redis.hgetAll(keys.ledger()).toString());
+            state.put(sku + " mysql sku", String.valueOf(FIXTURE.sql().fetchOne(SKU, SKU.ID.eq(sku))));
+            state.put(sku + " mysql orders", Integer.toString(FIXTURE.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))));
+            state.put(sku + " mysql outbox", Integer.toString(FIXTURE.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)))));
         }
         state.put("redis idempotency keys", Integer.toString(count("seckill:idempotency:*")));
-        state.put("mysql skus", Integer.toString(PIPELINE.sql().fetchCount(SKU)));
+        state.put("mysql skus", Integer.toString(FIXTURE.sql().fetchCount(SKU)));
         return state;
     }
 
@@ -164,7 +164,7 @@ class BadRequestTest {
         int total = 0;
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
-            ScanResult<String> page = PIPELINE.redis.scan(cursor, new ScanParams().match(pattern).count(1000));
+            ScanResult<String> page = FIXTURE.redis.scan(cursor, new ScanParams().match(pattern).count(1000));
             total += page.getResult().size();
             cursor = page.getCursor();
         } while (!cursor.equals(ScanParams.SCAN_POINTER_START));

@@ -6,13 +6,14 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Acceptance 2: one order event delivered three times yields one order and charges stock once. */
-class DuplicateDeliveryTest {
+/** One order event delivered three times yields one order and charges stock once. */
+class DuplicateDeliveryIT {
 
     private final Pipeline pipeline = Pipeline.get();
 

@@ -1,10 +1,9 @@
-package io.seckill.e2e;
+package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.ingress.IngressApi;
-import io.seckill.ingress.IngressConfig;
+import io.seckill.redisstate.SaleStore.Reservation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -14,25 +13,25 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 3, acceptance 4: two ingress instances answer a sold-out SKU from memory, and both sell again
+ * two ingress instances answer a sold-out SKU from memory, and both sell again
  * within one second of stock coming back.
  */
-class SoldOutFastPathTest {
+class SoldOutFastPathIT {
 
     private static final Pattern FAST_PATH_HITS = Pattern.compile("(?m)^seckill_sold_out_fast_path_total(?:\\{[^}]*})? (\\S+)$");
-    private final Pipeline pipeline = Pipeline.get();
+    private final IngressFixture fixture = IngressFixture.get();
     private final AtomicInteger buyers = new AtomicInteger();
 
     @Test
     void bothInstancesAnswerFromMemoryAndSellAgainWithinASecond() {
-        long sku = Pipeline.newSkuId();
-        pipeline.http.openSale(sku, 2, 1);
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 2, 1);
         // Two reservations with no order behind them take the stock, so nothing gives it back until we do.
         String[] holds = {UUID.randomUUID().toString(), UUID.randomUUID().toString()};
         for (String hold : holds) {
-            assertThat(pipeline.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli()).code()).isEqualTo("RESERVED");
+            assertThat(fixture.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli()).reservation()).isEqualTo(Reservation.RESERVED);
         }
-        IngressConfig config = IngressConfig.from(pipeline.env, pipeline.infra);
+        IngressConfig config = IngressConfig.from(fixture.env, fixture.infra);
         try (IngressApi first = IngressApi.start(config); IngressApi second = IngressApi.start(config)) {
             HttpApi[] instances = {new HttpApi(first.port()), new HttpApi(second.port())};
             for (HttpApi instance : instances) {
@@ -44,7 +43,7 @@ class SoldOutFastPathTest {
             }
 
             for (String hold : holds) {
-                pipeline.saleStore.release(sku, hold);
+                fixture.saleStore.release(sku, hold);
             }
             boolean[] sold = new boolean[2];
             await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(25)).until(() -> {

@@ -1,4 +1,4 @@
-package io.seckill.e2e;
+package io.seckill.ingress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,48 +14,52 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** The ingress's HTTP API as buyers (signed tokens) and an admin use it. */
-final class HttpApi {
+public final class HttpApi {
+
+    /** The secrets the test fixtures configure their ingresses with. */
+    public static final String TOKEN_SECRET = "test-token-secret-of-at-least-32-bytes";
+    public static final String ADMIN_TOKEN = "test-admin-token-0123";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final BuyerToken TOKENS = new BuyerToken(Pipeline.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
+    private static final BuyerToken TOKENS = new BuyerToken(TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
     private final String base;
 
-    HttpApi(int port) {
+    public HttpApi(int port) {
         this.base = "http://localhost:" + port;
     }
 
-    static String tokenFor(String userId) {
+    public static String tokenFor(String userId) {
         return TOKENS.mint(userId, Instant.now().plus(Duration.ofHours(1)));
     }
 
-    URI uri(String path) {
+    public URI uri(String path) {
         return URI.create(base + path);
     }
 
     /** A sale that is open now. */
-    Reply openSale(long skuId, int stock, int perUserLimit) {
+    public Reply openSale(long skuId, int stock, int perUserLimit) {
         Instant now = Instant.now();
         return defineSale(skuId, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600));
     }
 
-    Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
+    public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
         return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
-                .header("Authorization", "Bearer " + Pipeline.ADMIN_TOKEN)
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\",\"stock\":" + stock
                         + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
                         + "\",\"endsAt\":\"" + endsAt + "\"}")));
     }
 
-    Reply buy(long skuId, String userId, int quantity) {
+    public Reply buy(long skuId, String userId, int quantity) {
         return send(buyRequest(skuId, userId, quantity));
     }
 
-    Reply buy(long skuId, String userId, int quantity, String idempotencyKey) {
+    public Reply buy(long skuId, String userId, int quantity, String idempotencyKey) {
         return send(buyRequest(skuId, userId, quantity).header("Idempotency-Key", idempotencyKey));
     }
 
@@ -66,25 +70,25 @@ final class HttpApi {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"));
     }
 
-    Reply order(String userId, String orderId) {
+    public Reply order(String userId, String orderId) {
         return send(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId))
                 .header("Authorization", "Bearer " + tokenFor(userId)).GET());
     }
 
-    String orderStatus(String userId, String orderId) {
+    public String orderStatus(String userId, String orderId) {
         return order(userId, orderId).json().path("status").asText();
     }
 
-    Reply figures(long skuId) {
+    public Reply figures(long skuId) {
         return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
-                .header("Authorization", "Bearer " + Pipeline.ADMIN_TOKEN).GET());
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).GET());
     }
 
-    Reply get(String path) {
+    public Reply get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
-    Reply send(HttpRequest.Builder request) {
+    public Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
@@ -97,9 +101,9 @@ final class HttpApi {
         }
     }
 
-    record Reply(int status, String contentType, String body, String retryAfter) {
+    public record Reply(int status, String contentType, String body, String retryAfter) {
 
-        JsonNode json() {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (IOException e) {
@@ -107,11 +111,11 @@ final class HttpApi {
             }
         }
 
-        String code() {
+        public String code() {
             return json().path("code").asText();
         }
 
-        String orderId() {
+        public String orderId() {
             return json().path("orderId").asText();
         }
     }

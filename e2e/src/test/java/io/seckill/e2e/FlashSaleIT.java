@@ -2,10 +2,13 @@ package io.seckill.e2e;
 
 import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.SKU;
+import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.e2e.HttpApi.Reply;
+import io.seckill.ingress.HttpApi.Reply;
+import io.seckill.runtime.Concurrently;
+import io.seckill.schemas.events.OrderStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +17,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Acceptance 1: one SKU, stock 100, limit 1; 2,000 users each sending 3 concurrent requests. */
-class FlashSaleTest {
+/**
+ * Buyers racing for one SKU through every service: exactly the stock is sold, to distinct buyers within
+ * their limit, and every accepted order is confirmed in MySQL with Redis settled.
+ */
+class FlashSaleIT {
 
     private static final int STOCK = 100;
     private static final int USERS = 2_000;
@@ -23,6 +29,7 @@ class FlashSaleTest {
 
     private final Pipeline pipeline = Pipeline.get();
 
+    /** One SKU, stock 100, limit 1; 2,000 users each sending 3 concurrent requests. */
     @Test
     void sellsExactlyTheStockToDistinctBuyersAndConfirmsEveryAcceptedOrder() throws Exception {
         long sku = Pipeline.newSkuId();
@@ -59,7 +66,7 @@ class FlashSaleTest {
                 assertThat(accepted).allSatisfy(purchase -> assertThat(
                         pipeline.http.orderStatus(purchase.userId(), purchase.reply().orderId())).isEqualTo("CONFIRMED")));
 
-        assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq("CONFIRMED")))).isEqualTo(STOCK);
+        assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)))).isEqualTo(STOCK);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
         assertThat(pipeline.sql().select(ORDERS.USER_ID).from(ORDERS).where(ORDERS.SKU_ID.eq(sku))
                 .groupBy(ORDERS.USER_ID).having(org.jooq.impl.DSL.count().gt(1)).fetch()).isEmpty();
@@ -67,6 +74,23 @@ class FlashSaleTest {
             assertThat(pipeline.saleStore.state(sku).stock()).isZero();
             assertThat(pipeline.saleStore.state(sku).pending()).isZero();
         });
+    }
+
+    /** Per-user limit 2, ten concurrent requests of one unit: exactly two units, in Redis and in MySQL. */
+    @Test
+    void tenConcurrentBuysOfOneUnitEndWithExactlyTheLimit() throws Exception {
+        long sku = Pipeline.newSkuId();
+        pipeline.http.openSale(sku, 100, 2);
+
+        List<Reply> replies = Concurrently.run(10, () -> pipeline.http.buy(sku, "eager", 1));
+
+        assertThat(replies.stream().filter(reply -> reply.status() == 202)).hasSize(2);
+        assertThat(replies.stream().filter(reply -> reply.status() != 202))
+                .hasSize(8).allSatisfy(reply -> assertThat(reply.code()).isEqualTo("PURCHASE_LIMIT_REACHED"));
+        assertThat(pipeline.saleStore.heldBy(sku, "eager")).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.sql().fetchOptional(USER_PURCHASES,
+                USER_PURCHASES.SKU_ID.eq(sku).and(USER_PURCHASES.USER_ID.eq("eager")))
+                .map(row -> row.getQuantity() == 2).orElse(false));
     }
 
     private record Purchase(String userId, Reply reply) {

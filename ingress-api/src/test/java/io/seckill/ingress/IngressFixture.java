@@ -1,0 +1,75 @@
+package io.seckill.ingress;
+
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.mysqlstate.Database;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.KafkaClients;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * One ingress on the local infrastructure per test JVM, with the rate limits off (the tests send
+ * everything from one address and some buyers hammer on purpose; the rate-limit tests start their
+ * own). Nothing consumes what it publishes: decisions are other services' business. Each test takes
+ * its own SKU ids.
+ */
+final class IngressFixture {
+
+    private static final Map<String, String> SETTINGS = Map.of(
+            "SECKILL_HTTP_PORT", "0",
+            IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
+            IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+            "SECKILL_RATE_LIMIT_PER_USER", "0",
+            "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+    private static IngressFixture instance;
+    private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
+
+    final InfraAddresses infra;
+    final Env env;
+    final IngressApi ingress;
+    final HttpApi http;
+    final Database database;
+    final RedisClient redis;
+    final SaleStore saleStore;
+
+    private IngressFixture() {
+        infra = LocalInfrastructure.get().addresses();
+        KafkaClients.ensureTopics(infra.kafkaBootstrap());
+        env = new Env(SETTINGS);
+        ingress = IngressApi.start(IngressConfig.from(env, infra));
+        LocalInfrastructure.get().closeFirstOnStop(ingress);
+        http = new HttpApi(ingress.port());
+        database = Database.connectAndMigrate(infra, "ingress-checks", 4);
+        redis = RedisConnections.open(infra.redisUrl(), 8);
+        saleStore = new SaleStore(new LuaRunner(redis));
+    }
+
+    static synchronized IngressFixture get() {
+        if (instance == null) {
+            instance = new IngressFixture();
+        }
+        return instance;
+    }
+
+    static long newSkuId() {
+        return NEXT_SKU.incrementAndGet();
+    }
+
+    DSLContext sql() {
+        return database.dsl();
+    }
+
+    /** An ingress of this fixture's servers configured by {@code settings} over the fixture's own. */
+    IngressApi start(Map<String, String> settings) {
+        Map<String, String> merged = new HashMap<>(SETTINGS);
+        merged.putAll(settings);
+        return IngressApi.start(IngressConfig.from(new Env(merged), infra));
+    }
+}
