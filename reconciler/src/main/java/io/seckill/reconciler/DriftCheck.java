@@ -13,19 +13,9 @@ import org.slf4j.LoggerFactory;
  * disagree. During a sale a difference is normal for a moment (a decision is committed in MySQL
  * before its result settles the Redis ledger); only a difference that persists is drift.
  */
-final class DriftCheck {
+record DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriftCheck.class);
-
-    private final DSLContext dsl;
-    private final Skus skus;
-    private final SaleStore saleStore;
-
-    DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
-        this.dsl = dsl;
-        this.skus = skus;
-        this.saleStore = saleStore;
-    }
 
     /** @return every SKU whose two stores disagree right now */
     List<SkuFigures> run() {

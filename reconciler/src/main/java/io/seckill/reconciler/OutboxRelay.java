@@ -17,23 +17,7 @@ import org.jooq.DSLContext;
  * publish was lost, or the order is stuck. Several relays share the work ({@link Outbox#relayDue}).
  * A re-send is a duplicate at worst; the stream-processor and the sink absorb it.
  */
-final class OutboxRelay {
-
-    private final DSLContext dsl;
-    private final Outbox outbox;
-    private final Producer<String, byte[]> producer;
-    private final Duration grace;
-    private final int batchSize;
-    private final Clock clock;
-
-    OutboxRelay(DSLContext dsl, Outbox outbox, Producer<String, byte[]> producer, Duration grace, int batchSize, Clock clock) {
-        this.dsl = dsl;
-        this.outbox = outbox;
-        this.producer = producer;
-        this.grace = grace;
-        this.batchSize = batchSize;
-        this.clock = clock;
-    }
+record OutboxRelay(DSLContext dsl, Outbox outbox, Producer<String, byte[]> producer, Duration grace, int batchSize, Clock clock) {
 
     /** Relays every due row, batch by batch. @return rows re-sent */
     int relayDue() {

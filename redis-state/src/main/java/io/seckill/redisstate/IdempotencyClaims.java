@@ -9,17 +9,7 @@ import java.util.List;
  * and every later request with the key learns what became of the first. Stored replies expire after
  * {@code ttl}; a claim whose owner died frees itself after {@code claimTtl}.
  */
-public final class IdempotencyClaims {
-
-    private final LuaRunner lua;
-    private final Duration ttl;
-    private final Duration claimTtl;
-
-    public IdempotencyClaims(LuaRunner lua, Duration ttl, Duration claimTtl) {
-        this.lua = lua;
-        this.ttl = ttl;
-        this.claimTtl = claimTtl;
-    }
+public record IdempotencyClaims(LuaRunner lua, Duration ttl, Duration claimTtl) {
 
     /** Claims the key for this request, or tells what the request that holds it did. */
     public Claim claim(String userId, String key, String fingerprint) {
