@@ -1,7 +1,7 @@
 package io.seckill.dbsink;
 
-import io.seckill.runtime.ConsumerLoop;
 import io.seckill.mysqlstate.Database;
+import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;

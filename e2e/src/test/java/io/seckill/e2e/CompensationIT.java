@@ -85,7 +85,7 @@ class CompensationIT {
         List<String> rejectedUsers = rejected.stream().map(OrdersRecord::getUserId).toList();
         for (int i = 0; i < 10; i++) {
             String user = "comp-" + i;
-            assertThat(pipeline.saleStore.heldBy(sku, user)).as(user).isEqualTo(rejectedUsers.contains(user) ? 0 : 1);
+            assertThat(pipeline.probe.heldBy(sku, user)).as(user).isEqualTo(rejectedUsers.contains(user) ? 0 : 1);
         }
     }
 

@@ -84,7 +84,7 @@ class DeadLetterIT {
                 pipeline.sql().fetchCount(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId)) == 2);
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(5);
         assertThat(pipeline.saleStore.state(sku).pending()).isZero();
-        assertThat(pipeline.saleStore.heldBy(sku, "doomed")).isZero();
+        assertThat(pipeline.probe.heldBy(sku, "doomed")).isZero();
         assertThat(pipeline.sql().fetchCount(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId).and(DEAD_LETTERS.RELEASED.isTrue()))).isEqualTo(1);
         assertThat(pipeline.sql().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(orderId))).isNotNull();
         Reply status = pipeline.http.order("doomed", orderId);
@@ -107,7 +107,7 @@ class DeadLetterIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId)));
         assertThat(pipeline.sql().fetchValue(DEAD_LETTERS.RELEASED, DEAD_LETTERS.ORDER_ID.eq(orderId))).isFalse();
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(4);
-        assertThat(pipeline.saleStore.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(pipeline.probe.heldBy(sku, "kept")).isEqualTo(1);
         assertThat(pipeline.http.orderStatus("kept", orderId)).isEqualTo("CONFIRMED");
     }
 

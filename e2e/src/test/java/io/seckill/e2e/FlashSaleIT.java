@@ -87,7 +87,7 @@ class FlashSaleIT {
         assertThat(replies.stream().filter(reply -> reply.status() == 202)).hasSize(2);
         assertThat(replies.stream().filter(reply -> reply.status() != 202))
                 .hasSize(8).allSatisfy(reply -> assertThat(reply.code()).isEqualTo("PURCHASE_LIMIT_REACHED"));
-        assertThat(pipeline.saleStore.heldBy(sku, "eager")).isEqualTo(2);
+        assertThat(pipeline.probe.heldBy(sku, "eager")).isEqualTo(2);
         await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.sql().fetchOptional(USER_PURCHASES,
                 USER_PURCHASES.SKU_ID.eq(sku).and(USER_PURCHASES.USER_ID.eq("eager")))
                 .map(row -> row.getQuantity() == 2).orElse(false));

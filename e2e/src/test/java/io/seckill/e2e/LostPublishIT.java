@@ -4,11 +4,11 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.ingress.HttpApi;
+import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi.Reply;
+import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.config.InfraAddresses;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;

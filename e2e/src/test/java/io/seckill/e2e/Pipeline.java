@@ -1,14 +1,15 @@
 package io.seckill.e2e;
 
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.IngressConfig;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
-import io.seckill.ingress.HttpApi;
-import io.seckill.ingress.IngressConfig;
-import io.seckill.config.Env;
 import io.seckill.redisstate.LuaRunner;
-import io.seckill.config.InfraAddresses;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +36,7 @@ final class Pipeline {
     final Database database;
     final RedisClient redis;
     final SaleStore saleStore;
+    final RedisProbe probe;
 
     private Pipeline() {
         infra = LocalInfrastructure.get().addresses();
@@ -55,6 +57,7 @@ final class Pipeline {
         database = Database.connectAndMigrate(infra, "e2e-checks", 4);
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
+        probe = new RedisProbe(redis);
     }
 
     static synchronized Pipeline get() {

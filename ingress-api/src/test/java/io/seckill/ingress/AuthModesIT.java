@@ -24,7 +24,7 @@ class AuthModesIT {
                     .header("X-User-Id", "gateway-user").header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")));
             assertThat(accepted.status()).isEqualTo(202);
-            assertThat(fixture.saleStore.heldBy(sku, "gateway-user")).isEqualTo(1);
+            assertThat(fixture.probe.heldBy(sku, "gateway-user")).isEqualTo(1);
 
             HttpApi.Reply tokenOnly = http.buy(sku, "token-user", 1);
             assertThat(tokenOnly.status()).isEqualTo(401);

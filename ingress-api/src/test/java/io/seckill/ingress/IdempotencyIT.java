@@ -21,7 +21,7 @@ class IdempotencyIT {
 
         assertThat(replies).extracting(HttpApi.Reply::status).containsOnly(202);
         assertThat(replies).extracting(HttpApi.Reply::body).containsOnly(replies.get(0).body());
-        assertThat(fixture.saleStore.heldBy(sku, "retrier")).isEqualTo(1);
+        assertThat(fixture.probe.heldBy(sku, "retrier")).isEqualTo(1);
         assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(9);
         assertThat(fixture.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)))).isEqualTo(1);
 
@@ -29,7 +29,7 @@ class IdempotencyIT {
         // Later retries still get the original answer, and a new key is a new purchase.
         assertThat(fixture.http.buy(sku, "retrier", 1, "checkout-7").body()).isEqualTo(replies.get(0).body());
         assertThat(fixture.http.buy(sku, "retrier", 1, "checkout-8").orderId()).isNotEqualTo(orderId);
-        assertThat(fixture.saleStore.heldBy(sku, "retrier")).isEqualTo(2);
+        assertThat(fixture.probe.heldBy(sku, "retrier")).isEqualTo(2);
     }
 
     @Test
@@ -42,7 +42,7 @@ class IdempotencyIT {
 
         assertThat(changed.status()).isEqualTo(422);
         assertThat(changed.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
-        assertThat(fixture.saleStore.heldBy(sku, "changer")).isEqualTo(1);
+        assertThat(fixture.probe.heldBy(sku, "changer")).isEqualTo(1);
     }
 
     @Test

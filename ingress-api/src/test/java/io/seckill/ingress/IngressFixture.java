@@ -6,6 +6,7 @@ import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.KafkaClients;
 import java.util.HashMap;
@@ -38,6 +39,7 @@ final class IngressFixture {
     final Database database;
     final RedisClient redis;
     final SaleStore saleStore;
+    final RedisProbe probe;
 
     private IngressFixture() {
         infra = LocalInfrastructure.get().addresses();
@@ -49,6 +51,7 @@ final class IngressFixture {
         database = Database.connectAndMigrate(infra, "ingress-checks", 4);
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
+        probe = new RedisProbe(redis);
     }
 
     static synchronized IngressFixture get() {

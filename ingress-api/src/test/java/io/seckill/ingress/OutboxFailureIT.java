@@ -31,7 +31,7 @@ class OutboxFailureIT {
         assertThat(refused.code()).isEqualTo("SERVICE_UNAVAILABLE");
         assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(5);
         assertThat(fixture.saleStore.state(sku).pending()).isZero();
-        assertThat(fixture.saleStore.heldBy(sku, "unlucky")).isZero();
+        assertThat(fixture.probe.heldBy(sku, "unlucky")).isZero();
         assertThat(fixture.http.buy(sku, "unlucky", 1).status()).isEqualTo(202);
     }
 }

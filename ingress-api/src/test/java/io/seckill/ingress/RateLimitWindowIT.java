@@ -26,7 +26,7 @@ class RateLimitWindowIT {
 
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
                     .until(() -> http.buy(sku, "patient", 1).status() == 202);
-            assertThat(fixture.saleStore.heldBy(sku, "patient")).isEqualTo(3);
+            assertThat(fixture.probe.heldBy(sku, "patient")).isEqualTo(3);
         }
     }
 }

@@ -1,8 +1,8 @@
 package io.seckill.launcher;
 
+import io.seckill.config.Env;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.auth.BuyerToken;
-import io.seckill.config.Env;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

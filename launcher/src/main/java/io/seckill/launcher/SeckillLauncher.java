@@ -1,8 +1,8 @@
 package io.seckill.launcher;
 
+import io.seckill.config.Env;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.localinfra.LocalInfrastructure;
-import io.seckill.config.Env;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

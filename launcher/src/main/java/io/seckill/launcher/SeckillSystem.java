@@ -1,13 +1,13 @@
 package io.seckill.launcher;
 
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.dbsink.DbSink;
 import io.seckill.dbsink.DbSinkConfig;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.reconciler.Reconciler;
 import io.seckill.reconciler.ReconcilerConfig;
-import io.seckill.config.Env;
-import io.seckill.config.InfraAddresses;
 import io.seckill.streamprocessor.StreamProcessor;
 import io.seckill.streamprocessor.StreamProcessorConfig;
 import java.util.ArrayDeque;
@@ -61,10 +61,6 @@ public final class SeckillSystem implements AutoCloseable {
 
     public int httpPort() {
         return ingress.port();
-    }
-
-    public IngressApi ingress() {
-        return ingress;
     }
 
     @Override

@@ -12,7 +12,6 @@ import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
-import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
@@ -50,7 +49,7 @@ class DeadLetterRecorderIT {
         assertThat(Stores.sql().select(DEAD_LETTERS.REASON).from(DEAD_LETTERS).where(DEAD_LETTERS.ORDER_ID.eq(order.orderId()))
                 .fetch(DEAD_LETTERS.REASON)).allSatisfy(reason -> assertThat(reason).contains("quantity"));
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(5, 0));
-        assertThat(Stores.SALES.heldBy(sku, "doomed")).isZero();
+        assertThat(Stores.PROBE.heldBy(sku, "doomed")).isZero();
         assertThat(new Outbox().find(Stores.sql(), order.orderId())).map(Outbox.Entry::completed).contains(true);
         assertThat(Stores.STATUSES.get(order.orderId())).map(OrderView::reason).contains(RejectReason.DEAD_LETTERED);
     }
@@ -65,7 +64,7 @@ class DeadLetterRecorderIT {
 
         assertThat(Stores.sql().fetchValue(DEAD_LETTERS.RELEASED, DEAD_LETTERS.ORDER_ID.eq(order.orderId()))).isFalse();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 1));
-        assertThat(Stores.SALES.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
     }
 
     @Test

@@ -35,8 +35,8 @@ class ReservationSettlerIT {
         settler.onCompensations(deliveries(Topic.STOCK_COMPENSATIONS, compensation, compensation));
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
-        assertThat(Stores.SALES.heldBy(sku, "kept")).isEqualTo(1);
-        assertThat(Stores.SALES.heldBy(sku, "refused")).isZero();
+        assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
         assertThat(Stores.STATUSES.get(kept.orderId())).contains(new OrderView(kept.orderId(), sku, "kept", 1, OrderStatus.CONFIRMED, null));
         assertThat(Stores.STATUSES.get(refused.orderId()))
                 .contains(new OrderView(refused.orderId(), sku, "refused", 1, OrderStatus.REJECTED, RejectReason.SOLD_OUT));

@@ -8,6 +8,7 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
@@ -17,13 +18,16 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
+import redis.clients.jedis.RedisClient;
 
 /** The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids. */
 final class Stores {
 
     static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
     static final Database DATABASE = Database.connectAndMigrate(INFRA, "reconciler-test", 4);
-    static final LuaRunner LUA = new LuaRunner(RedisConnections.open(INFRA.redisUrl(), 8));
+    static final RedisClient REDIS = RedisConnections.open(INFRA.redisUrl(), 8);
+    static final LuaRunner LUA = new LuaRunner(REDIS);
+    static final RedisProbe PROBE = new RedisProbe(REDIS);
     static final SaleStore SALES = new SaleStore(LUA);
     static final OrderStatusStore STATUSES = new OrderStatusStore(LUA, Duration.ofMinutes(10));
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);

@@ -52,12 +52,6 @@ public final class SaleStore {
         return new RedisSkuState(stock == null ? -1 : Long.parseLong(stock), pending == null ? 0 : Long.parseLong(pending));
     }
 
-    /** Units a user holds (reserved or confirmed) according to Redis. */
-    public long heldBy(long skuId, String userId) {
-        String held = lua.redis().hget(new SkuKeys(skuId).bought(), userId);
-        return held == null ? 0 : Long.parseLong(held);
-    }
-
     private Object run(LuaScript script, long skuId, String... args) {
         return lua.run(script, new SkuKeys(skuId).scriptKeys(), List.of(args));
     }
