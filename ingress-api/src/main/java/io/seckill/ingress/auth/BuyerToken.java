@@ -1,5 +1,6 @@
 package io.seckill.ingress.auth;
 
+import io.seckill.schemas.events.UserIdFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -8,7 +9,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -21,7 +21,6 @@ public final class BuyerToken {
 
     /** Secrets shorter than this are refused: HMAC-SHA256 wants at least 256 bits of key. */
     public static final int MIN_SECRET_BYTES = 32;
-    public static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
     private static final String VERSION = "v1";
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64_DECODE = Base64.getUrlDecoder();
@@ -44,8 +43,8 @@ public final class BuyerToken {
     }
 
     public String mint(String userId, Instant expiresAt) {
-        if (!USER_ID.matcher(userId).matches()) {
-            throw new IllegalArgumentException("user id must be 1-64 characters of A-Z a-z 0-9 . _ : @ -");
+        if (!UserIdFormat.isValid(userId)) {
+            throw new IllegalArgumentException("user id must be " + UserIdFormat.DESCRIPTION);
         }
         String signed = VERSION + "." + B64.encodeToString(userId.getBytes(StandardCharsets.UTF_8)) + "." + expiresAt.getEpochSecond();
         return signed + "." + B64.encodeToString(mac(signed));
@@ -71,7 +70,7 @@ public final class BuyerToken {
         if (!MessageDigest.isEqual(expected, presented)) {
             throw new TokenException(false, "bad signature");
         }
-        if (!USER_ID.matcher(userId).matches()) {
+        if (!UserIdFormat.isValid(userId)) {
             throw new TokenException(false, "bad user id");
         }
         if (clock.instant().minus(skew).isAfter(Instant.ofEpochSecond(expiry))) {

@@ -3,6 +3,7 @@ package io.seckill.ingress.auth;
 import io.javalin.http.Context;
 import io.seckill.ingress.ErrorCode;
 import io.seckill.ingress.Problem;
+import io.seckill.schemas.events.UserIdFormat;
 
 /**
  * For deployments behind an authenticating gateway that strips and sets {@code X-User-Id}: the header
@@ -18,8 +19,8 @@ public final class TrustedHeaderIdentity implements BuyerIdentity {
         if (raw == null || raw.isBlank()) {
             throw new Problem(ErrorCode.UNAUTHENTICATED, HEADER + " header is required");
         }
-        if (!BuyerToken.USER_ID.matcher(raw).matches()) {
-            throw new Problem(ErrorCode.INVALID_USER_ID, HEADER + " must be 1-64 characters of A-Z a-z 0-9 . _ : @ -");
+        if (!UserIdFormat.isValid(raw)) {
+            throw new Problem(ErrorCode.INVALID_USER_ID, HEADER + " must be " + UserIdFormat.DESCRIPTION);
         }
         return raw;
     }

@@ -3,8 +3,6 @@ package io.seckill.schemas.events;
 /** The field rules shared by every event; each failure names the field. */
 final class EventChecks {
 
-    static final int MAX_USER_ID_LENGTH = 64;
-
     private EventChecks() {
     }
 
@@ -29,8 +27,8 @@ final class EventChecks {
     }
 
     static void userId(String userId) {
-        if (userId == null || userId.isBlank() || userId.length() > MAX_USER_ID_LENGTH) {
-            throw new InvalidEventException("userId must be 1-" + MAX_USER_ID_LENGTH + " characters");
+        if (!UserIdFormat.isValid(userId)) {
+            throw new InvalidEventException("userId must be " + UserIdFormat.DESCRIPTION + ", was " + userId);
         }
     }
 

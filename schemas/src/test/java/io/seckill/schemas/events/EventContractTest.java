@@ -3,13 +3,18 @@ package io.seckill.schemas.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -58,12 +63,32 @@ class EventContractTest {
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("skuId");
     }
 
+    @Test
+    void everyRejectReasonIsInTheSchemasOfTheEventsThatCarryOne() throws IOException {
+        for (String schemaFile : new String[] {"order-result.v1.json", "stock-compensation.v1.json"}) {
+            try (InputStream in = EventContractTest.class.getResourceAsStream("/json-schema/" + schemaFile)) {
+                JsonNode reasons = new ObjectMapper().readTree(in).path("properties").path("reason").path("enum");
+                assertThat(reasons).extracting(JsonNode::asText)
+                        .containsExactlyInAnyOrder(Arrays.stream(RejectReason.values()).map(Enum::name).toArray(String[]::new));
+            }
+        }
+    }
+
+    @Test
+    void aUserIdOutsideTheFormatIsRefusedByTheDecoderAndTheSchemaAlike() {
+        OrderRequested spaced = OrderRequested.of(order.orderId(), 42, "has space", 1, order.requestedAt());
+        assertThatThrownBy(() -> EventJson.decode(EventJson.encode(spaced), OrderRequested.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("userId");
+        Schema schema = SCHEMAS.getSchema(EventContractTest.class.getResourceAsStream("/json-schema/order-requested.v1.json"));
+        assertThat(schema.validate(EventJson.encodeToString(spaced), InputFormat.JSON)).isNotEmpty();
+    }
+
     private static void assertMatchesSchema(Object event, String schemaFile) {
         try (InputStream in = EventContractTest.class.getResourceAsStream("/json-schema/" + schemaFile)) {
             Schema schema = SCHEMAS.getSchema(in);
             assertThat(schema.validate(EventJson.encodeToString(event), InputFormat.JSON)).isEmpty();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
