@@ -1,6 +1,7 @@
 package io.seckill.config;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /** Typed reads of environment variables with documented defaults; a malformed value fails fast by name. */
@@ -21,7 +22,7 @@ public final class Env {
         if (string(name, null) != null) {
             return this;
         }
-        java.util.Map<String, String> merged = new java.util.HashMap<>(variables);
+        Map<String, String> merged = new HashMap<>(variables);
         merged.put(name, value);
         return new Env(merged);
     }

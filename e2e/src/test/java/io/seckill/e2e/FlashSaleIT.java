@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,7 +70,7 @@ class FlashSaleIT {
         assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)))).isEqualTo(STOCK);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
         assertThat(pipeline.sql().select(ORDERS.USER_ID).from(ORDERS).where(ORDERS.SKU_ID.eq(sku))
-                .groupBy(ORDERS.USER_ID).having(org.jooq.impl.DSL.count().gt(1)).fetch()).isEmpty();
+                .groupBy(ORDERS.USER_ID).having(DSL.count().gt(1)).fetch()).isEmpty();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(pipeline.saleStore.state(sku).stock()).isZero();
             assertThat(pipeline.saleStore.state(sku).pending()).isZero();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +61,7 @@ class ReadmeWalkthroughIT {
             String bannerToken = systemOutput.stream().filter(line -> line.contains("buyer   Authorization: Bearer "))
                     .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ")[0]).findFirst().orElseThrow();
             Process poll = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
-                    "-H", "Authorization: Bearer " + bannerToken, "localhost:" + port + "/api/v1/orders/" + java.util.UUID.randomUUID())
+                    "-H", "Authorization: Bearer " + bannerToken, "localhost:" + port + "/api/v1/orders/" + UUID.randomUUID())
                     .redirectErrorStream(true).start();
             assertThat(poll.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(poll.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("an authenticated miss").isEqualTo("404");
