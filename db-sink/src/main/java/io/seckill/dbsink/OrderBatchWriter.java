@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.InsertValuesStep3;
 import org.jooq.impl.DSL;
@@ -71,10 +72,11 @@ final class OrderBatchWriter {
     }
 
     private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Instant now) {
-        Integer limit = skus.perUserLimit(tx, skuId).orElse(null);
-        if (limit == null) {
+        Optional<Integer> perUserLimit = skus.perUserLimit(tx, skuId);
+        if (perUserLimit.isEmpty()) {
             return fresh.stream().map(order -> OrderResult.rejected(order, RejectReason.UNKNOWN_SKU, now)).toList();
         }
+        int limit = perUserLimit.get();
         Map<String, Integer> held = new HashMap<>(tx.select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY)
                 .from(USER_PURCHASES)
                 .where(USER_PURCHASES.SKU_ID.eq(skuId))

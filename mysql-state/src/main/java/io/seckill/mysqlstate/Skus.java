@@ -3,7 +3,7 @@ package io.seckill.mysqlstate;
 import static io.seckill.schemas.db.Tables.SKU;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 
@@ -44,8 +44,9 @@ public final class Skus {
         return db.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).fetchOptional(SKU.STOCK);
     }
 
-    public List<Long> ids(DSLContext db) {
-        return db.select(SKU.ID).from(SKU).orderBy(SKU.ID).fetch(SKU.ID);
+    /** Every SKU's stock, by SKU id, in one query. */
+    public Map<Long, Integer> stocks(DSLContext db) {
+        return db.select(SKU.ID, SKU.STOCK).from(SKU).orderBy(SKU.ID).fetchMap(SKU.ID, SKU.STOCK);
     }
 
     public Optional<Integer> perUserLimit(DSLContext db, long skuId) {

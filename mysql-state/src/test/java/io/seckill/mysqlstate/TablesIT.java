@@ -112,7 +112,7 @@ class TablesIT {
         assertThat(skus.stock(db, sku)).contains(2);
         assertThat(skus.perUserLimit(db, sku)).contains(2);
         assertThat(skus.stock(db, NEXT_SKU.incrementAndGet())).isEmpty();
-        assertThat(skus.ids(db)).contains(sku);
+        assertThat(skus.stocks(db)).containsEntry(sku, 2);
     }
 
     @Test

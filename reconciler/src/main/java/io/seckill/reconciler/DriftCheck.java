@@ -3,7 +3,6 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
 import java.util.List;
-import java.util.Optional;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +18,8 @@ record DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
 
     /** @return every SKU whose two stores disagree right now */
     List<SkuFigures> run() {
-        List<SkuFigures> drifting = skus.ids(dsl).stream()
-                .map(this::figures)
-                .flatMap(Optional::stream)
+        List<SkuFigures> drifting = skus.stocks(dsl).entrySet().stream()
+                .map(sku -> figures(sku.getKey(), sku.getValue()))
                 .filter(sku -> sku.drift() != 0)
                 .toList();
         drifting.forEach(sku -> LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {})",
@@ -29,10 +27,8 @@ record DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
         return drifting;
     }
 
-    private Optional<SkuFigures> figures(long skuId) {
-        return skus.stock(dsl, skuId).map(mysqlStock -> {
-            SaleStore.RedisSkuState redis = saleStore.state(skuId);
-            return new SkuFigures(skuId, mysqlStock, redis.stock(), redis.pending());
-        });
+    private SkuFigures figures(long skuId, int mysqlStock) {
+        SaleStore.RedisSkuState redis = saleStore.state(skuId);
+        return new SkuFigures(skuId, mysqlStock, redis.stock(), redis.pending());
     }
 }

@@ -1,6 +1,5 @@
 package io.seckill.redisstate;
 
-import io.seckill.redisstate.LuaScript;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

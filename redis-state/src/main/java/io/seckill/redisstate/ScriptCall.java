@@ -1,6 +1,5 @@
 package io.seckill.redisstate;
 
-import io.seckill.redisstate.LuaScript;
 import java.util.List;
 
 /** One call of one of the project's Lua scripts, for {@link LuaRunner#runAll}. */
