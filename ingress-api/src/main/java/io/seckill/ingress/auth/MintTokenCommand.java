@@ -11,7 +11,7 @@ import picocli.CommandLine;
 
 /**
  * Mints a buyer token for development and load tests, with the secret the ingress verifies:
- * {@code SECKILL_TOKEN_SECRET=... mvn -q -pl ingress-api exec:java@mint-token -Dexec.args="alice"}.
+ * {@code bin/seckill mint-token alice}.
  */
 @Command(name = "mint-token", mixinStandardHelpOptions = true,
         description = "Prints a signed buyer token for USER, valid for --ttl.")
