@@ -1,16 +1,20 @@
 package io.seckill.dbsink;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.mysqlstate.Database;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.management.BrokerCheck;
+import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -40,22 +45,33 @@ public final class DbSink implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final OrderBatchWriter writer;
     private final DeadLetterPublisher deadLetters;
+    private final KafkaClientMetrics producerMetrics;
+    private final Admin admin;
+    private final DecidedOrders decided;
     private ConsumerLoop<OrderRequested> loop;
 
-    private DbSink(Database database, KafkaProducer<String, byte[]> producer) {
+    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Admin admin, ServiceHost host) {
         this.database = database;
         this.producer = producer;
+        this.admin = admin;
+        BrokerCheck.addTo(host.readiness(), admin);
         this.writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
+        this.producerMetrics = new KafkaClientMetrics(producer);
+        this.producerMetrics.bindTo(host.meters());
+        this.decided = new DecidedOrders(host.meters());
     }
 
-    public static DbSink start(DbSinkConfig config) {
-        KafkaClients.ensureTopics(config.infra().kafkaBootstrap());
-        Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize());
-        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(config.infra().kafkaBootstrap(), "db-sink")));
-        Properties consumer = KafkaClients.consumer(config.infra().kafkaBootstrap(), config.groupId(), "db-sink");
+    public static DbSink start(DbSinkConfig config, ServiceHost host) {
+        String bootstrap = config.infra().kafkaBootstrap();
+        KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters());
+        host.readiness().reachable("mysql", database::ping);
+        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink")),
+                Admin.create(KafkaClients.admin(bootstrap)), host);
+        Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
-        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle);
+        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host);
         LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
         return sink;
     }
@@ -116,6 +132,7 @@ public final class DbSink implements AutoCloseable {
         for (Future<RecordMetadata> ack : acks) {
             ack.get();
         }
+        results.forEach(decided::published);
     }
 
     @Override
@@ -123,7 +140,9 @@ public final class DbSink implements AutoCloseable {
         if (loop != null) {
             loop.close();
         }
+        producerMetrics.close();
         producer.close();
+        admin.close(Duration.ofSeconds(5));
         database.close();
     }
 }

@@ -7,11 +7,14 @@ import io.seckill.runtime.ServiceMain;
 /** Runs the db-sink as its own process, configured from the environment. */
 public final class DbSinkMain {
 
+    /** Its management port when SECKILL_MANAGEMENT_PORT is unset. */
+    public static final int MANAGEMENT_PORT = 9083;
+
     private DbSinkMain() {
     }
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.runUntilStopped(DbSink.start(DbSinkConfig.from(env, InfraAddresses.from(env))));
+        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, host -> DbSink.start(DbSinkConfig.from(env, InfraAddresses.from(env)), host));
     }
 }

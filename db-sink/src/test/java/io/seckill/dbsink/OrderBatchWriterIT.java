@@ -5,6 +5,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Outbox;
@@ -33,7 +34,7 @@ class OrderBatchWriterIT {
 
     @BeforeAll
     static void connect() {
-        database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4);
+        database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
         writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
     }
 

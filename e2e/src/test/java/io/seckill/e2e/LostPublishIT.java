@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.InfraAddresses;
-import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
+import io.seckill.runtime.TestHost;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -30,7 +31,7 @@ class LostPublishIT {
         IngressConfig config = IngressConfig.from(pipeline.env.withDefault("SECKILL_KAFKA_MAX_BLOCK_MS", "300"), noKafka);
 
         List<String> orderIds = new ArrayList<>();
-        try (IngressApi cutOff = IngressApi.start(config)) {
+        try (IngressApi cutOff = IngressApi.start(config, new TestHost().host())) {
             HttpApi http = new HttpApi(cutOff.port());
             for (int i = 0; i < 3; i++) {
                 Reply reply = http.buy(sku, "lost-" + i, 1);

@@ -1,5 +1,6 @@
 package io.seckill.e2e;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
@@ -11,6 +12,7 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,6 +33,7 @@ final class Pipeline {
 
     final InfraAddresses infra;
     final Env env;
+    final TestHost host = new TestHost();
     final SeckillSystem system;
     final HttpApi http;
     final Database database;
@@ -51,10 +54,10 @@ final class Pipeline {
                 "SECKILL_RELAY_INTERVAL_MS", "200",
                 "SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000",
                 "SECKILL_STREAMS_STATE_DIR", temporaryDirectory()));
-        system = SeckillSystem.start(env, infra);
+        system = SeckillSystem.start(env, infra, host.host());
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort());
-        database = Database.connectAndMigrate(infra, "e2e-checks", 4);
+        database = Database.connectAndMigrate(infra, "e2e-checks", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);

@@ -5,6 +5,7 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.ingress.auth.AdminGuard;
 import io.seckill.ingress.auth.BearerTokenIdentity;
 import io.seckill.ingress.auth.BuyerIdentity;
@@ -21,6 +22,8 @@ import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.management.BrokerCheck;
+import io.seckill.runtime.management.ServiceHost;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -45,23 +48,31 @@ public final class IngressApi implements AutoCloseable {
     /** Request attribute: the outcome code counted in the request metrics. */
     static final String OUTCOME = "seckill.outcome";
     private static final Logger LOG = LoggerFactory.getLogger(IngressApi.class);
+    private static final Duration TOPICS_TIMEOUT = Duration.ofSeconds(5);
 
     private final Database database;
     private final RedisClient redis;
     private final LuaRunner lua;
     private final KafkaProducer<String, byte[]> producer;
     private final Admin kafkaAdmin;
-    private final IngressMetrics metrics = new IngressMetrics();
+    private final IngressMetrics metrics;
+    private final KafkaClientMetrics producerMetrics;
     private final OutboxWriter outbox;
     private final List<String> routes = new ArrayList<>();
     private final Javalin app;
 
     private IngressApi(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin kafkaAdmin,
-                       IngressConfig config) {
+                       IngressConfig config, ServiceHost host) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
         this.kafkaAdmin = kafkaAdmin;
+        this.metrics = new IngressMetrics(host.meters());
+        this.producerMetrics = new KafkaClientMetrics(producer);
+        producerMetrics.bindTo(host.meters());
+        host.readiness().reachable("redis", redis::ping);
+        host.readiness().reachable("mysql", database::ping);
+        BrokerCheck.addTo(host.readiness(), kafkaAdmin);
         Clock clock = Clock.systemUTC();
         this.lua = config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
@@ -78,7 +89,6 @@ public final class IngressApi implements AutoCloseable {
                 new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
                 metrics, config, clock);
         OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl(), orders, outboxTable);
-        Readiness readiness = new Readiness(redis, database.dsl(), kafkaAdmin);
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
@@ -105,8 +115,6 @@ public final class IngressApi implements AutoCloseable {
             });
             cfg.routes.get("/api/v1/orders/{orderId}", status::get);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
-            cfg.routes.get("/ready", readiness::get);
-            cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
             if (config.benchmarkMode()) {
                 // The ceiling a benchmark compares against: the same server doing nothing.
@@ -123,18 +131,32 @@ public final class IngressApi implements AutoCloseable {
         });
     }
 
-    public static IngressApi start(IngressConfig config) {
+    /** Starts serving buyers; readiness and metrics go to the host's management port. */
+    public static IngressApi start(IngressConfig config, ServiceHost host) {
+        ensureTopicsIfReachable(config);
         Properties producerProps = KafkaClients.producer(config.infra().kafkaBootstrap(), "ingress-api");
         producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) config.kafkaMaxBlock().toMillis());
         IngressApi api = new IngressApi(
-                Database.connectAndMigrate(config.infra(), "ingress-api", config.mysqlPoolSize()),
+                Database.connectAndMigrate(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()),
                 RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()),
                 new KafkaProducer<>(producerProps),
                 Admin.create(KafkaClients.admin(config.infra().kafkaBootstrap())),
-                config);
+                config, host);
         api.app.start(config.httpPort());
         LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), serving {}", api.port(), config.auth().mode(), api.routes());
         return api;
+    }
+
+    /**
+     * Buyers are served while Kafka is down (the outbox keeps every order), so the ingress starts without
+     * it too; with the topics missing, every publish would wait for metadata until they exist.
+     */
+    private static void ensureTopicsIfReachable(IngressConfig config) {
+        try {
+            KafkaClients.ensureTopics(config.infra().kafkaBootstrap(), config.topicPartitions(), TOPICS_TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.warn("could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka is back", e.toString());
+        }
     }
 
     /** Fails fast on a missing or weak secret: an ingress must never start open. */
@@ -183,6 +205,7 @@ public final class IngressApi implements AutoCloseable {
     public void close() {
         app.stop();
         outbox.close();
+        producerMetrics.close();
         // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
         producer.close(Duration.ofSeconds(5));
         kafkaAdmin.close(Duration.ofSeconds(5));

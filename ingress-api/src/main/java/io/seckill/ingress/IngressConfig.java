@@ -4,6 +4,7 @@ import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.runtime.KafkaClients;
 import java.time.Duration;
 
 /**
@@ -13,7 +14,7 @@ import java.time.Duration;
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
-                            int outboxWriters, int redisPipelines, boolean benchmarkMode) {
+                            int outboxWriters, int redisPipelines, boolean benchmarkMode, int topicPartitions) {
 
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
@@ -55,6 +56,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 OrderStatusStore.ttl(env),
                 env.integer("SECKILL_OUTBOX_WRITERS", 1),
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
-                Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")));
+                Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
+                KafkaClients.topicPartitions(env));
     }
 }

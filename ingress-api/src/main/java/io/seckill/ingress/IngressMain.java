@@ -7,11 +7,14 @@ import io.seckill.runtime.ServiceMain;
 /** Runs the ingress-api as its own process, configured from the environment. */
 public final class IngressMain {
 
+    /** Its management port when SECKILL_MANAGEMENT_PORT is unset. */
+    public static final int MANAGEMENT_PORT = 9081;
+
     private IngressMain() {
     }
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.runUntilStopped(IngressApi.start(IngressConfig.from(env, InfraAddresses.from(env))));
+        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, host -> IngressApi.start(IngressConfig.from(env, InfraAddresses.from(env)), host));
     }
 }

@@ -2,33 +2,43 @@ package io.seckill.ingress;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * What {@code /metrics} exposes, in Prometheus text format: requests by route and outcome code,
- * the reserve script's latency histogram, sold-out fast-path hits and rate-limit hits.
+ * The ingress's own figures on the management port's {@code /metrics}: requests by route and outcome
+ * code, the reserve script's latency histogram, outbox group commits, sold-out fast-path hits and
+ * rate-limit hits.
  */
 final class IngressMetrics {
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final MeterRegistry registry;
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
-    private final Timer reserveScript = Timer.builder("seckill.reserve.script")
-            .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
-    private final Timer outboxCommit = Timer.builder("seckill.outbox.commit")
-            .description("latency of one group commit of outbox rows").publishPercentileHistogram().register(registry);
-    private final DistributionSummary outboxBatch = DistributionSummary.builder("seckill.outbox.batch.rows").description("outbox rows per group commit").register(registry);
-    private final Timer buy = Timer.builder("seckill.buy")
-            .description("server time of a buy, from routing to the answer").publishPercentileHistogram().register(registry);
-    private final Counter soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
-            .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
-    private final Counter rateLimited = Counter.builder("seckill.rate.limited")
-            .description("buys refused by a rate limit").register(registry);
+    private final Timer reserveScript;
+    private final Timer outboxCommit;
+    private final DistributionSummary outboxBatch;
+    private final Timer buy;
+    private final Counter soldOutFastPath;
+    private final Counter rateLimited;
+
+    IngressMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.reserveScript = Timer.builder("seckill.reserve.script")
+                .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
+        this.outboxCommit = Timer.builder("seckill.outbox.commit")
+                .description("latency of one group commit of outbox rows").publishPercentileHistogram().register(registry);
+        this.outboxBatch = DistributionSummary.builder("seckill.outbox.batch.rows").description("outbox rows per group commit").register(registry);
+        this.buy = Timer.builder("seckill.buy")
+                .description("server time of a buy, from routing to the answer").publishPercentileHistogram().register(registry);
+        this.soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
+                .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
+        this.rateLimited = Counter.builder("seckill.rate.limited")
+                .description("buys refused by a rate limit").register(registry);
+    }
 
     <T> T timeReserve(Supplier<T> call) {
         return reserveScript.record(call);
@@ -55,9 +65,5 @@ final class IngressMetrics {
         // Building a meter id per request costs more than the request on the sold-out path: cache them.
         requests.computeIfAbsent(route + " " + outcome,
                 key -> registry.counter("seckill.http.requests", "route", route, "outcome", outcome)).increment();
-    }
-
-    String scrape() {
-        return registry.scrape();
     }
 }

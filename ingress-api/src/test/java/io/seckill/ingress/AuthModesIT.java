@@ -18,8 +18,8 @@ class AuthModesIT {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 5, 1);
         IngressConfig gateway = IngressConfig.from(fixture.env.withDefault("SECKILL_AUTH_MODE", "trusted-header"), fixture.infra);
-        try (IngressApi ingress = IngressApi.start(gateway)) {
-            HttpApi http = new HttpApi(ingress.port());
+        try (ManagedIngress ingress = ManagedIngress.start(gateway)) {
+            HttpApi http = ingress.http();
             HttpApi.Reply accepted = http.send(HttpRequest.newBuilder(http.uri("/api/v1/skus/" + sku + "/orders"))
                     .header("X-User-Id", "gateway-user").header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")));
@@ -35,11 +35,11 @@ class AuthModesIT {
     @Test
     void anIngressWithoutItsSecretsDoesNotStart() {
         Env noSecrets = new Env(Map.of("SECKILL_HTTP_PORT", "0"));
-        assertThatThrownBy(() -> IngressApi.start(IngressConfig.from(noSecrets, fixture.infra)))
+        assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(noSecrets, fixture.infra)))
                 .hasMessageContaining("SECKILL_TOKEN_SECRET");
         Env weakAdmin = new Env(Map.of("SECKILL_HTTP_PORT", "0", IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
                 IngressConfig.ADMIN_TOKEN, "short"));
-        assertThatThrownBy(() -> IngressApi.start(IngressConfig.from(weakAdmin, fixture.infra)))
+        assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(weakAdmin, fixture.infra)))
                 .hasMessageContaining("admin token");
     }
 }

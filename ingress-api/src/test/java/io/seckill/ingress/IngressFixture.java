@@ -1,5 +1,6 @@
 package io.seckill.ingress;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -8,7 +9,6 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
-import io.seckill.runtime.KafkaClients;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,6 +34,7 @@ final class IngressFixture {
 
     final InfraAddresses infra;
     final Env env;
+    final ManagedIngress managed;
     final IngressApi ingress;
     final HttpApi http;
     final Database database;
@@ -43,12 +44,12 @@ final class IngressFixture {
 
     private IngressFixture() {
         infra = LocalInfrastructure.get().addresses();
-        KafkaClients.ensureTopics(infra.kafkaBootstrap());
         env = new Env(SETTINGS);
-        ingress = IngressApi.start(IngressConfig.from(env, infra));
-        LocalInfrastructure.get().closeFirstOnStop(ingress);
-        http = new HttpApi(ingress.port());
-        database = Database.connectAndMigrate(infra, "ingress-checks", 4);
+        managed = ManagedIngress.start(IngressConfig.from(env, infra));
+        LocalInfrastructure.get().closeFirstOnStop(managed);
+        ingress = managed.ingress();
+        http = managed.http();
+        database = Database.connectAndMigrate(infra, "ingress-checks", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);
@@ -70,9 +71,9 @@ final class IngressFixture {
     }
 
     /** An ingress of this fixture's servers configured by {@code settings} over the fixture's own. */
-    IngressApi start(Map<String, String> settings) {
+    ManagedIngress start(Map<String, String> settings) {
         Map<String, String> merged = new HashMap<>(SETTINGS);
         merged.putAll(settings);
-        return IngressApi.start(IngressConfig.from(new Env(merged), infra));
+        return ManagedIngress.start(IngressConfig.from(new Env(merged), infra));
     }
 }

@@ -22,8 +22,8 @@ class RateLimitIT {
     void aBuyerGetsExactlyTheExcessRefused() throws Exception {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 100, 1);
-        try (IngressApi limited = fixture.start(withinOneWindow(LIMIT, 0))) {
-            HttpApi http = new HttpApi(limited.port());
+        try (ManagedIngress limited = fixture.start(withinOneWindow(LIMIT, 0))) {
+            HttpApi http = limited.http();
             List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> http.buy(sku, "bot", 1));
 
             List<HttpApi.Reply> limitedReplies = replies.stream().filter(reply -> reply.status() == 429).toList();
@@ -41,8 +41,8 @@ class RateLimitIT {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 100, 1);
         AtomicInteger users = new AtomicInteger();
-        try (IngressApi limited = fixture.start(withinOneWindow(0, LIMIT))) {
-            HttpApi http = new HttpApi(limited.port());
+        try (ManagedIngress limited = fixture.start(withinOneWindow(0, LIMIT))) {
+            HttpApi http = limited.http();
             List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> http.buy(sku, "crowd-" + users.incrementAndGet(), 1));
 
             assertThat(replies.stream().filter(reply -> reply.status() == 429)).hasSize(EXTRA);

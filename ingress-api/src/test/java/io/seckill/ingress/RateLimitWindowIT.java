@@ -16,8 +16,8 @@ class RateLimitWindowIT {
     void aLimitedBuyerIsAdmittedAgainWhenTheWindowHasPassed() {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 100, 100);
-        try (IngressApi ingress = fixture.start(Map.of("SECKILL_RATE_LIMIT_PER_USER", "2", "SECKILL_RATE_LIMIT_WINDOW_MS", "1500"))) {
-            HttpApi http = new HttpApi(ingress.port());
+        try (ManagedIngress ingress = fixture.start(Map.of("SECKILL_RATE_LIMIT_PER_USER", "2", "SECKILL_RATE_LIMIT_WINDOW_MS", "1500"))) {
+            HttpApi http = ingress.http();
             assertThat(http.buy(sku, "patient", 1).status()).isEqualTo(202);
             assertThat(http.buy(sku, "patient", 1).status()).isEqualTo(202);
             HttpApi.Reply refused = http.buy(sku, "patient", 1);

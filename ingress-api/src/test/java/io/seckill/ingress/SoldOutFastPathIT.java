@@ -32,14 +32,15 @@ class SoldOutFastPathIT {
             assertThat(fixture.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli()).reservation()).isEqualTo(Reservation.RESERVED);
         }
         IngressConfig config = IngressConfig.from(fixture.env, fixture.infra);
-        try (IngressApi first = IngressApi.start(config); IngressApi second = IngressApi.start(config)) {
-            HttpApi[] instances = {new HttpApi(first.port()), new HttpApi(second.port())};
-            for (HttpApi instance : instances) {
-                double before = fastPathHits(instance);
+        try (ManagedIngress first = ManagedIngress.start(config); ManagedIngress second = ManagedIngress.start(config)) {
+            HttpApi[] instances = {first.http(), second.http()};
+            HttpApi[] managements = {first.managementHttp(), second.managementHttp()};
+            for (int n = 0; n < 2; n++) {
+                double before = fastPathHits(managements[n]);
                 for (int i = 0; i < 10; i++) {
-                    assertThat(instance.buy(sku, nextBuyer(), 1).code()).isEqualTo("SOLD_OUT");
+                    assertThat(instances[n].buy(sku, nextBuyer(), 1).code()).isEqualTo("SOLD_OUT");
                 }
-                assertThat(fastPathHits(instance) - before).as("answers from memory").isGreaterThanOrEqualTo(5);
+                assertThat(fastPathHits(managements[n]) - before).as("answers from memory").isGreaterThanOrEqualTo(5);
             }
 
             for (String hold : holds) {
@@ -59,8 +60,8 @@ class SoldOutFastPathIT {
         return "fast-path-" + buyers.incrementAndGet();
     }
 
-    private static double fastPathHits(HttpApi instance) {
-        Matcher hits = FAST_PATH_HITS.matcher(instance.get("/metrics").body());
+    private static double fastPathHits(HttpApi management) {
+        Matcher hits = FAST_PATH_HITS.matcher(management.get("/metrics").body());
         assertThat(hits.find()).as("metric present").isTrue();
         return Double.parseDouble(hits.group(1));
     }

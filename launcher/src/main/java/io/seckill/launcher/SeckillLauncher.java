@@ -4,6 +4,8 @@ import io.seckill.config.Env;
 import io.seckill.localinfra.DataDirectory;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.localinfra.ServersMain;
+import io.seckill.runtime.ServiceMain;
+import io.seckill.runtime.management.ManagedProcess;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -13,6 +15,9 @@ import java.util.concurrent.CountDownLatch;
  * everything listens, and stops cleanly on Ctrl-C. Started again, it carries on where it stopped.
  */
 public final class SeckillLauncher {
+
+    /** The management port of development mode when SECKILL_MANAGEMENT_PORT is unset. */
+    public static final int MANAGEMENT_PORT = 9080;
 
     private SeckillLauncher() {
     }
@@ -26,14 +31,17 @@ public final class SeckillLauncher {
         for (Map.Entry<String, String> setting : development.entrySet()) {
             env = env.withDefault(setting.getKey(), setting.getValue());
         }
-        SeckillSystem system = SeckillSystem.start(env, infra.addresses());
+        ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
+        SeckillSystem system = SeckillSystem.start(env, infra.addresses(), management.host());
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
+        banner.append(String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
         banner.append(DevCredentials.describe(env));
         banner.append("Press Ctrl-C to stop; the data stays for the next start (--fresh starts empty).\n");
         System.out.println(banner);
         // One shutdown hook, in order: the services first, then the servers under them.
+        infra.closeFirstOnStop(management);
         infra.closeFirstOnStop(system);
         new CountDownLatch(1).await();
     }

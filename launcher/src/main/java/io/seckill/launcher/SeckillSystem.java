@@ -8,6 +8,7 @@ import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.reconciler.Reconciler;
 import io.seckill.reconciler.ReconcilerConfig;
+import io.seckill.runtime.management.ServiceHost;
 import io.seckill.streamprocessor.StreamProcessor;
 import io.seckill.streamprocessor.StreamProcessorConfig;
 import java.util.ArrayDeque;
@@ -31,7 +32,7 @@ public final class SeckillSystem implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SeckillSystem.class);
     private static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-api");
 
-    private SeckillSystem(Env env, InfraAddresses infra) {
+    private SeckillSystem(Env env, InfraAddresses infra, ServiceHost host) {
         List<String> launch = Arrays.stream(env.string(LAUNCH, String.join(",", SERVICES)).split(",")).map(String::trim).toList();
         List<String> unknown = launch.stream().filter(name -> !SERVICES.contains(name)).toList();
         if (!unknown.isEmpty() || !launch.contains("ingress-api")) {
@@ -39,15 +40,15 @@ public final class SeckillSystem implements AutoCloseable {
         }
         try {
             if (launch.contains("stream-processor")) {
-                services.push(StreamProcessor.start(StreamProcessorConfig.from(env, infra)));
+                services.push(StreamProcessor.start(StreamProcessorConfig.from(env, infra), host));
             }
             if (launch.contains("db-sink")) {
-                services.push(DbSink.start(DbSinkConfig.from(env, infra)));
+                services.push(DbSink.start(DbSinkConfig.from(env, infra), host));
             }
             if (launch.contains("reconciler")) {
-                services.push(Reconciler.start(ReconcilerConfig.from(env, infra)));
+                services.push(Reconciler.start(ReconcilerConfig.from(env, infra), host));
             }
-            ingress = IngressApi.start(IngressConfig.from(env, infra));
+            ingress = IngressApi.start(IngressConfig.from(env, infra), host);
             services.push(ingress);
         } catch (RuntimeException e) {
             close();
@@ -55,8 +56,9 @@ public final class SeckillSystem implements AutoCloseable {
         }
     }
 
-    public static SeckillSystem start(Env env, InfraAddresses infra) {
-        return new SeckillSystem(env, infra);
+    /** Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port). */
+    public static SeckillSystem start(Env env, InfraAddresses infra, ServiceHost host) {
+        return new SeckillSystem(env, infra, host);
     }
 
     public int httpPort() {

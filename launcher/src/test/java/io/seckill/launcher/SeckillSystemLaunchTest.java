@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.runtime.TestHost;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +19,7 @@ class SeckillSystemLaunchTest {
     @ParameterizedTest
     @ValueSource(strings = {"ingress-api,sink", "ingress-api,api", "ingress-api,,db-sink", "ingress-api,db-sinks"})
     void anUnknownServiceNameIsRefused(String launch) {
-        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), NOWHERE))
+        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), NOWHERE, new TestHost().host()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown");
     }
@@ -26,7 +27,7 @@ class SeckillSystemLaunchTest {
     @ParameterizedTest
     @ValueSource(strings = {"db-sink", "stream-processor,reconciler"})
     void aLaunchWithoutTheIngressIsRefused(String launch) {
-        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), NOWHERE))
+        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), NOWHERE, new TestHost().host()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("always ingress-api");
     }

@@ -39,7 +39,8 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Storage storage) implemen
                 Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
                 Map.entry("log.dirs", logDir),
-                Map.entry("num.partitions", "3"),
+                // Topics come from the services' catalogue with the partitions it asks for, never from a producer's first send.
+                Map.entry("auto.create.topics.enable", "false"),
                 Map.entry("offsets.topic.replication.factor", "1"),
                 Map.entry("offsets.topic.num.partitions", "5"),
                 Map.entry("transaction.state.log.replication.factor", "1"),

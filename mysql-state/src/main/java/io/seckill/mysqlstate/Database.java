@@ -2,6 +2,8 @@ package io.seckill.mysqlstate;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.config.InfraAddresses;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,10 +26,14 @@ public final class Database implements AutoCloseable {
         this.dsl = DSL.using(dataSource, dialectOf(dataSource), new Settings().withRenderSchema(false));
     }
 
-    /** Connects and applies the migrations (Flyway serialises concurrent migrators with a lock). */
-    public static Database connectAndMigrate(InfraAddresses addresses, String poolName, int maxPoolSize) {
+    /**
+     * Connects and applies the migrations (Flyway serialises concurrent migrators with a lock); the
+     * pool's figures go to {@code meters}.
+     */
+    public static Database connectAndMigrate(InfraAddresses addresses, String poolName, int maxPoolSize, MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(poolName);
+        config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
         config.setJdbcUrl(addresses.mysqlUrl());
         config.setUsername(addresses.mysqlUser());
         config.setPassword(addresses.mysqlPassword());
@@ -58,6 +64,11 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach MySQL to detect its dialect", e);
         }
+    }
+
+    /** Throws unless the server answers a query: a readiness probe. */
+    public void ping() {
+        dsl.selectOne().fetch();
     }
 
     public DSLContext dsl() {

@@ -127,6 +127,19 @@ public final class Outbox {
         });
     }
 
+    /** How many rows are still open (orders not decided yet) and when the oldest of them was written. */
+    public record Backlog(int openRows, Optional<Instant> oldestCreatedAt) {
+    }
+
+    /** Reads the open rows through the relay index: completed rows, however many, are not visited. */
+    public Backlog backlog(DSLContext db) {
+        var row = db.select(DSL.count(), DSL.min(OUTBOX.CREATED_AT))
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .fetchSingle();
+        return new Backlog(row.value1(), Optional.ofNullable(row.value2()));
+    }
+
     public Optional<Entry> find(DSLContext db, String orderId) {
         OutboxRecord row = db.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId));
         return Optional.ofNullable(row).map(found -> new Entry(found.getId(), found.getPayload(), found.getCompletedAt() != null));

@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The table owners' statements on a real MySQL-compatible server. */
 class TablesIT {
 
-    private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "tables-test", 4);
+    private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "tables-test", 4, new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
     private final DSLContext db = DATABASE.dsl();
     private final Outbox outbox = new Outbox();

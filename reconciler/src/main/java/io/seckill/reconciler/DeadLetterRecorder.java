@@ -32,7 +32,8 @@ import org.jooq.impl.DSL;
  * releases nothing: the order behind it was decided and its stock is accounted for.
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock) {
+record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
+                          ReconcilerMetrics metrics) {
 
     private static final ObjectMapper LENIENT = new ObjectMapper();
     private static final int MAX_REASON = 1000;
@@ -72,6 +73,9 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStor
         if (undecidable) {
             statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
         }
+        metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
+                Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
+                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
     }
 
     private static boolean fromRequestPath(ConsumerRecord<String, byte[]> record) {

@@ -16,15 +16,14 @@ record DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriftCheck.class);
 
-    /** @return every SKU whose two stores disagree right now */
+    /** Logs the SKUs whose two stores disagree right now. @return every SKU's figures */
     List<SkuFigures> run() {
-        List<SkuFigures> drifting = skus.stocks(dsl).entrySet().stream()
+        List<SkuFigures> all = skus.stocks(dsl).entrySet().stream()
                 .map(sku -> figures(sku.getKey(), sku.getValue()))
-                .filter(sku -> sku.drift() != 0)
                 .toList();
-        drifting.forEach(sku -> LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {})",
+        all.stream().filter(sku -> sku.drift() != 0).forEach(sku -> LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {})",
                 sku.skuId(), sku.redisStock(), sku.pendingReservations(), sku.mysqlStock(), sku.drift()));
-        return drifting;
+        return all;
     }
 
     private SkuFigures figures(long skuId, int mysqlStock) {

@@ -1,5 +1,6 @@
 package io.seckill.reconciler;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
@@ -11,15 +12,19 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.management.BrokerCheck;
+import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,46 +39,58 @@ public final class Reconciler implements AutoCloseable {
     private final Database database;
     private final RedisClient redis;
     private final KafkaProducer<String, byte[]> producer;
-    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(3);
+    private final Admin admin;
+    private final KafkaClientMetrics producerMetrics;
+    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(4);
     private final List<ConsumerLoop<?>> loops = new ArrayList<>();
 
-    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer) {
+    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin admin, ServiceHost host) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
+        this.admin = admin;
+        this.producerMetrics = new KafkaClientMetrics(producer);
+        producerMetrics.bindTo(host.meters());
     }
 
-    public static Reconciler start(ReconcilerConfig config) {
+    public static Reconciler start(ReconcilerConfig config, ServiceHost host) {
         String bootstrap = config.infra().kafkaBootstrap();
-        KafkaClients.ensureTopics(bootstrap);
+        KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         Reconciler reconciler = new Reconciler(
-                Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize()),
+                Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize(), host.meters()),
                 RedisConnections.open(config.infra().redisUrl(), 8),
-                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler")));
-        reconciler.startParts(config);
+                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler")),
+                Admin.create(KafkaClients.admin(bootstrap)), host);
+        reconciler.startParts(config, host);
         LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayGrace(), config.driftCheckInterval());
         return reconciler;
     }
 
-    private void startParts(ReconcilerConfig config) {
+    private void startParts(ReconcilerConfig config, ServiceHost host) {
         String bootstrap = config.infra().kafkaBootstrap();
         Clock clock = Clock.systemUTC();
+        host.readiness().reachable("mysql", database::ping);
+        host.readiness().reachable("redis", redis::ping);
+        BrokerCheck.addTo(host.readiness(), admin);
+        ReconcilerMetrics metrics = new ReconcilerMetrics(host.meters(), clock);
         LuaRunner lua = new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
         Outbox outbox = new Outbox();
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
-        ReservationSettler settler = new ReservationSettler(saleStore, statuses);
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock);
-        loops.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters, settler::onResults));
+        ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock, metrics);
+        loops.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
+                settler::onResults, host));
         loops.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
-                deadLetters, settler::onCompensations));
+                deadLetters, settler::onCompensations, host));
         loops.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
-                deadLetters, recorder::onDeadLetters));
+                deadLetters, recorder::onDeadLetters, host));
 
         OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayGrace(), config.relayBatch(), clock);
         every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
+            metrics.relayed(sent);
             if (sent > 0) {
                 LOG.info("outbox relay re-sent {} order(s)", sent);
             }
@@ -86,7 +103,18 @@ public final class Reconciler implements AutoCloseable {
             }
         });
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), saleStore);
-        every(config.driftCheckInterval(), "drift check", drift::run);
+        every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
+        ConsumerGroupLag lag = new ConsumerGroupLag(admin);
+        every(config.figuresInterval(), "pipeline figures", () -> {
+            metrics.outboxBacklog(outbox.backlog(database.dsl()));
+            try {
+                metrics.groupLag(lag.measure());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot measure consumer group lag", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     private static Properties consumer(String bootstrap, String part) {
@@ -113,7 +141,9 @@ public final class Reconciler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         loops.forEach(ConsumerLoop::close);
+        producerMetrics.close();
         producer.close();
+        admin.close(Duration.ofSeconds(5));
         redis.close();
         database.close();
     }

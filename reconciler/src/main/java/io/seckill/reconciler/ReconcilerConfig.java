@@ -4,17 +4,19 @@ import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.runtime.KafkaClients;
 import java.time.Duration;
 
 /**
  * SECKILL_RELAY_GRACE_MS (10000), SECKILL_RELAY_INTERVAL_MS (1000), SECKILL_RELAY_BATCH (500),
  * SECKILL_OUTBOX_RETENTION_MS (604800000): how long completed outbox rows are kept,
  * SECKILL_OUTBOX_PURGE_INTERVAL_MS (60000), SECKILL_DRIFT_CHECK_INTERVAL_MS (30000),
- * SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000).
+ * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
+ * SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
 public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Duration relayInterval, int relayBatch,
                                Duration outboxRetention, Duration outboxPurgeInterval, Duration driftCheckInterval,
-                               int poolSize, Duration orderStatusTtl) {
+                               Duration figuresInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -24,7 +26,9 @@ public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Durati
                 env.millis("SECKILL_OUTBOX_RETENTION_MS", Duration.ofDays(7)),
                 env.millis("SECKILL_OUTBOX_PURGE_INTERVAL_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_DRIFT_CHECK_INTERVAL_MS", Duration.ofSeconds(30)),
+                env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 4),
-                OrderStatusStore.ttl(env));
+                OrderStatusStore.ttl(env),
+                KafkaClients.topicPartitions(env));
     }
 }

@@ -7,11 +7,14 @@ import io.seckill.runtime.ServiceMain;
 /** Runs the reconciler as its own process, configured from the environment. */
 public final class ReconcilerMain {
 
+    /** Its management port when SECKILL_MANAGEMENT_PORT is unset. */
+    public static final int MANAGEMENT_PORT = 9084;
+
     private ReconcilerMain() {
     }
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.runUntilStopped(Reconciler.start(ReconcilerConfig.from(env, InfraAddresses.from(env))));
+        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, host -> Reconciler.start(ReconcilerConfig.from(env, InfraAddresses.from(env)), host));
     }
 }

@@ -22,10 +22,12 @@ final class ReservationSettler {
 
     private final SaleStore saleStore;
     private final OrderStatusStore statuses;
+    private final ReconcilerMetrics metrics;
 
-    ReservationSettler(SaleStore saleStore, OrderStatusStore statuses) {
+    ReservationSettler(SaleStore saleStore, OrderStatusStore statuses, ReconcilerMetrics metrics) {
         this.saleStore = saleStore;
         this.statuses = statuses;
+        this.metrics = metrics;
     }
 
     /** A batch of results is settled in two round trips (ledger, then statuses), not two per result. */
@@ -43,6 +45,7 @@ final class ReservationSettler {
             StockCompensation compensation = delivery.value();
             long released = saleStore.release(compensation.skuId(), compensation.orderId());
             if (released > 0) {
+                metrics.compensationApplied();
                 LOG.info("released {} unit(s) of SKU {} for rejected order {} ({})", released,
                         compensation.skuId(), compensation.orderId(), compensation.reason());
             }

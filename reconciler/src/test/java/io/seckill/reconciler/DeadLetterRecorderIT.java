@@ -32,7 +32,7 @@ class DeadLetterRecorderIT {
 
     private static final AtomicLong DLQ_OFFSET = new AtomicLong(System.nanoTime());
     private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), new Outbox(), Stores.SALES,
-            Stores.STATUSES, Clock.systemUTC());
+            Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
 
     @Test
     void anUndecidableOrderReturnsItsReservationOnceAndEndsRejected() {

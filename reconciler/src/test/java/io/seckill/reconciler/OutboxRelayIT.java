@@ -22,7 +22,7 @@ class OutboxRelayIT {
 
     @Test
     void dueRowsArePublishedOnceAndNotDueOrCompletedRowsStayPut() {
-        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap());
+        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
         long sku = Stores.openSale(10, 1);
         Instant now = Instant.now();
         OrderRequested due = Stores.accepted(sku, "due", now.minusSeconds(1));

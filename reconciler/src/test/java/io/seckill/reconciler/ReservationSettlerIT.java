@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** Results settle the Redis ledger and tell polling buyers; compensations give units and slots back, once. */
 class ReservationSettlerIT {
 
-    private final ReservationSettler settler = new ReservationSettler(Stores.SALES, Stores.STATUSES);
+    private final ReservationSettler settler = new ReservationSettler(Stores.SALES, Stores.STATUSES, Stores.metrics());
 
     @Test
     void confirmedUnitsStaySoldAndRejectedOnesComeBackExactlyOnceEvenWhenDeliveredTwice() {

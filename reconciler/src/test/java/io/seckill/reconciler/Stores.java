@@ -1,5 +1,6 @@
 package io.seckill.reconciler;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.InfraAddresses;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
@@ -12,6 +13,7 @@ import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +26,7 @@ import redis.clients.jedis.RedisClient;
 final class Stores {
 
     static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
-    static final Database DATABASE = Database.connectAndMigrate(INFRA, "reconciler-test", 4);
+    static final Database DATABASE = Database.connectAndMigrate(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
     static final RedisClient REDIS = RedisConnections.open(INFRA.redisUrl(), 8);
     static final LuaRunner LUA = new LuaRunner(REDIS);
     static final RedisProbe PROBE = new RedisProbe(REDIS);
@@ -33,6 +35,11 @@ final class Stores {
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
     private Stores() {
+    }
+
+    /** Figures go to a registry of their own: these tests read the stores, not the meters. */
+    static ReconcilerMetrics metrics() {
+        return new ReconcilerMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
     }
 
     static DSLContext sql() {

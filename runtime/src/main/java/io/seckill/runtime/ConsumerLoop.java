@@ -1,18 +1,27 @@
 package io.seckill.runtime;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.seckill.runtime.management.FatalFailures;
+import io.seckill.runtime.management.Readiness;
+import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * handed to the handler as one batch, and the offsets are committed only after the handler returned.
  * When the handler (or a dead-letter send) throws, the consumer rewinds to the last committed offsets
  * and tries the same records again after a growing pause: at-least-once, nothing skipped. Handlers are
- * therefore idempotent.
+ * therefore idempotent. A broker that cannot be reached is waited out the same way (the loop reports
+ * not-ready meanwhile); anything else that stops the loop is reported to the host as fatal, so that the
+ * process exits rather than stay alive doing nothing.
  */
 public final class ConsumerLoop<V> implements AutoCloseable {
 
@@ -35,6 +46,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    private static final long MIN_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
 
     private final String name;
@@ -42,30 +54,54 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     private final Topic<V> topic;
     private final DeadLetterPublisher deadLetters;
     private final BatchHandler<V> handler;
+    private final FatalFailures fatal;
+    private final KafkaClientMetrics clientMetrics;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile SortedSet<Integer> assigned = new TreeSet<>();
+    private volatile String failing;
 
     private ConsumerLoop(String name, KafkaConsumer<String, byte[]> consumer, Topic<V> topic, DeadLetterPublisher deadLetters,
-                         BatchHandler<V> handler) {
+                         BatchHandler<V> handler, ServiceHost host) {
         this.name = name;
         this.consumer = consumer;
         this.topic = topic;
         this.deadLetters = deadLetters;
         this.handler = handler;
+        this.fatal = host.fatal();
+        this.clientMetrics = new KafkaClientMetrics(consumer);
         this.thread = new Thread(this::run, name);
     }
 
+    /** Starts consuming; the loop's readiness check (alive, assigned, not failing) is added under {@code name}. */
     public static <V> ConsumerLoop<V> start(String name, Properties consumerProps, Topic<V> topic,
-                                            DeadLetterPublisher deadLetters, BatchHandler<V> handler) {
+                                            DeadLetterPublisher deadLetters, BatchHandler<V> handler, ServiceHost host) {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps);
-        consumer.subscribe(List.of(topic.topicName()));
-        ConsumerLoop<V> loop = new ConsumerLoop<>(name, consumer, topic, deadLetters, handler);
+        ConsumerLoop<V> loop = new ConsumerLoop<>(name, consumer, topic, deadLetters, handler, host);
+        consumer.subscribe(List.of(topic.topicName()), loop.new AssignmentTracker());
+        loop.clientMetrics.bindTo(host.meters());
+        host.readiness().add(name, loop::readiness);
         loop.thread.start();
         return loop;
     }
 
+    private Readiness.CheckResult readiness() {
+        if (!thread.isAlive()) {
+            return Readiness.CheckResult.down("stopped");
+        }
+        String failure = failing;
+        if (failure != null) {
+            return Readiness.CheckResult.down("retrying: " + failure);
+        }
+        SortedSet<Integer> partitions = assigned;
+        if (partitions.isEmpty()) {
+            return Readiness.CheckResult.down("no partition of " + topic.topicName() + " assigned");
+        }
+        return Readiness.CheckResult.up(topic.topicName() + " partitions " + partitions);
+    }
+
     private void run() {
-        long backoffMs = 100;
+        long backoffMs = MIN_BACKOFF_MS;
         try {
             while (running) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
@@ -78,20 +114,22 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                         handler.handle(valid);
                     }
                     consumer.commitSync();
-                    backoffMs = 100;
+                    failing = null;
+                    backoffMs = MIN_BACKOFF_MS;
                 } catch (WakeupException e) {
                     throw e;
                 } catch (Exception e) {
+                    failing = e.getClass().getSimpleName() + ": " + e.getMessage();
                     LOG.warn("{}: batch of {} records failed, retrying in {} ms", name, records.count(), backoffMs, e);
-                    rewindToCommitted();
                     Thread.sleep(backoffMs);
                     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+                    rewindToCommitted();
                 }
             }
         } catch (WakeupException | InterruptedException e) {
             // close() asked us to stop.
         } catch (RuntimeException e) {
-            LOG.error("{}: consumer loop died", name, e);
+            fatal.cannotContinue(name, e);
         } finally {
             consumer.close();
         }
@@ -109,16 +147,54 @@ public final class ConsumerLoop<V> implements AutoCloseable {
         return valid;
     }
 
-    private void rewindToCommitted() {
-        Set<TopicPartition> assigned = consumer.assignment();
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned);
-        for (TopicPartition partition : assigned) {
+    /** Back to the committed offsets; while the broker cannot answer, tries again after a growing pause. */
+    private void rewindToCommitted() throws InterruptedException {
+        long backoffMs = MIN_BACKOFF_MS;
+        while (running) {
+            try {
+                seekToCommitted();
+                return;
+            } catch (RetriableException e) {
+                failing = "cannot read committed offsets: " + e.getMessage();
+                LOG.warn("{}: cannot read the committed offsets, trying again in {} ms", name, backoffMs, e);
+                Thread.sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+            }
+        }
+    }
+
+    private void seekToCommitted() {
+        Set<TopicPartition> partitions = consumer.assignment();
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(partitions);
+        for (TopicPartition partition : partitions) {
             OffsetAndMetadata offset = committed.get(partition);
             if (offset != null) {
                 consumer.seek(partition, offset);
             } else {
                 consumer.seekToBeginning(List.of(partition));
             }
+        }
+    }
+
+    /** Keeps the assigned partitions where the readiness check can read them: the consumer itself is single-threaded. */
+    private final class AssignmentTracker implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            SortedSet<Integer> remaining = new TreeSet<>(assigned);
+            partitions.forEach(partition -> remaining.remove(partition.partition()));
+            assigned = remaining;
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            SortedSet<Integer> now = new TreeSet<>(assigned);
+            partitions.forEach(partition -> now.add(partition.partition()));
+            assigned = now;
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            onPartitionsRevoked(partitions);
         }
     }
 
@@ -131,5 +207,6 @@ public final class ConsumerLoop<V> implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        clientMetrics.close();
     }
 }

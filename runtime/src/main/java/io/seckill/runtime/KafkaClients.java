@@ -1,6 +1,8 @@
 package io.seckill.runtime;
 
+import io.seckill.config.Env;
 import io.seckill.schemas.kafka.Topic;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,9 +19,16 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Client settings every service uses, and the topic catalogue made real on the broker. */
 public final class KafkaClients {
+
+    public static final String TOPIC_PARTITIONS = "SECKILL_TOPIC_PARTITIONS";
+    /** How long a service waits at start for the cluster to create or describe its topics. */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClients.class);
 
     private KafkaClients() {
     }
@@ -57,11 +66,27 @@ public final class KafkaClients {
         return props;
     }
 
-    /** Creates every catalogued topic that does not exist yet; existing ones are left as they are. */
-    public static void ensureTopics(String bootstrap) {
-        try (Admin admin = Admin.create(admin(bootstrap))) {
+    /**
+     * How many partitions the catalogued topics are created with: the most instances of one consuming
+     * service that share the work.
+     */
+    public static int topicPartitions(Env env) {
+        return env.integer(TOPIC_PARTITIONS, 12);
+    }
+
+    /**
+     * Creates every catalogued topic that does not exist yet with {@code partitions} partitions. An
+     * existing topic with fewer is left as it is (adding partitions moves keys between them, which only
+     * an operator can decide while the topic is drained) and reported in the log. Fails when the
+     * cluster does not answer within {@code timeout}.
+     */
+    public static void ensureTopics(String bootstrap, int partitions, Duration timeout) {
+        Properties props = admin(bootstrap);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        try (Admin admin = Admin.create(props)) {
             List<NewTopic> topics = Topic.all().stream()
-                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(topic.partitions()), Optional.empty())
+                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(partitions), Optional.empty())
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy())))
                     .toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
@@ -76,6 +101,25 @@ public final class KafkaClients {
                     throw new IllegalStateException("interrupted creating topic " + name, e);
                 }
             });
+            reportFewerPartitions(admin, partitions);
+        }
+    }
+
+    private static void reportFewerPartitions(Admin admin, int partitions) {
+        List<String> names = Topic.all().stream().map(Topic::topicName).toList();
+        try {
+            admin.describeTopics(names).allTopicNames().get().forEach((name, description) -> {
+                int actual = description.partitions().size();
+                if (actual < partitions) {
+                    LOG.warn("topic {} has {} partitions, fewer than the {} asked for ({}): at most {} instances of each "
+                            + "service consuming it share the work", name, actual, partitions, TOPIC_PARTITIONS, actual);
+                }
+            });
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe the catalogued topics", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted describing the catalogued topics", e);
         }
     }
 }

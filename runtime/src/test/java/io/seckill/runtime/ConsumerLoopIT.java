@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -35,19 +36,49 @@ class ConsumerLoopIT {
 
     private static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
 
+    private static final int PARTITIONS = 12;
+
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(INFRA.kafkaBootstrap());
+        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), PARTITIONS, KafkaClients.START_TIMEOUT);
     }
 
     @Test
-    void theCatalogueExistsOnTheBrokerAndEnsuringItAgainChangesNothing() throws Exception {
-        KafkaClients.ensureTopics(INFRA.kafkaBootstrap());
+    void theCatalogueExistsOnTheBrokerAndEnsuringItWithMorePartitionsLeavesItAsItIs() throws Exception {
+        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), PARTITIONS * 2, KafkaClients.START_TIMEOUT);
         try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
             Map<String, Integer> partitions = new HashMap<>();
             admin.describeTopics(Topic.all().stream().map(Topic::topicName).toList()).allTopicNames().get()
                     .forEach((name, description) -> partitions.put(name, description.partitions().size()));
-            Topic.all().forEach(topic -> assertThat(partitions).containsEntry(topic.topicName(), topic.partitions()));
+            Topic.all().forEach(topic -> assertThat(partitions).containsEntry(topic.topicName(), PARTITIONS));
+        }
+    }
+
+    @Test
+    void aLoopIsReadyOnceAssignedAndSaysWhichPartitionsItHolds() {
+        TestHost host = new TestHost();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("ready"), Topic.STOCK_COMPENSATIONS,
+                     new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().ready());
+            assertThat(host.readiness().checks().get("loop-test").detail())
+                    .isEqualTo(Topic.STOCK_COMPENSATIONS.topicName() + " partitions [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]");
+        }
+        assertThat(host.readiness().checks().get("loop-test").up()).isFalse();
+    }
+
+    @Test
+    void aLoopThatCannotContinueReportsItselfFatal() {
+        TestHost host = new TestHost();
+        Properties noOffsetPolicy = consumer("fatal");
+        noOffsetPolicy.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", noOffsetPolicy, Topic.STOCK_COMPENSATIONS,
+                     new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> !host.fatalFailures().isEmpty());
+            assertThat(host.fatalFailures()).singleElement().asString()
+                    .startsWith("loop-test: ").contains("NoOffsetForPartitionException");
+            await().atMost(Duration.ofSeconds(10)).until(() -> host.readiness().checks().get("loop-test").detail().equals("stopped"));
         }
     }
 
@@ -65,7 +96,7 @@ class ConsumerLoopIT {
                          if (delivery.value().skuId() == sku) {
                              handled.add(delivery.value());
                          }
-                     }))) {
+                     }), new TestHost().host())) {
             producer.send(Topic.STOCK_COMPENSATIONS.record(sku, first)).get();
             kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku), poison);
             producer.send(Topic.STOCK_COMPENSATIONS.record(sku, second)).get();
@@ -85,19 +116,26 @@ class ConsumerLoopIT {
     void aBatchWhoseHandlerFailsIsDeliveredAgainAndCommittedOnlyOnceHandled() throws Exception {
         long sku = System.nanoTime();
         StockCompensation only = compensation(sku);
+        AtomicBoolean failing = new AtomicBoolean(true);
         AtomicBoolean failedOnce = new AtomicBoolean();
         List<StockCompensation> handled = new CopyOnWriteArrayList<>();
         String group = "loop-test-retry-" + sku;
+        TestHost host = new TestHost();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
              ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", KafkaClients.consumer(INFRA.kafkaBootstrap(), group, "loop-test"),
                      Topic.STOCK_COMPENSATIONS, new DeadLetterPublisher(producer, "loop-test"), batch -> {
                          boolean ours = batch.stream().anyMatch(delivery -> delivery.value().skuId() == sku);
-                         if (ours && failedOnce.compareAndSet(false, true)) {
+                         if (ours && failing.get()) {
+                             failedOnce.set(true);
                              throw new IllegalStateException("not this time");
                          }
                          batch.stream().map(Delivery::value).filter(value -> value.skuId() == sku).forEach(handled::add);
-                     })) {
+                     }, host.host())) {
             producer.send(Topic.STOCK_COMPENSATIONS.record(sku, only)).get();
+            await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").detail()
+                    .equals("retrying: IllegalStateException: not this time"));
+            assertThat(handled).isEmpty();
+            failing.set(false);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 1);
             assertThat(failedOnce).isTrue();

@@ -1,8 +1,14 @@
 package io.seckill.streamprocessor;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.management.Readiness;
+import io.seckill.runtime.management.ServiceHost;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -11,39 +17,88 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The running Kafka Streams application around {@link OrderDedupTopology}. */
+/**
+ * The running Kafka Streams application around {@link OrderDedupTopology}: ready while RUNNING; a stream
+ * thread that fails because the broker is unreachable is replaced, any other failure shuts the client
+ * down, and a client in ERROR is reported as fatal to the host.
+ */
 public final class StreamProcessor implements AutoCloseable {
 
+    static final String READINESS_CHECK = "stream-processor";
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
 
     private final KafkaStreams streams;
+    private final KafkaStreamsMetrics metrics;
+    private final StateDirectorySlot stateDirectory;
 
-    private StreamProcessor(KafkaStreams streams) {
+    private StreamProcessor(KafkaStreams streams, KafkaStreamsMetrics metrics, StateDirectorySlot stateDirectory) {
         this.streams = streams;
+        this.metrics = metrics;
+        this.stateDirectory = stateDirectory;
     }
 
-    public static StreamProcessor start(StreamProcessorConfig config) {
-        KafkaClients.ensureTopics(config.infra().kafkaBootstrap());
+    public static StreamProcessor start(StreamProcessorConfig config, ServiceHost host) {
+        KafkaClients.ensureTopics(config.infra().kafkaBootstrap(), config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        StateDirectorySlot stateDirectory = StateDirectorySlot.claim(config.stateParent());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.infra().kafkaBootstrap());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.directory().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed; replacing it", e);
-            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        streams.setUncaughtExceptionHandler(failure -> {
+            if (causedByUnreachableBroker(failure)) {
+                LOG.warn("stream thread failed while the broker was unreachable; replacing it", failure);
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
+            LOG.error("stream thread failed; shutting the client down", failure);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.ERROR) {
+                host.fatal().cannotContinue(READINESS_CHECK, new IllegalStateException("Kafka Streams went from " + before + " to ERROR"));
+            }
+        });
+        KafkaStreamsMetrics metrics = new KafkaStreamsMetrics(streams);
+        metrics.bindTo(host.meters());
+        host.readiness().add(READINESS_CHECK, () -> readiness(streams));
         streams.start();
-        LOG.info("stream-processor started: application {} on {}", config.applicationId(), config.infra().kafkaBootstrap());
-        return new StreamProcessor(streams);
+        LOG.info("stream-processor started: application {} on {}, state in {}", config.applicationId(),
+                config.infra().kafkaBootstrap(), stateDirectory.directory());
+        return new StreamProcessor(streams, metrics, stateDirectory);
+    }
+
+    private static boolean causedByUnreachableBroker(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Readiness.CheckResult readiness(KafkaStreams streams) {
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING) {
+            return Readiness.CheckResult.down("state " + state);
+        }
+        SortedSet<String> active = new TreeSet<>();
+        SortedSet<String> standby = new TreeSet<>();
+        streams.metadataForLocalThreads().forEach(thread -> {
+            thread.activeTasks().forEach(task -> active.add(task.taskId().toString()));
+            thread.standbyTasks().forEach(task -> standby.add(task.taskId().toString()));
+        });
+        return Readiness.CheckResult.up("RUNNING, active tasks " + active + ", standby tasks " + standby);
     }
 
     /** Leaves the group on the way out, so that the others take its partitions now, not a session timeout later. */
     @Override
     public void close() {
         streams.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
+        metrics.close();
+        stateDirectory.close();
     }
 }

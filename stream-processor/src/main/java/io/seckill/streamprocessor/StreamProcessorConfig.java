@@ -2,15 +2,17 @@ package io.seckill.streamprocessor;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.runtime.KafkaClients;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR
- * ({java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1), SECKILL_DEDUP_TTL_MS (86400000).
+ * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR (the parent of
+ * each instance's own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1),
+ * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
-public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateDir, int threads,
-                                    Duration dedupTtl) {
+public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateParent, int threads,
+                                    int standbyReplicas, Duration dedupTtl, int topicPartitions) {
 
     public static StreamProcessorConfig from(Env env, InfraAddresses infra) {
         return new StreamProcessorConfig(infra,
@@ -18,6 +20,8 @@ public record StreamProcessorConfig(InfraAddresses infra, String applicationId, 
                 Path.of(env.string("SECKILL_STREAMS_STATE_DIR",
                         Path.of(System.getProperty("java.io.tmpdir"), "seckill-streams").toString())),
                 env.integer("SECKILL_STREAMS_THREADS", 1),
-                env.millis("SECKILL_DEDUP_TTL_MS", Duration.ofHours(24)));
+                env.integer("SECKILL_STREAMS_STANDBY_REPLICAS", 0),
+                env.millis("SECKILL_DEDUP_TTL_MS", Duration.ofHours(24)),
+                KafkaClients.topicPartitions(env));
     }
 }

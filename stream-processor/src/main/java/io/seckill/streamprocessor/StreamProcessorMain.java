@@ -7,11 +7,15 @@ import io.seckill.runtime.ServiceMain;
 /** Runs the stream-processor as its own process, configured from the environment. */
 public final class StreamProcessorMain {
 
+    /** Its management port when SECKILL_MANAGEMENT_PORT is unset. */
+    public static final int MANAGEMENT_PORT = 9082;
+
     private StreamProcessorMain() {
     }
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.runUntilStopped(StreamProcessor.start(StreamProcessorConfig.from(env, InfraAddresses.from(env))));
+        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env,
+                host -> StreamProcessor.start(StreamProcessorConfig.from(env, InfraAddresses.from(env)), host));
     }
 }

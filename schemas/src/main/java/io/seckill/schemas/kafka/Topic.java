@@ -12,36 +12,34 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The topic catalogue: every topic the pipeline uses, the type its values hold and how they are
- * encoded, how many partitions it starts with and how it is cleaned. Event topics are keyed by SKU id
+ * encoded and how it is cleaned (how many partitions each has is a deployment setting). Event topics are keyed by SKU id
  * ({@link SkuKey}) so one SKU's records stay ordered in one partition.
  *
  * @param <V> what a record's value decodes to
  */
 public final class Topic<V> {
 
-    public static final Topic<OrderRequested> ORDER_REQUESTS = events("order-requests", OrderRequested.class, 3);
-    public static final Topic<OrderRequested> ORDERS_UNIQUE = events("order-requests-unique", OrderRequested.class, 3);
-    public static final Topic<OrderResult> ORDER_RESULTS = events("order-results", OrderResult.class, 3);
-    public static final Topic<StockCompensation> STOCK_COMPENSATIONS = events("stock-compensations", StockCompensation.class, 3);
+    public static final Topic<OrderRequested> ORDER_REQUESTS = events("order-requests", OrderRequested.class);
+    public static final Topic<OrderRequested> ORDERS_UNIQUE = events("order-requests-unique", OrderRequested.class);
+    public static final Topic<OrderResult> ORDER_RESULTS = events("order-results", OrderResult.class);
+    public static final Topic<StockCompensation> STOCK_COMPENSATIONS = events("stock-compensations", StockCompensation.class);
     /** Raw bytes and key of the failed record; the reason is in the {@link DeadLetterHeaders}. */
-    public static final Topic<byte[]> DEAD_LETTERS = new Topic<>("dead-letters", 1, Function.identity(), Function.identity());
+    public static final Topic<byte[]> DEAD_LETTERS = new Topic<>("dead-letters", Function.identity(), Function.identity());
 
     private static final String CLEANUP_POLICY = "delete";
 
     private final String name;
-    private final int partitions;
     private final Function<byte[], V> decoder;
     private final Function<V, byte[]> encoder;
 
-    private Topic(String name, int partitions, Function<byte[], V> decoder, Function<V, byte[]> encoder) {
+    private Topic(String name, Function<byte[], V> decoder, Function<V, byte[]> encoder) {
         this.name = name;
-        this.partitions = partitions;
         this.decoder = decoder;
         this.encoder = encoder;
     }
 
-    private static <E extends VersionedEvent> Topic<E> events(String name, Class<E> type, int partitions) {
-        return new Topic<>(name, partitions, bytes -> EventJson.decode(bytes, type), EventJson::encode);
+    private static <E extends VersionedEvent> Topic<E> events(String name, Class<E> type) {
+        return new Topic<>(name, bytes -> EventJson.decode(bytes, type), EventJson::encode);
     }
 
     public static List<Topic<?>> all() {
@@ -50,10 +48,6 @@ public final class Topic<V> {
 
     public String topicName() {
         return name;
-    }
-
-    public int partitions() {
-        return partitions;
     }
 
     public String cleanupPolicy() {

@@ -1,0 +1,110 @@
+package io.seckill.e2e.processes;
+
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.ingress.HttpApi;
+import io.seckill.mysqlstate.Database;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * Development servers and service processes started the way the README says, each its own OS
+ * process, plus the test's own clients of the servers to check what the processes did. Data, logs
+ * and settings live under {@code target/processes/NAME-*}.
+ */
+final class ProcessCluster implements AutoCloseable {
+
+    static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    /** Small heaps and the quick compiler: a dozen JVMs share two cores in these tests. */
+    private static final String JAVA_OPTS = "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+    private final DevelopmentServers servers;
+    private final Map<String, String> environment;
+    private final List<SeckillProcess> processes = new ArrayList<>();
+    final InfraAddresses infra;
+    final Database database;
+    final RedisClient redis;
+    final SaleStore saleStore;
+
+    private ProcessCluster(DevelopmentServers servers, Map<String, String> environment) {
+        this.servers = servers;
+        this.environment = environment;
+        this.infra = InfraAddresses.from(new Env(servers.settings()));
+        this.database = Database.connectAndMigrate(infra, "process-test", 4, new SimpleMeterRegistry());
+        this.redis = RedisConnections.open(infra.redisUrl(), 8);
+        this.saleStore = new SaleStore(new LuaRunner(redis));
+    }
+
+    /** Starts the servers; services started later get {@code settings} over the test defaults. */
+    static ProcessCluster start(String name, Map<String, String> settings) throws InterruptedException {
+        Path root = REPOSITORY.resolve("e2e/target/processes").resolve(name + "-" + UUID.randomUUID());
+        Map<String, String> environment = new HashMap<>(Map.of(
+                "JAVA_OPTS", JAVA_OPTS,
+                "SECKILL_MANAGEMENT_PORT", "0",
+                "SECKILL_HTTP_PORT", "0",
+                "SECKILL_TOKEN_SECRET", HttpApi.TOKEN_SECRET,
+                "SECKILL_ADMIN_TOKEN", HttpApi.ADMIN_TOKEN,
+                "SECKILL_RATE_LIMIT_PER_USER", "0",
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0"));
+        environment.putAll(settings);
+        DevelopmentServers servers = DevelopmentServers.start(REPOSITORY, root.resolve("data"), root.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
+        return new ProcessCluster(servers, environment);
+    }
+
+    /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */
+    SeckillProcess launch(String name, String command) {
+        SeckillProcess process = servers.service(name, command, environment);
+        processes.add(process);
+        return process;
+    }
+
+    /** Waits until every given process answers /ready with 200. */
+    static void awaitReady(SeckillProcess... processes) {
+        for (SeckillProcess process : processes) {
+            try {
+                await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                        .failFast(process.name() + " ended", () -> !process.alive())
+                        .until(process::ready);
+            } catch (ConditionTimeoutException | TerminalFailureException e) {
+                throw new AssertionError(process.name() + " is not ready; its output:\n" + process.output(), e);
+            }
+        }
+    }
+
+    /** The buyers' API of a ready ingress process. */
+    static HttpApi buyersApi(SeckillProcess ingress) {
+        return new HttpApi(ingress.buyersPort().orElseThrow());
+    }
+
+    SeckillProcess servers() {
+        return servers.process();
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (SeckillProcess process : processes) {
+            process.close();
+        }
+        redis.close();
+        database.close();
+        servers.close();
+    }
+}

@@ -1,0 +1,38 @@
+package io.seckill.reconciler;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Lag of every consumer group of the cluster (the stream-processor's, the sink's, the reconciler's):
+ * the records between each partition's committed offset and its end, summed per group. Under
+ * exactly-once the end includes transaction markers, so an idle group shows a lag of a few records.
+ */
+record ConsumerGroupLag(Admin admin) {
+
+    Map<String, Long> measure() throws ExecutionException, InterruptedException {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
+        for (GroupListing group : admin.listGroups().all().get()) {
+            committed.put(group.groupId(), admin.listConsumerGroupOffsets(group.groupId()).partitionsToOffsetAndMetadata().get());
+        }
+        Map<TopicPartition, OffsetSpec> ends = committed.values().stream()
+                .flatMap(offsets -> offsets.keySet().stream())
+                .distinct()
+                .collect(Collectors.toMap(partition -> partition, partition -> OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResultInfo> endOffsets = admin.listOffsets(ends).all().get();
+        Map<String, Long> lag = new HashMap<>();
+        committed.forEach((group, offsets) -> lag.put(group, offsets.entrySet().stream()
+                .filter(entry -> entry.getValue() != null && endOffsets.containsKey(entry.getKey()))
+                .mapToLong(entry -> Math.max(0, endOffsets.get(entry.getKey()).offset() - entry.getValue().offset()))
+                .sum()));
+        return lag;
+    }
+}

@@ -1,0 +1,86 @@
+package io.seckill.reconciler;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.seckill.mysqlstate.Outbox;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The pipeline's business figures, as the reconciler sees them: compensations applied, dead letters
+ * by stage and reason, relay re-sends and backlog, the oldest undecided order's age, each SKU's pending
+ * reservations and drift, and each consumer group's lag. Gauges hold the last measurement.
+ */
+final class ReconcilerMetrics {
+
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final Counter compensationsApplied;
+    private final Counter relayResent;
+    private final AtomicLong outboxOpenRows = new AtomicLong();
+    private final AtomicLong oldestOpenAgeMs = new AtomicLong();
+    private final MultiGauge skuPending;
+    private final MultiGauge skuDrift;
+    private final MultiGauge groupLag;
+
+    ReconcilerMetrics(MeterRegistry meters, Clock clock) {
+        this.meters = meters;
+        this.clock = clock;
+        this.compensationsApplied = Counter.builder("seckill.compensations.applied")
+                .description("compensations that gave reserved units back to Redis").register(meters);
+        this.relayResent = Counter.builder("seckill.outbox.relay.resent")
+                .description("orders re-sent by the outbox relay").register(meters);
+        Gauge.builder("seckill.outbox.backlog", outboxOpenRows, AtomicLong::get)
+                .description("outbox rows of orders not decided yet").register(meters);
+        Gauge.builder("seckill.outbox.oldest.open.age", oldestOpenAgeMs, age -> age.get() / 1000.0)
+                .baseUnit("seconds").description("age of the oldest undecided outbox row").register(meters);
+        this.skuPending = MultiGauge.builder("seckill.sku.pending.reservations")
+                .description("units reserved in Redis and not yet settled, per SKU").register(meters);
+        this.skuDrift = MultiGauge.builder("seckill.sku.drift")
+                .description("Redis stock + pending - MySQL stock per SKU; non-zero at rest means the stores disagree").register(meters);
+        this.groupLag = MultiGauge.builder("seckill.consumer.group.lag")
+                .description("records not yet consumed, per consumer group").register(meters);
+    }
+
+    void compensationApplied() {
+        compensationsApplied.increment();
+    }
+
+    void relayed(int rows) {
+        relayResent.increment(rows);
+    }
+
+    /** Counted when the recorder files it: every stage's dead letters pass through here. */
+    void deadLetter(String stage, String exception) {
+        Counter.builder("seckill.dead.letters").description("dead letters filed, by the stage that failed and the failure")
+                .tag("stage", stage).tag("reason", exception).register(meters).increment();
+    }
+
+    void outboxBacklog(Outbox.Backlog backlog) {
+        outboxOpenRows.set(backlog.openRows());
+        oldestOpenAgeMs.set(backlog.oldestCreatedAt()
+                .map(oldest -> Math.max(0, Duration.between(oldest, clock.instant()).toMillis()))
+                .orElse(0L));
+    }
+
+    void skus(List<SkuFigures> figures) {
+        skuPending.register(figures.stream()
+                .map(sku -> MultiGauge.Row.of(Tags.of("sku", Long.toString(sku.skuId())), sku.pendingReservations()))
+                .toList(), true);
+        skuDrift.register(figures.stream()
+                .map(sku -> MultiGauge.Row.of(Tags.of("sku", Long.toString(sku.skuId())), sku.drift()))
+                .toList(), true);
+    }
+
+    void groupLag(Map<String, Long> lagByGroup) {
+        groupLag.register(lagByGroup.entrySet().stream()
+                .map(group -> MultiGauge.Row.of(Tags.of("group", group.getKey()), group.getValue()))
+                .toList(), true);
+    }
+}

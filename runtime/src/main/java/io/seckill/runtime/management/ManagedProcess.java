@@ -1,0 +1,44 @@
+package io.seckill.runtime.management;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seckill.config.Env;
+
+/**
+ * A process's management side: its registry, its readiness checks and the port serving both, opened
+ * before any service starts so that a supervisor sees the process from its first second.
+ */
+public final class ManagedProcess implements AutoCloseable {
+
+    private final ServiceHost host;
+    private final ManagementServer server;
+
+    private ManagedProcess(ServiceHost host, ManagementServer server) {
+        this.host = host;
+        this.server = server;
+    }
+
+    /**
+     * @param defaultPort used when SECKILL_MANAGEMENT_PORT is unset; each service has its own, so that
+     *                    one of each runs on a host without settings ({@code 0}: any free port)
+     */
+    public static ManagedProcess open(String service, int defaultPort, Env env, FatalFailures fatal) {
+        PrometheusMeterRegistry registry = ProcessMetrics.registry(service);
+        Readiness readiness = new Readiness();
+        ManagementServer server = ManagementServer.start(env.integer(ManagementServer.PORT_VARIABLE, defaultPort), registry, readiness);
+        System.out.printf("%s management http://localhost:%d (/health /ready /metrics)%n", service, server.port());
+        return new ManagedProcess(new ServiceHost(registry, readiness, fatal), server);
+    }
+
+    public ServiceHost host() {
+        return host;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
