@@ -1,11 +1,8 @@
 package io.seckill.benchmark;
 
 import io.seckill.ingress.auth.BuyerToken;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,9 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Loads a running ingress (started with SECKILL_BENCHMARK_MODE=true) with three scenarios, round after
@@ -34,17 +32,11 @@ public final class IngressBenchmark implements Callable<Integer> {
     @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the ingress (default ${DEFAULT-VALUE})")
     URI url;
 
-    @Option(names = "--connections", defaultValue = "32", description = "concurrent connections (default ${DEFAULT-VALUE})")
-    int connections;
-
-    @Option(names = "--duration", defaultValue = "PT10S", description = "measured time per scenario, ISO-8601 (default ${DEFAULT-VALUE})")
-    Duration duration;
+    @Mixin
+    LoadOptions options;
 
     @Option(names = "--warmup", defaultValue = "PT3S", description = "unmeasured time before each scenario (default ${DEFAULT-VALUE})")
     Duration warmup;
-
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds of all three scenarios; medians are reported (default ${DEFAULT-VALUE})")
-    int rounds;
 
     @Option(names = "--admin-token", defaultValue = "${env:SECKILL_ADMIN_TOKEN:-dev-only-admin-token}",
             description = "admin credential (default: $SECKILL_ADMIN_TOKEN, else the run command's development one)")
@@ -59,15 +51,16 @@ public final class IngressBenchmark implements Callable<Integer> {
         String host = url.getHost();
         int port = url.getPort() < 0 ? 80 : url.getPort();
         String hostHeader = host + ":" + port;
-        if (admin(HttpRequest.newBuilder(url.resolve("/bench/noop")).GET()) != 200) {
+        if (IngressAdmin.status(HttpRequest.newBuilder(url.resolve("/bench/noop")).GET()) != 200) {
             System.err.println("GET /bench/noop did not answer 200: start the ingress with SECKILL_BENCHMARK_MODE=true");
             return 2;
         }
         long runId = System.currentTimeMillis() % 1_000_000_000L;
         long soldOutSku = 9_000_000_000L + runId * 2;
         long winningSku = soldOutSku + 1;
-        defineSale(soldOutSku, 0);
-        defineSale(winningSku, 100_000_000);
+        IngressAdmin admin = new IngressAdmin(url, adminToken);
+        admin.defineSale(soldOutSku, 0);
+        admin.defineSale(winningSku, 100_000_000);
 
         BuyerToken tokens = new BuyerToken(tokenSecret, Clock.systemUTC(), Duration.ZERO);
         Instant expiry = Instant.now().plus(Duration.ofHours(2));
@@ -85,11 +78,11 @@ public final class IngressBenchmark implements Callable<Integer> {
                         "Bearer " + tokens.mint("bench-" + runId + "-" + n, expiry), "{\"quantity\":1}")));
 
         System.out.printf("ingress %s, %d connections, %s measured after %s warm-up, %d round(s)%n",
-                url, connections, duration, warmup, rounds);
-        ClosedLoopLoad load = new ClosedLoopLoad(host, port, connections, warmup, duration);
+                url, options.connections, options.duration, warmup, options.rounds);
+        ClosedLoopLoad load = new ClosedLoopLoad(host, port, options.connections, warmup, options.duration);
         List<double[]> ratios = new ArrayList<>();
         List<List<ClosedLoopLoad.Result>> allRounds = new ArrayList<>();
-        for (int round = 1; round <= rounds; round++) {
+        for (int round = 1; round <= options.rounds; round++) {
             List<ClosedLoopLoad.Result> results = new ArrayList<>();
             for (Scenario scenario : scenarios) {
                 results.add(load.run(scenario));
@@ -100,7 +93,7 @@ public final class IngressBenchmark implements Callable<Integer> {
             System.out.printf("%nround %d%n", round);
             Report.table(results, ceiling);
         }
-        System.out.printf("%nmedians over %d round(s)%n", rounds);
+        System.out.printf("%nmedians over %d round(s)%n", options.rounds);
         Report.medians(allRounds);
         double soldOutRatio = Report.median(ratios.stream().mapToDouble(r -> r[0]).toArray());
         double winningRatio = Report.median(ratios.stream().mapToDouble(r -> r[1]).toArray());
@@ -108,22 +101,6 @@ public final class IngressBenchmark implements Callable<Integer> {
                 SOLD_OUT_TARGET * 100, soldOutRatio >= SOLD_OUT_TARGET ? "met" : "MISSED", soldOutRatio * 100,
                 WINNING_TARGET * 100, winningRatio >= WINNING_TARGET ? "met" : "MISSED", winningRatio * 100);
         return 0;
-    }
-
-    private void defineSale(long skuId, int stock) throws IOException, InterruptedException {
-        Instant now = Instant.now();
-        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":1,\"startsAt\":\""
-                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
-        int status = admin(HttpRequest.newBuilder(url.resolve("/admin/v1/skus/" + skuId))
-                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(body)));
-        if (status != 201) {
-            throw new IllegalStateException("defining benchmark SKU " + skuId + " answered " + status);
-        }
-    }
-
-    private static int admin(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     public static void main(String[] args) {

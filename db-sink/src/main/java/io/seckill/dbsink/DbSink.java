@@ -67,7 +67,7 @@ public final class DbSink implements AutoCloseable {
         KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters());
         host.readiness().reachable("mysql", database::ping);
-        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink")),
+        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
                 Admin.create(KafkaClients.admin(bootstrap)), host);
         Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());

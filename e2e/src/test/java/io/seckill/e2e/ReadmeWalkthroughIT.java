@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeWalkthroughIT {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*exec:java)\\n```");
+    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*&& bin/seckill all)\\n```");
     private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
 
     @Test
@@ -36,8 +36,12 @@ class ReadmeWalkthroughIT {
         int port = freePort();
         String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port);
 
+        // A data directory of the test's own: the walk-through starts from an empty system.
+        String dataDirectory = REPO.resolve("e2e/target/walkthrough-" + UUID.randomUUID()).toString();
         ProcessBuilder launcher = new ProcessBuilder("bash", "-c", "exec " + runCommand).directory(REPO.toFile()).redirectErrorStream(true);
         launcher.environment().put("SECKILL_HTTP_PORT", Integer.toString(port));
+        launcher.environment().put("SECKILL_MANAGEMENT_PORT", "0");
+        launcher.environment().put("SECKILL_DATA_DIR", dataDirectory);
         Process system = launcher.start();
         List<String> systemOutput = new CopyOnWriteArrayList<>();
         CountDownLatch running = new CountDownLatch(1);
@@ -48,7 +52,9 @@ class ReadmeWalkthroughIT {
             assertThat(systemOutput).as("launcher output").anyMatch(line -> line.contains("seckill is running"));
             assertThat(String.join("\n", systemOutput)).contains("http://localhost:" + port);
 
-            Process script = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true).start();
+            ProcessBuilder walk = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true);
+            walk.environment().put("SECKILL_DATA_DIR", dataDirectory);
+            Process script = walk.start();
             assertThat(script.waitFor(2, TimeUnit.MINUTES)).isTrue();
             String output = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 

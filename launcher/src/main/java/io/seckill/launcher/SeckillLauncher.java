@@ -33,6 +33,7 @@ public final class SeckillLauncher {
         }
         ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
         SeckillSystem system = SeckillSystem.start(env, infra.addresses(), management.host());
+        management.host().readiness().servicesStarted();
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));

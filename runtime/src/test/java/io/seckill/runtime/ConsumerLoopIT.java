@@ -60,7 +60,7 @@ class ConsumerLoopIT {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
              ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("ready"), Topic.STOCK_COMPENSATIONS,
                      new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().ready());
+            await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").up());
             assertThat(host.readiness().checks().get("loop-test").detail())
                     .isEqualTo(Topic.STOCK_COMPENSATIONS.topicName() + " partitions [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]");
         }

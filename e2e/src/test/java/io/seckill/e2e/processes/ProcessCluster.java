@@ -76,6 +76,26 @@ final class ProcessCluster implements AutoCloseable {
         return process;
     }
 
+    /** One process of each service, started and ready. */
+    record OneOfEach(SeckillProcess streams, SeckillProcess sink, SeckillProcess reconciler, SeckillProcess ingress) {
+
+        List<SeckillProcess> all() {
+            return List.of(streams, sink, reconciler, ingress);
+        }
+
+        /** The buyers' API of the ingress. */
+        HttpApi http() {
+            return buyersApi(ingress);
+        }
+    }
+
+    OneOfEach launchOneOfEach() {
+        OneOfEach services = new OneOfEach(launch("stream-processor", "stream-processor"), launch("db-sink", "db-sink"),
+                launch("reconciler", "reconciler"), launch("ingress-api", "ingress-api"));
+        awaitReady(services.all().toArray(SeckillProcess[]::new));
+        return services;
+    }
+
     /** Waits until every given process answers /ready with 200. */
     static void awaitReady(SeckillProcess... processes) {
         for (SeckillProcess process : processes) {

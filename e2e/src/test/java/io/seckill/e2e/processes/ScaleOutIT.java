@@ -30,10 +30,10 @@ class ScaleOutIT {
 
     private static final int PARTITIONS = 12;
     private static final int SKUS = 6;
-    private static final int STOCK_PER_SKU = 150;
+    private static final int STOCK_PER_SKU = 800;
     private static final int PER_USER_LIMIT = 3;
     private static final int BUYERS = 5_000;
-    private static final int KILL_AFTER_ANSWERS = 1_500;
+    private static final int KILL_AFTER_ANSWERS = 1_000;
     private static final Orders ORDERS = new Orders();
     private static final Skus SKUS_TABLE = new Skus();
 

@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * The named checks behind {@code /ready}: each part of a service adds what it needs (a server it must
- * reach, a consumer that must be alive and assigned, a Streams client that must be RUNNING).
+ * reach, a consumer that must be alive and assigned, a Streams client that must be RUNNING). Until the
+ * process says its services have started, the check "started" fails: a process whose parts have not
+ * added their checks yet is not ready.
  */
 public final class Readiness {
 
@@ -42,6 +44,12 @@ public final class Readiness {
     }
 
     private final Map<String, Check> checks = new LinkedHashMap<>();
+    private volatile boolean started;
+
+    /** Called once every service of the process has started. */
+    public void servicesStarted() {
+        started = true;
+    }
 
     public synchronized void add(String name, Check check) {
         if (checks.putIfAbsent(name, check) != null) {
@@ -63,6 +71,7 @@ public final class Readiness {
             current = new LinkedHashMap<>(checks);
         }
         Map<String, CheckResult> results = new LinkedHashMap<>();
+        results.put("started", started ? CheckResult.up("services started") : CheckResult.down("starting"));
         current.forEach((name, check) -> results.put(name, run(check)));
         return new Report(results);
     }

@@ -1,0 +1,199 @@
+package io.seckill.benchmark;
+
+import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.mysqlstate.Database;
+import io.seckill.schemas.events.OrderStatus;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.LongStream;
+import org.jooq.Record2;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Decided orders per second of the whole pipeline, and the time from an order's acceptance to its
+ * decision in MySQL (p50/p99), with 1 vs 3 stream-processors and 1 vs 2 db-sinks: each service its own
+ * process ({@code bin/seckill}), one ingress loaded closed-loop with winning buys over 8 SKUs for the
+ * measured time, then drained. Figures come from MySQL: the orders' {@code requested_at} (set by the
+ * ingress when it accepts) and {@code decided_at} (the sink's commit).
+ */
+@Command(name = "pipeline-scaling", mixinStandardHelpOptions = true,
+        description = "Decided orders/s and 202 -> decided latency with more stream-processor and db-sink processes.")
+public final class PipelineScalingBenchmark implements Callable<Integer> {
+
+    private static final String TOKEN_SECRET = "pipeline-scaling-benchmark-secret-0123456789";
+    private static final String ADMIN_TOKEN = "pipeline-scaling-admin-token";
+    private static final int SKUS = 8;
+    private static final String ROW = "%-22s %12s %12s %10s %10s%n";
+
+    @Option(names = "--setups", split = ",", defaultValue = "1x1,3x1,1x2",
+            description = "stream-processors x db-sinks per setup (default ${DEFAULT-VALUE})")
+    List<String> setups;
+
+    @Mixin
+    LoadOptions options;
+
+    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    Path repository;
+
+    @Override
+    public Integer call() throws Exception {
+        Path root = repository.toAbsolutePath().normalize();
+        Path work = root.resolve("benchmark/target/pipeline-scaling-" + System.currentTimeMillis());
+        Map<String, List<Figures>> results = new HashMap<>();
+        try (DevelopmentServers servers = DevelopmentServers.start(root, work.resolve("data"), work.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"))) {
+            InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
+            try (Database database = Database.connectAndMigrate(infra, "pipeline-scaling", 2, new SimpleMeterRegistry())) {
+                for (String setup : setups) {
+                    results.put(setup, runSetup(servers, database, setup));
+                }
+            }
+        }
+        System.out.printf("%nmedians over %d round(s), %d connections, %s loaded per round (logs: %s)%n", options.rounds, options.connections,
+                options.duration, work.resolve("logs"));
+        System.out.printf(ROW, "streams x sinks", "accepted/s", "decided/s", "p50 ms", "p99 ms");
+        double baseline = median(results.get(setups.get(0)), Figures::decidedPerSecond);
+        for (String setup : setups) {
+            List<Figures> figures = results.get(setup);
+            double decided = median(figures, Figures::decidedPerSecond);
+            System.out.printf(Locale.ROOT, ROW, setup + " (" + String.format(Locale.ROOT, "%.2fx", decided / baseline) + ")",
+                    format(median(figures, Figures::acceptedPerSecond)), format(decided),
+                    format(median(figures, Figures::p50Millis)), format(median(figures, Figures::p99Millis)));
+        }
+        return 0;
+    }
+
+    private List<Figures> runSetup(DevelopmentServers servers, Database database, String setup) throws Exception {
+        String[] counts = setup.split("x");
+        int streams = Integer.parseInt(counts[0]);
+        int sinks = Integer.parseInt(counts[1]);
+        Map<String, String> settings = Map.of(
+                "JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC",
+                "SECKILL_MANAGEMENT_PORT", "0",
+                "SECKILL_HTTP_PORT", "0",
+                "SECKILL_TOKEN_SECRET", TOKEN_SECRET,
+                "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN,
+                "SECKILL_RATE_LIMIT_PER_USER", "0",
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+        List<SeckillProcess> processes = new ArrayList<>();
+        try {
+            for (int i = 0; i < streams; i++) {
+                processes.add(servers.service(setup + "-stream-processor-" + i, "stream-processor", settings));
+            }
+            for (int i = 0; i < sinks; i++) {
+                processes.add(servers.service(setup + "-db-sink-" + i, "db-sink", settings));
+            }
+            processes.add(servers.service(setup + "-reconciler", "reconciler", settings));
+            SeckillProcess ingress = servers.service(setup + "-ingress-api", "ingress-api", settings);
+            processes.add(ingress);
+            StringBuilder readiness = new StringBuilder(setup + " ready after (s, from process start, all starting at once):");
+            for (SeckillProcess process : processes) {
+                awaitReady(process);
+                readiness.append(String.format(Locale.ROOT, " %s %.1f", process.name().substring(setup.length() + 1),
+                        Duration.between(process.started(), Instant.now()).toMillis() / 1000.0));
+            }
+            System.out.println(readiness);
+            int port = ingress.buyersPort().orElseThrow();
+            List<Figures> figures = new ArrayList<>();
+            for (int round = 1; round <= options.rounds; round++) {
+                Figures result = round(database, port);
+                figures.add(result);
+                System.out.printf(Locale.ROOT, "%s round %d: %,.0f accepted/s, %,.0f decided/s, p50 %.1f ms, p99 %.1f ms%n",
+                        setup, round, result.acceptedPerSecond(), result.decidedPerSecond(), result.p50Millis(), result.p99Millis());
+            }
+            return figures;
+        } finally {
+            for (SeckillProcess process : processes) {
+                if (!process.stop(Duration.ofSeconds(60))) {
+                    process.close();
+                }
+            }
+        }
+    }
+
+    /** One loaded period on fresh SKUs, then waits for every accepted order to be decided. */
+    private Figures round(Database database, int port) throws Exception {
+        long firstSku = 8_000_000_000L + System.currentTimeMillis() % 1_000_000_000L * 10;
+        IngressAdmin admin = new IngressAdmin(URI.create("http://localhost:" + port), ADMIN_TOKEN);
+        for (int i = 0; i < SKUS; i++) {
+            admin.defineSale(firstSku + i, 100_000_000);
+        }
+        BuyerToken tokens = new BuyerToken(TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
+        Instant expiry = Instant.now().plus(Duration.ofHours(2));
+        String host = "localhost:" + port;
+        Scenario winning = new Scenario("winning", 202, n -> Scenario.postJson(host, "/api/v1/skus/" + (firstSku + n % SKUS) + "/orders",
+                "Bearer " + tokens.mint("scaling-" + firstSku + "-" + n, expiry), "{\"quantity\":1}"));
+        ClosedLoopLoad.Result load = new ClosedLoopLoad("localhost", port, options.connections, Duration.ZERO, options.duration).run(winning);
+        long accepted = load.latencies().getTotalCount() - load.unexpectedStatus();
+        List<String> skuIds = LongStream.range(firstSku, firstSku + SKUS).mapToObj(Long::toString).toList();
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        // Every accepted order has an outbox row, closed in the transaction that decides it.
+        while (database.dsl().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.in(skuIds).and(OUTBOX.COMPLETED_AT.isNull())) > 0) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("orders still undecided 5 minutes after the load");
+            }
+            Thread.sleep(500);
+        }
+        List<Record2<Instant, Instant>> decided = database.dsl().select(ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT).from(ORDERS)
+                .where(ORDERS.SKU_ID.between(firstSku, firstSku + SKUS - 1)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)).fetch();
+        if (decided.size() < accepted) {
+            throw new IllegalStateException(accepted + " orders accepted, only " + decided.size() + " confirmed");
+        }
+        Instant first = decided.stream().map(Record2::value1).min(Instant::compareTo).orElseThrow();
+        Instant last = decided.stream().map(Record2::value2).max(Instant::compareTo).orElseThrow();
+        double[] latencies = decided.stream().mapToDouble(row -> Duration.between(row.value1(), row.value2()).toNanos() / 1e6).sorted().toArray();
+        return new Figures(load.requestsPerSecond(), decided.size() / (Duration.between(first, last).toNanos() / 1e9),
+                percentile(latencies, 50), percentile(latencies, 99));
+    }
+
+    private static void awaitReady(SeckillProcess process) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (!process.ready()) {
+            if (!process.alive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(process.name() + " is not ready; its output:\n" + process.output());
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private static double percentile(double[] sorted, double percentile) {
+        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static double median(List<Figures> figures, ToDoubleFunction<Figures> figure) {
+        return Report.median(figures.stream().mapToDouble(figure).toArray());
+    }
+
+    private static String format(double value) {
+        return String.format(Locale.ROOT, "%,.1f", value);
+    }
+
+    private record Figures(double acceptedPerSecond, double decidedPerSecond, double p50Millis, double p99Millis) {
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new PipelineScalingBenchmark()).execute(args));
+    }
+}

@@ -1,0 +1,151 @@
+package io.seckill.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * docker-compose.yml, its Prometheus and Grafana files, the Dockerfile and the README's configuration
+ * table, held to the code: the variables they set or document are the ones the code reads, every
+ * service is watched, and the images are the releases the build uses.
+ */
+class DeploymentFilesTest {
+
+    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+    private static final List<String> SERVICES = List.of("ingress-api", "stream-processor", "db-sink", "reconciler");
+    private static final Pattern JAVA_NAME = Pattern.compile("\"(SECKILL_[A-Z0-9_]+)\"");
+    private static final Pattern SHELL_OR_XML_NAME = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
+    private static final Pattern README_ROW = Pattern.compile("^\\| `(SECKILL_[A-Z0-9_]+)` \\|", Pattern.MULTILINE);
+    /** The longest orderly shutdown of a service: Kafka Streams and the consumer loops wait up to 30 s. */
+    private static final Duration LONGEST_SHUTDOWN = Duration.ofSeconds(30);
+
+    @Test
+    void everySeckillVariableComposeSetsIsOneTheCodeReads() {
+        Set<String> set = new TreeSet<>();
+        services().values().forEach(service -> set.addAll(environment(service).keySet()));
+        set.removeIf(name -> !name.startsWith("SECKILL_"));
+        assertThat(set).isNotEmpty();
+        assertThat(variablesTheCodeReads()).containsAll(set);
+    }
+
+    @Test
+    void everyVariableTheCodeReadsIsDocumentedInTheReadmeAndNothingElseIs() {
+        Set<String> documented = new TreeSet<>();
+        Matcher rows = README_ROW.matcher(read(REPO.resolve("README.md")));
+        while (rows.find()) {
+            documented.add(rows.group(1));
+        }
+        assertThat(documented).isEqualTo(variablesTheCodeReads());
+    }
+
+    @Test
+    void everyServiceHasAHealthcheckAndAStopGracePeriodLongerThanItsShutdown() {
+        services().forEach((name, service) -> assertThat(service).as(name).containsKey("healthcheck"));
+        for (String name : SERVICES) {
+            Map<String, Object> service = services().get(name);
+            assertThat(service).as(name + " runs the built image").containsEntry("image", "seckill:local");
+            assertThat(Duration.ofSeconds(seconds((String) service.get("stop_grace_period")))).as(name).isGreaterThan(LONGEST_SHUTDOWN);
+            String port = (String) environment(service).get("SECKILL_MANAGEMENT_PORT");
+            assertThat(healthcheck(service)).as(name).isEqualTo(List.of("CMD", "bin/seckill", "ready", port));
+        }
+    }
+
+    @Test
+    void prometheusScrapesEveryServiceOnItsManagementPort() {
+        String prometheus = read(REPO.resolve("compose/prometheus.yml"));
+        for (String name : SERVICES) {
+            assertThat(prometheus).contains("\"" + name + ":" + environment(services().get(name)).get("SECKILL_MANAGEMENT_PORT") + "\"");
+        }
+    }
+
+    @Test
+    void theGrafanaDashboardIsValidJsonWithPanelsOnTheBusinessFigures() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(read(REPO.resolve("compose/grafana/dashboards/seckill.json")));
+        String queries = dashboard.path("panels").findValues("expr").toString();
+        assertThat(queries).contains("seckill_orders_decided_total", "seckill_consumer_group_lag", "seckill_outbox_backlog",
+                "seckill_sku_pending_reservations", "seckill_sku_drift", "seckill_dead_letters_total");
+    }
+
+    @Test
+    void imagesAreTheReleasesTheBuildUses() {
+        String pom = read(REPO.resolve("pom.xml"));
+        String kafka = only(Pattern.compile("<kafka.version>([^<]+)</kafka.version>"), pom);
+        String java = only(Pattern.compile("<maven.compiler.release>([^<]+)</maven.compiler.release>"), pom);
+        assertThat(services().get("kafka").get("image")).isEqualTo("apache/kafka:" + kafka);
+        assertThat(read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
+        String dockerfile = read(REPO.resolve("Dockerfile"));
+        assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
+    }
+
+    private static Set<String> variablesTheCodeReads() {
+        Set<String> names = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(REPO)) {
+            files.filter(path -> path.toString().contains("/src/main/") && !path.toString().contains("/target/"))
+                    .filter(path -> path.toString().endsWith(".java") || path.toString().endsWith(".xml"))
+                    .forEach(path -> names.addAll(matches(path.toString().endsWith(".java") ? JAVA_NAME : SHELL_OR_XML_NAME, read(path))));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        names.addAll(matches(SHELL_OR_XML_NAME, read(REPO.resolve("bin/seckill"))));
+        return names;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> services() {
+        Map<String, Object> compose = new Yaml().load(read(REPO.resolve("docker-compose.yml")));
+        return (Map<String, Map<String, Object>>) compose.get("services");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> environment(Map<String, Object> service) {
+        return (Map<String, Object>) service.getOrDefault("environment", Map.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> healthcheck(Map<String, Object> service) {
+        return (List<String>) ((Map<String, Object>) service.get("healthcheck")).get("test");
+    }
+
+    private static long seconds(String composeDuration) {
+        assertThat(composeDuration).matches("\\d+s");
+        return Long.parseLong(composeDuration.substring(0, composeDuration.length() - 1));
+    }
+
+    private static Set<String> matches(Pattern pattern, String text) {
+        Set<String> found = new TreeSet<>();
+        Matcher matcher = pattern.matcher(text);
+        while (matcher.find()) {
+            found.add(matcher.group(1));
+        }
+        return found;
+    }
+
+    private static String only(Pattern pattern, String text) {
+        Matcher matcher = pattern.matcher(text);
+        assertThat(matcher.find()).as("%s in pom.xml", pattern).isTrue();
+        return matcher.group(1);
+    }
+
+    private static String read(Path path) {
+        try {
+            return Files.readString(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
