@@ -12,7 +12,9 @@ record ManagedIngress(IngressApi ingress, ManagedProcess management) implements 
             throw new AssertionError(part + " reported a fatal failure", cause);
         });
         try {
-            return new ManagedIngress(IngressApi.start(config, management.host()), management);
+            IngressApi ingress = IngressApi.start(config, management.host());
+            management.host().readiness().servicesStarted();
+            return new ManagedIngress(ingress, management);
         } catch (RuntimeException e) {
             management.close();
             throw e;
