@@ -141,7 +141,8 @@ public final class DbSink implements AutoCloseable {
             loop.close();
         }
         producerMetrics.close();
-        producer.close();
+        // Bounded: stopped during a broker outage, the process must still end within its grace period.
+        producer.close(Duration.ofSeconds(5));
         admin.close(Duration.ofSeconds(5));
         database.close();
     }

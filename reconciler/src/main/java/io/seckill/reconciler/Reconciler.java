@@ -142,7 +142,8 @@ public final class Reconciler implements AutoCloseable {
         }
         loops.forEach(ConsumerLoop::close);
         producerMetrics.close();
-        producer.close();
+        // Bounded: stopped during a broker outage, the process must still end within its grace period.
+        producer.close(Duration.ofSeconds(5));
         admin.close(Duration.ofSeconds(5));
         redis.close();
         database.close();
