@@ -33,8 +33,9 @@ import org.jooq.impl.DSL;
  *       the rest are rejected SOLD_OUT;</li>
  *   <li>orders are inserted (unique order_id), purchases upserted, outbox rows marked completed.</li>
  * </ol>
+ * Public for the sink benchmark, which measures it batched and one order per transaction.
  */
-final class OrderBatchWriter {
+public final class OrderBatchWriter {
 
     private final DSLContext dsl;
     private final Clock clock;
@@ -42,12 +43,13 @@ final class OrderBatchWriter {
     private final Orders orders = new Orders();
     private final Outbox outbox = new Outbox();
 
-    OrderBatchWriter(DSLContext dsl, Clock clock) {
+    public OrderBatchWriter(DSLContext dsl, Clock clock) {
         this.dsl = dsl;
         this.clock = clock;
     }
 
-    List<OrderResult> write(long skuId, List<OrderRequested> batch) {
+    /** Decides {@code batch}, orders of {@code skuId} in arrival order, in one transaction. */
+    public List<OrderResult> write(long skuId, List<OrderRequested> batch) {
         return dsl.transactionResult(configuration -> decide(DSL.using(configuration), skuId, batch));
     }
 

@@ -1,0 +1,138 @@
+package io.seckill.benchmark;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.dbsink.OrderBatchWriter;
+import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Orders per second into MySQL: the db-sink's writer deciding a poll's worth of orders per SKU in one
+ * transaction, against the same writer deciding one order per transaction, on the same orders and the
+ * same server (the development servers' MariaDB, its own process), on one hot SKU and spread over 8.
+ * One thread each, as one sink instance consumes one partition.
+ */
+@Command(name = "sink-benchmark", mixinStandardHelpOptions = true,
+        description = "The sink's batched transactions vs one transaction per order, orders/s into MySQL.")
+public final class SinkBenchmark implements Callable<Integer> {
+
+    private static final String ROW = "%-10s %-26s %12s %10s%n";
+
+    @Option(names = "--orders", defaultValue = "10000", description = "orders per run (default ${DEFAULT-VALUE})")
+    int orders;
+
+    @Option(names = "--batch", defaultValue = "1000", description = "orders per poll, as SECKILL_SINK_MAX_BATCH (default ${DEFAULT-VALUE})")
+    int batch;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    Path repository;
+
+    private final Skus skus = new Skus();
+
+    @Override
+    public Integer call() throws Exception {
+        Path root = repository.toAbsolutePath().normalize();
+        Path work = root.resolve("benchmark/target/sink-" + System.currentTimeMillis());
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        try (DevelopmentServers servers = DevelopmentServers.start(root, work.resolve("data"), work.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
+             Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "sink-benchmark", 2,
+                     new SimpleMeterRegistry())) {
+            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+            System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);
+            for (int round = 1; round <= rounds; round++) {
+                for (int skuCount : new int[] {1, 8}) {
+                    for (boolean batched : new boolean[] {true, false}) {
+                        double rate = run(database, writer, skuCount, batched);
+                        String name = label(skuCount, batched);
+                        rates.computeIfAbsent(name, key -> new ArrayList<>()).add(rate);
+                        System.out.printf(Locale.ROOT, "round %d  %-36s %,10.0f orders/s%n", round, name, rate);
+                    }
+                }
+            }
+        }
+        System.out.printf("%nmedians over %d round(s)%n", rounds);
+        System.out.printf(ROW, "SKUs", "writer", "orders/s", "batched/x");
+        for (int skuCount : new int[] {1, 8}) {
+            double batchedRate = median(rates.get(label(skuCount, true)));
+            double perOrderRate = median(rates.get(label(skuCount, false)));
+            System.out.printf(Locale.ROOT, ROW, skuCount, "batched (one tx per SKU)", String.format(Locale.ROOT, "%,.0f", batchedRate),
+                    String.format(Locale.ROOT, "%.1fx", batchedRate / perOrderRate));
+            System.out.printf(Locale.ROOT, ROW, skuCount, "one transaction per order", String.format(Locale.ROOT, "%,.0f", perOrderRate), "1.0x");
+        }
+        return 0;
+    }
+
+    private static String label(int skuCount, boolean batched) {
+        return skuCount + (skuCount == 1 ? " SKU, " : " SKUs, ") + (batched ? "batched" : "one tx per order");
+    }
+
+    /** Decides {@code orders} fresh orders on fresh SKUs; every one must be confirmed. @return orders/s */
+    private double run(Database database, OrderBatchWriter writer, int skuCount, boolean batched) {
+        long firstSku = 7_000_000_000L + System.nanoTime() % 1_000_000_000L;
+        Instant now = Instant.now();
+        for (int i = 0; i < skuCount; i++) {
+            skus.define(database.dsl(), new Skus.Sale(firstSku + i, "sink benchmark", orders, 1, now.minusSeconds(60),
+                    now.plus(Duration.ofDays(1))), now);
+        }
+        List<OrderRequested> all = new ArrayList<>(orders);
+        for (int i = 0; i < orders; i++) {
+            all.add(OrderRequested.of(UUID.randomUUID().toString(), firstSku + i % skuCount, "sink-" + firstSku + "-" + i, 1, now));
+        }
+        long started = System.nanoTime();
+        int confirmed = 0;
+        if (batched) {
+            for (int from = 0; from < all.size(); from += batch) {
+                Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
+                all.subList(from, Math.min(all.size(), from + batch))
+                        .forEach(order -> bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order));
+                for (Map.Entry<Long, List<OrderRequested>> sku : bySku.entrySet()) {
+                    confirmed += confirmedIn(writer.write(sku.getKey(), sku.getValue()));
+                }
+            }
+        } else {
+            for (OrderRequested order : all) {
+                confirmed += confirmedIn(writer.write(order.skuId(), List.of(order)));
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (confirmed != orders) {
+            throw new IllegalStateException(orders + " orders written, " + confirmed + " confirmed");
+        }
+        return orders / seconds;
+    }
+
+    private static int confirmedIn(List<OrderResult> results) {
+        return (int) results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).count();
+    }
+
+    private static double median(List<Double> values) {
+        return Report.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SinkBenchmark()).execute(args));
+    }
+}
