@@ -12,7 +12,6 @@ import io.seckill.ingress.auth.BuyerToken;
 import io.seckill.mysqlstate.Database;
 import io.seckill.schemas.events.OrderStatus;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,16 +52,13 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
     @Mixin
     LoadOptions options;
 
-    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
-    Path repository;
+    @Mixin
+    ServersOptions serversOptions;
 
     @Override
     public Integer call() throws Exception {
-        Path root = repository.toAbsolutePath().normalize();
-        Path work = root.resolve("benchmark/target/pipeline-scaling-" + System.currentTimeMillis());
         Map<String, List<Figures>> results = new HashMap<>();
-        try (DevelopmentServers servers = DevelopmentServers.start(root, work.resolve("data"), work.resolve("logs"),
-                Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"))) {
+        try (DevelopmentServers servers = serversOptions.start("pipeline-scaling")) {
             InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
             try (Database database = Database.connectAndMigrate(infra, "pipeline-scaling", 2, new SimpleMeterRegistry())) {
                 for (String setup : setups) {
@@ -71,7 +67,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             }
         }
         System.out.printf("%nmedians over %d round(s), %d connections, %s loaded per round (logs: %s)%n", options.rounds, options.connections,
-                options.duration, work.resolve("logs"));
+                options.duration, serversOptions.logs());
         System.out.printf(ROW, "streams x sinks", "accepted/s", "decided/s", "p50 ms", "p99 ms");
         double baseline = median(results.get(setups.get(0)), Figures::decidedPerSecond);
         for (String setup : setups) {

@@ -10,7 +10,6 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,18 +46,15 @@ public final class SinkBenchmark implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
-    Path repository;
+    @Mixin
+    ServersOptions serversOptions;
 
     private final Skus skus = new Skus();
 
     @Override
     public Integer call() throws Exception {
-        Path root = repository.toAbsolutePath().normalize();
-        Path work = root.resolve("benchmark/target/sink-" + System.currentTimeMillis());
         Map<String, List<Double>> rates = new LinkedHashMap<>();
-        try (DevelopmentServers servers = DevelopmentServers.start(root, work.resolve("data"), work.resolve("logs"),
-                Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
+        try (DevelopmentServers servers = serversOptions.start("sink");
              Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "sink-benchmark", 2,
                      new SimpleMeterRegistry())) {
             OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());

@@ -1,0 +1,29 @@
+package io.seckill.benchmark;
+
+import io.seckill.benchmark.processes.DevelopmentServers;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * Where a benchmark that runs its own development servers finds bin/seckill, and the folder under
+ * {@code benchmark/target/} that holds the servers' data and every process's log.
+ */
+final class ServersOptions {
+
+    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    Path repository;
+
+    private Path work;
+
+    /** Starts {@code bin/seckill servers} in a fresh folder named after the benchmark. */
+    DevelopmentServers start(String benchmark) throws InterruptedException {
+        Path root = repository.toAbsolutePath().normalize();
+        work = root.resolve("benchmark/target/" + benchmark + "-" + System.currentTimeMillis());
+        return DevelopmentServers.start(root, work.resolve("data"), logs(), Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
+    }
+
+    Path logs() {
+        return work.resolve("logs");
+    }
+}
