@@ -1,15 +1,25 @@
 package io.seckill.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +37,8 @@ class ReadmeWalkthroughIT {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*&& bin/seckill all)\\n```");
+    private static final Pattern MANAGEMENT_PORT = Pattern.compile("seckill management http://localhost:(\\d+)");
+    private static final Pattern CHARTED_METRIC = Pattern.compile("\\b((?:seckill|jvm|hikaricp|kafka)_[a-z0-9_]+)");
     private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
 
     @Test
@@ -42,6 +54,9 @@ class ReadmeWalkthroughIT {
         launcher.environment().put("SECKILL_HTTP_PORT", Integer.toString(port));
         launcher.environment().put("SECKILL_MANAGEMENT_PORT", "0");
         launcher.environment().put("SECKILL_DATA_DIR", dataDirectory);
+        // Frequent figures, so that every gauge the dashboard charts has a value before the test ends.
+        launcher.environment().put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "500");
+        launcher.environment().put("SECKILL_FIGURES_INTERVAL_MS", "500");
         Process system = launcher.start();
         List<String> systemOutput = new CopyOnWriteArrayList<>();
         CountDownLatch running = new CountDownLatch(1);
@@ -72,12 +87,40 @@ class ReadmeWalkthroughIT {
             assertThat(poll.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(poll.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("an authenticated miss").isEqualTo("404");
 
+            int managementPort = Integer.parseInt(only(MANAGEMENT_PORT, String.join("\n", systemOutput)));
+            Set<String> charted = chartedMetrics();
+            // Registered with the first dead letter, per stage and reason: the walk-through has none.
+            charted.remove("seckill_dead_letters_total");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                String metrics = "\n" + get(managementPort, "/metrics");
+                assertThat(charted).as("the Grafana dashboard's metrics, exported").allMatch(name ->
+                        metrics.contains("\n" + name + "{") || metrics.contains("\n" + name + " "));
+            });
+
             system.destroy();
             assertThat(system.waitFor(2, TimeUnit.MINUTES)).as("stops on SIGTERM; output: %s", systemOutput).isTrue();
         } finally {
             system.descendants().forEach(ProcessHandle::destroyForcibly);
             system.destroyForcibly();
         }
+    }
+
+    /** Every metric the provisioned Grafana dashboard queries. */
+    private static Set<String> chartedMetrics() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(REPO.resolve("compose/grafana/dashboards/seckill.json").toFile());
+        Set<String> names = new TreeSet<>();
+        for (JsonNode expression : dashboard.path("panels").findValues("expr")) {
+            Matcher metric = CHARTED_METRIC.matcher(expression.asText());
+            while (metric.find()) {
+                names.add(metric.group(1));
+            }
+        }
+        return names;
+    }
+
+    private static String get(int port, String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** The run command is "install && exec"; the build running this test did the install. */
