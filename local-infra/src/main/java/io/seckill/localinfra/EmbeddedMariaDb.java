@@ -33,6 +33,11 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
                 .setTmpDir(storage.directory().resolve("tmp").toString())
                 .setSocket(socketPath(port))
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+        Path pidFile = storage.directory().resolve("mariadbd.pid");
+        if (!storage.scratch()) {
+            LeftoverServer.stop(pidFile, "mariadbd");
+        }
+        config.addArg("--pid-file=" + pidFile);
         if ("root".equals(System.getProperty("user.name"))) {
             // mysqld refuses to run as root unless told to.
             config.addArg("--user=root");

@@ -2,6 +2,7 @@ package io.seckill.localinfra;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import redis.embedded.RedisServer;
 
 /**
@@ -16,11 +17,16 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
     }
 
     static EmbeddedRedis start(Storage storage, int port) {
+        Path pidFile = storage.directory().resolve("redis.pid");
+        if (!storage.scratch()) {
+            LeftoverServer.stop(pidFile, "redis-server");
+        }
         try {
             var builder = RedisServer.newRedisServer()
                     .port(port)
                     .bind("127.0.0.1")
                     .setting("dir " + storage.directory())
+                    .setting("pidfile " + pidFile)
                     .setting("save \"\"");
             if (storage.scratch()) {
                 builder.setting("appendonly no");

@@ -18,16 +18,17 @@ public final class DevelopmentServers implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
-    private final SeckillProcess process;
     private final Path dataDirectory;
     private final Path repository;
     private final Path logDirectory;
+    private final Map<String, String> environment;
+    private SeckillProcess process;
 
-    private DevelopmentServers(SeckillProcess process, Path dataDirectory, Path repository, Path logDirectory) {
-        this.process = process;
+    private DevelopmentServers(Path dataDirectory, Path repository, Path logDirectory, Map<String, String> environment) {
         this.dataDirectory = dataDirectory;
         this.repository = repository;
         this.logDirectory = logDirectory;
+        this.environment = environment;
     }
 
     /** Starts the servers and waits until they have written their addresses. */
@@ -35,17 +36,27 @@ public final class DevelopmentServers implements AutoCloseable {
             throws InterruptedException {
         Map<String, String> settings = new LinkedHashMap<>(environment);
         settings.put("SECKILL_DATA_DIR", dataDirectory.toString());
-        SeckillProcess process = SeckillProcess.start(repository, "servers", "servers", settings, logDirectory);
-        DevelopmentServers servers = new DevelopmentServers(process, dataDirectory, repository, logDirectory);
+        DevelopmentServers servers = new DevelopmentServers(dataDirectory, repository, logDirectory, settings);
+        servers.launch("servers");
+        return servers;
+    }
+
+    /** kill -9 of the servers' process, then the servers command again on the same data directory. */
+    public void killAndStartAgain() throws InterruptedException {
+        process.kill();
+        launch("servers-again");
+    }
+
+    private void launch(String name) throws InterruptedException {
+        process = SeckillProcess.start(repository, name, "servers", environment, logDirectory);
         Instant deadline = Instant.now().plus(START_TIMEOUT);
         while (!process.output().contains("seckill servers are running")) {
             if (!process.alive() || Instant.now().isAfter(deadline)) {
-                servers.close();
+                close();
                 throw new IllegalStateException("the servers did not start; their output:\n" + process.output());
             }
             Thread.sleep(200);
         }
-        return servers;
     }
 
     /** What the services need to find the servers: the data directory (bin/seckill reads its servers.env). */

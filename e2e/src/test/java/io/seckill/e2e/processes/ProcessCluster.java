@@ -118,6 +118,10 @@ final class ProcessCluster implements AutoCloseable {
         return servers.process();
     }
 
+    void killServersAndStartThemAgain() throws InterruptedException {
+        servers.killAndStartAgain();
+    }
+
     @Override
     public void close() throws Exception {
         for (SeckillProcess process : processes) {
