@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.benchmark.processes.SeckillProcess;
-import io.seckill.ingress.HttpApi;
-import io.seckill.runtime.Concurrently;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,12 +23,9 @@ class OutageIT {
         try (ProcessCluster cluster = ProcessCluster.start("outage", Map.of())) {
             ProcessCluster.OneOfEach services = cluster.launchOneOfEach();
             SeckillProcess sink = services.sink();
-            HttpApi http = services.http();
-            long sku = System.currentTimeMillis() % 1_000_000 * 100 + 2;
-            assertThat(http.openSale(sku, 30, 1).status()).isEqualTo(201);
-            AtomicInteger buyer = new AtomicInteger();
-            assertThat(Concurrently.run(5, () -> http.buy(sku, "outage-" + buyer.incrementAndGet(), 1).status())).containsOnly(202);
-            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(http.figures(sku).json().path("confirmedQuantity").asInt()).isEqualTo(5));
+            SaleUnderTest sale = SaleUnderTest.open(services.http(), 30, "outage");
+            assertThat(sale.statuses(5)).containsOnly(202);
+            await().atMost(Duration.ofMinutes(1)).until(() -> sale.confirmedQuantity() == 5);
 
             cluster.servers().pause();
             Instant pausedAt = Instant.now();
@@ -40,8 +33,7 @@ class OutageIT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> !sink.ready());
                 assertThat(sink.readiness().orElseThrow().detail("kafka")).isNotEqualTo("reachable");
                 // Buyers are still served: Redis and MySQL hold their orders until Kafka is back.
-                List<Integer> during = Concurrently.run(10, () -> http.buy(sku, "outage-" + buyer.incrementAndGet(), 1).status());
-                assertThat(during).containsOnly(202);
+                assertThat(sale.statuses(10)).containsOnly(202);
                 Duration rest = OUTAGE.minus(Duration.between(pausedAt, Instant.now()));
                 await().during(rest).atMost(rest.plusSeconds(10))
                         .until(() -> services.all().stream().allMatch(SeckillProcess::alive) && !sink.ready());
@@ -50,8 +42,7 @@ class OutageIT {
             }
 
             ProcessCluster.awaitReady(services.all().toArray(SeckillProcess[]::new));
-            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(http.figures(sku).json().toString())
-                    .contains("\"mysqlStock\":15", "\"redisStock\":15", "\"pendingReservations\":0", "\"confirmedQuantity\":15"));
+            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(sale.figures()).contains(SaleUnderTest.settled(30, 15)));
             assertThat(services.all()).as("the same processes, never restarted").allMatch(SeckillProcess::alive);
         }
     }
