@@ -12,12 +12,13 @@ record ManagedIngress(IngressApi ingress, ManagedProcess management) implements 
             throw new AssertionError(part + " reported a fatal failure", cause);
         });
         try {
-            IngressApi ingress = IngressApi.start(config, management.host());
-            management.host().readiness().servicesStarted();
-            return new ManagedIngress(ingress, management);
+            return new ManagedIngress(management.start(host -> IngressApi.start(config, host)), management);
         } catch (RuntimeException e) {
             management.close();
             throw e;
+        } catch (Exception e) {
+            management.close();
+            throw new IllegalStateException("the ingress did not start", e);
         }
     }
 

@@ -22,7 +22,7 @@ public final class SeckillLauncher {
     private SeckillLauncher() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws Exception {
         Env given = Env.system();
         DataDirectory data = DataDirectory.forCommand(given, args);
         Map<String, String> development = ServersMain.developmentSettings(given, data);
@@ -32,8 +32,8 @@ public final class SeckillLauncher {
             env = env.withDefault(setting.getKey(), setting.getValue());
         }
         ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
-        SeckillSystem system = SeckillSystem.start(env, infra.addresses(), management.host());
-        management.host().readiness().servicesStarted();
+        Env services = env;
+        SeckillSystem system = management.start(host -> SeckillSystem.start(services, infra.addresses(), host));
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));

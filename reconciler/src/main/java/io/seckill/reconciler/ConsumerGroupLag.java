@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -19,10 +21,13 @@ import org.apache.kafka.common.TopicPartition;
 record ConsumerGroupLag(Admin admin) {
 
     Map<String, Long> measure() throws ExecutionException, InterruptedException {
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
-        for (GroupListing group : admin.listGroups().all().get()) {
-            committed.put(group.groupId(), admin.listConsumerGroupOffsets(group.groupId()).partitionsToOffsetAndMetadata().get());
+        Map<String, ListConsumerGroupOffsetsSpec> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get().stream()
+                .collect(Collectors.toMap(GroupListing::groupId, group -> new ListConsumerGroupOffsetsSpec()));
+        if (groups.isEmpty()) {
+            return Map.of();
         }
+        // One request for every group's offsets, one for every partition's end.
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = admin.listConsumerGroupOffsets(groups).all().get();
         Map<TopicPartition, OffsetSpec> ends = committed.values().stream()
                 .flatMap(offsets -> offsets.keySet().stream())
                 .distinct()

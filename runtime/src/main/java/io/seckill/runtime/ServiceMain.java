@@ -3,7 +3,6 @@ package io.seckill.runtime;
 import io.seckill.config.Env;
 import io.seckill.runtime.management.FatalFailures;
 import io.seckill.runtime.management.ManagedProcess;
-import io.seckill.runtime.management.ServiceHost;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,22 +19,15 @@ public final class ServiceMain {
     public static final int EXIT_CANNOT_CONTINUE = 70;
     private static final Logger LOG = LoggerFactory.getLogger(ServiceMain.class);
 
-    /** Starts one service on the process's host; the caller builds it from its configuration. */
-    @FunctionalInterface
-    public interface Starter {
-        AutoCloseable start(ServiceHost host) throws Exception;
-    }
-
     private ServiceMain() {
     }
 
     /** Runs {@code starter}'s service until the process is told to stop. */
-    public static void run(String service, int defaultManagementPort, Env env, Starter starter) {
+    public static void run(String service, int defaultManagementPort, Env env, ManagedProcess.Starter<?> starter) {
         ManagedProcess management = ManagedProcess.open(service, defaultManagementPort, env, exitProcess(service));
         AutoCloseable running;
         try {
-            running = starter.start(management.host());
-            management.host().readiness().servicesStarted();
+            running = management.start(starter);
         } catch (Exception e) {
             LOG.error("{} could not start; exiting", service, e);
             management.close();
@@ -61,7 +53,7 @@ public final class ServiceMain {
     }
 
     /** Blocks until SIGTERM/Ctrl-C, then closes {@code service} once, in the shutdown hook. */
-    public static void runUntilStopped(AutoCloseable service) {
+    private static void runUntilStopped(AutoCloseable service) {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -33,6 +33,8 @@ public final class SeckillProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final Instant started;
+    private volatile Integer managementPort;
+    private volatile Integer buyersPort;
 
     private SeckillProcess(String name, Process process, Path log, Instant started) {
         this.name = name;
@@ -88,17 +90,24 @@ public final class SeckillProcess implements AutoCloseable {
 
     /** The management port the process printed, once it has. */
     public Optional<Integer> managementPort() {
-        return printed(MANAGEMENT);
+        if (managementPort == null) {
+            managementPort = printed(MANAGEMENT);
+        }
+        return Optional.ofNullable(managementPort);
     }
 
     /** The buyers' port an ingress printed, once it has. */
     public Optional<Integer> buyersPort() {
-        return printed(BUYERS);
+        if (buyersPort == null) {
+            buyersPort = printed(BUYERS);
+        }
+        return Optional.ofNullable(buyersPort);
     }
 
-    private Optional<Integer> printed(Pattern pattern) {
+    /** Reads the log until the port is printed; readiness polls would otherwise read a growing log each time. */
+    private Integer printed(Pattern pattern) {
         Matcher matcher = pattern.matcher(output());
-        return matcher.find() ? Optional.of(Integer.parseInt(matcher.group(1))) : Optional.empty();
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : null;
     }
 
     /** GET /ready on the management port: its status code and body, or empty while there is no answer. */

@@ -55,18 +55,26 @@ final class ProcessCluster implements AutoCloseable {
     /** Starts the servers; services started later get {@code settings} over the test defaults. */
     static ProcessCluster start(String name, Map<String, String> settings) throws InterruptedException {
         Path root = REPOSITORY.resolve("e2e/target/processes").resolve(name + "-" + UUID.randomUUID());
-        Map<String, String> environment = new HashMap<>(Map.of(
-                "JAVA_OPTS", JAVA_OPTS,
+        Map<String, String> environment = new HashMap<>(serviceSettings(JAVA_OPTS));
+        environment.putAll(settings);
+        DevelopmentServers servers = DevelopmentServers.start(REPOSITORY, root.resolve("data"), root.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
+        return new ProcessCluster(servers, environment);
+    }
+
+    /**
+     * What every service process of these tests runs with: free ports, the test credentials
+     * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address).
+     */
+    static Map<String, String> serviceSettings(String javaOptions) {
+        return Map.of(
+                "JAVA_OPTS", javaOptions,
                 "SECKILL_MANAGEMENT_PORT", "0",
                 "SECKILL_HTTP_PORT", "0",
                 "SECKILL_TOKEN_SECRET", HttpApi.TOKEN_SECRET,
                 "SECKILL_ADMIN_TOKEN", HttpApi.ADMIN_TOKEN,
                 "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0"));
-        environment.putAll(settings);
-        DevelopmentServers servers = DevelopmentServers.start(REPOSITORY, root.resolve("data"), root.resolve("logs"),
-                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
-        return new ProcessCluster(servers, environment);
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.benchmark.processes.SeckillProcess;
 import io.seckill.e2e.processes.SaleUnderTest.Bought;
-import io.seckill.ingress.HttpApi;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,15 +22,8 @@ class RestartIT {
     @Test
     void theRunCommandStoppedMidSaleKeepsSalesOrdersAndStatusesAndSellsOn() throws Exception {
         Path root = ProcessCluster.REPOSITORY.resolve("e2e/target/processes/restart-" + UUID.randomUUID());
-        Map<String, String> environment = Map.of(
-                "SECKILL_DATA_DIR", root.resolve("data").toString(),
-                "JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC",
-                "SECKILL_MANAGEMENT_PORT", "0",
-                "SECKILL_HTTP_PORT", "0",
-                "SECKILL_TOKEN_SECRET", HttpApi.TOKEN_SECRET,
-                "SECKILL_ADMIN_TOKEN", HttpApi.ADMIN_TOKEN,
-                "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+        Map<String, String> environment = new HashMap<>(ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC"));
+        environment.put("SECKILL_DATA_DIR", root.resolve("data").toString());
         SaleUnderTest sale;
         List<Bought> firstOrders;
         try (SeckillProcess first = SeckillProcess.start(ProcessCluster.REPOSITORY, "all-first", "all", environment, root.resolve("logs"))) {

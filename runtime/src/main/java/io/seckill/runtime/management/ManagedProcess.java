@@ -29,6 +29,19 @@ public final class ManagedProcess implements AutoCloseable {
         return new ManagedProcess(new ServiceHost(registry, readiness, fatal), server);
     }
 
+    /** Builds a process's services on its host. */
+    @FunctionalInterface
+    public interface Starter<T extends AutoCloseable> {
+        T start(ServiceHost host) throws Exception;
+    }
+
+    /** Starts the process's services and, once they all have, lets {@code /ready} pass. */
+    public <T extends AutoCloseable> T start(Starter<T> starter) throws Exception {
+        T services = starter.start(host);
+        host.readiness().servicesStarted();
+        return services;
+    }
+
     public ServiceHost host() {
         return host;
     }
