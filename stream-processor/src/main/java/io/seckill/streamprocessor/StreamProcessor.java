@@ -4,11 +4,11 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.management.Readiness;
 import io.seckill.runtime.management.ServiceHost;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -18,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running Kafka Streams application around {@link OrderDedupTopology}: ready while RUNNING; a stream
- * thread that fails because the broker is unreachable is replaced, any other failure shuts the client
- * down, and a client in ERROR is reported as fatal to the host.
+ * The running Kafka Streams application around {@link OrderDedupTopology}: ready while RUNNING; a failed
+ * stream thread is replaced or the client shut down as {@link StreamFailurePolicy} says, and a client in
+ * ERROR is reported as fatal to the host.
  */
 public final class StreamProcessor implements AutoCloseable {
 
@@ -49,15 +49,19 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
+        StreamFailurePolicy failures = new StreamFailurePolicy(Clock.systemUTC());
         streams.setUncaughtExceptionHandler(failure -> {
-            if (causedByUnreachableBroker(failure)) {
-                LOG.warn("stream thread failed while the broker was unreachable; replacing it", failure);
-                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            StreamThreadExceptionResponse response = failures.onFailure(failure);
+            switch (response) {
+                case REPLACE_THREAD -> LOG.warn("stream thread failed ({}); replacing it", failure.toString());
+                case SHUTDOWN_CLIENT, SHUTDOWN_APPLICATION -> LOG.error("stream thread failed; shutting the client down", failure);
             }
-            LOG.error("stream thread failed; shutting the client down", failure);
-            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            return response;
         });
         streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                failures.running();
+            }
             if (now == KafkaStreams.State.ERROR) {
                 host.fatal().cannotContinue(READINESS_CHECK, new IllegalStateException("Kafka Streams went from " + before + " to ERROR"));
             }
@@ -69,15 +73,6 @@ public final class StreamProcessor implements AutoCloseable {
         LOG.info("stream-processor started: application {} on {}, state in {}", config.applicationId(),
                 config.infra().kafkaBootstrap(), stateDirectory.directory());
         return new StreamProcessor(streams, metrics, stateDirectory);
-    }
-
-    private static boolean causedByUnreachableBroker(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RetriableException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Readiness.CheckResult readiness(KafkaStreams streams) {

@@ -13,7 +13,11 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 
-/** A service that cannot continue does not linger: it exits non-zero with the reason in its log, for its supervisor to restart. */
+/**
+ * A service that cannot continue does not linger: it exits non-zero with the reason in its log, for its
+ * supervisor to restart. Input topics gone are waited for a minute first (a restarting broker reports
+ * them missing until it has loaded them), then they are a reason to stop.
+ */
 class FatalExitIT {
 
     @Test
@@ -26,7 +30,7 @@ class FatalExitIT {
                 admin.deleteTopics(List.of(Topic.ORDER_REQUESTS.topicName())).all().get();
             }
 
-            await().atMost(Duration.ofMinutes(2)).until(() -> !streams.alive());
+            await().atMost(Duration.ofMinutes(3)).until(() -> !streams.alive());
             assertThat(streams.exitCode()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
             assertThat(streams.output()).contains("stream-processor cannot continue; exiting with status 70");
         }

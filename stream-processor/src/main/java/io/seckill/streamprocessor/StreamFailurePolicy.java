@@ -1,0 +1,57 @@
+package io.seckill.streamprocessor;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.streams.errors.MissingSourceTopicException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+
+/**
+ * What a failed stream thread means for the client. A broker that cannot be reached is waited out:
+ * the thread is replaced. Source topics missing at a rebalance are waited out for a grace period too,
+ * because a broker restarting after a crash reports its topics missing until it has loaded them; if
+ * they stay missing (deleted), the client shuts down. Anything else shuts the client down at once,
+ * and a client in ERROR ends its process.
+ */
+final class StreamFailurePolicy {
+
+    static final Duration MISSING_TOPICS_GRACE = Duration.ofSeconds(60);
+
+    private final Clock clock;
+    private Instant topicsMissingSince;
+
+    StreamFailurePolicy(Clock clock) {
+        this.clock = clock;
+    }
+
+    synchronized StreamThreadExceptionResponse onFailure(Throwable failure) {
+        if (causedBy(failure, RetriableException.class)) {
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        }
+        if (causedBy(failure, MissingSourceTopicException.class)) {
+            Instant now = clock.instant();
+            if (topicsMissingSince == null) {
+                topicsMissingSince = now;
+            }
+            return Duration.between(topicsMissingSince, now).compareTo(MISSING_TOPICS_GRACE) < 0
+                    ? StreamThreadExceptionResponse.REPLACE_THREAD
+                    : StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /** The client runs again: a later disappearance of the topics gets a grace period of its own. */
+    synchronized void running() {
+        topicsMissingSince = null;
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
