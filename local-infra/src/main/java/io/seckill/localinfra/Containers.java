@@ -28,7 +28,8 @@ final class Containers {
 
     /** The broker of the clients' release (a test holds this tag and docker-compose.yml's to kafka.version). */
     static RunningServer kafka() {
-        KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.4.0"));
+        KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.4.0"))
+                .withEnv("KAFKA_TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS", "1000");
         kafka.start();
         return new Started(kafka, kafka.getBootstrapServers());
     }

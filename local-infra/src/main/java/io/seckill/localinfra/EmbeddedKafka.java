@@ -48,7 +48,9 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Storage storage) implemen
                 Map.entry("transaction.state.log.num.partitions", "5"),
                 Map.entry("share.coordinator.state.topic.replication.factor", "1"),
                 Map.entry("share.coordinator.state.topic.min.isr", "1"),
-                Map.entry("group.initial.rebalance.delay.ms", "0"));
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // Transactions of a killed producer are aborted within a second of their timeout, not ten.
+                Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
         if (storage.isNew()) {
             format(logDir);
         }

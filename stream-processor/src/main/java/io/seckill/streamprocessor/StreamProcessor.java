@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class StreamProcessor implements AutoCloseable {
 
     static final String READINESS_CHECK = "stream-processor";
+    private static final int TRANSACTION_TIMEOUT_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
 
     private final KafkaStreams streams;
@@ -48,6 +51,11 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), KafkaClients.SESSION_TIMEOUT_MS);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), KafkaClients.HEARTBEAT_INTERVAL_MS);
+        // A transaction left open by an instance killed with kill -9 blocks read_committed readers of
+        // its output until the coordinator aborts it; with commits every 100 ms, 5 s is ample.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
         StreamFailurePolicy failures = new StreamFailurePolicy(Clock.systemUTC());
         streams.setUncaughtExceptionHandler(failure -> {

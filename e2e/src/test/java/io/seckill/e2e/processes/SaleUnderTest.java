@@ -35,6 +35,10 @@ final class SaleUnderTest {
         return new SaleUnderTest(other, sku, buyerPrefix, buyers);
     }
 
+    long sku() {
+        return sku;
+    }
+
     String orderStatus(Bought order) {
         return http.orderStatus(order.userId(), order.orderId());
     }
