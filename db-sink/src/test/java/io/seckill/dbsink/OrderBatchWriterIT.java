@@ -16,6 +16,7 @@ import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,8 +98,7 @@ class OrderBatchWriterIT {
     void anUnknownSkuIsRejectedAndDecidedOrdersCompleteTheirOutboxRow() {
         long sku = NEXT_SKU.incrementAndGet();
         OrderRequested order = order(sku, "someone", 1);
-        new Outbox().insert(database.dsl(), List.of(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order),
-                order.requestedAt(), order.requestedAt())));
+        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO)));
 
         assertThat(writer.write(sku, List.of(order))).extracting(OrderResult::reason).containsExactly(RejectReason.UNKNOWN_SKU);
         assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();

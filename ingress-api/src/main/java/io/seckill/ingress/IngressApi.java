@@ -58,6 +58,7 @@ public final class IngressApi implements AutoCloseable {
     private final IngressMetrics metrics;
     private final KafkaClientMetrics producerMetrics;
     private final OutboxWriter outbox;
+    private final OrderFence fence;
     private final List<String> routes = new ArrayList<>();
     private final Javalin app;
 
@@ -82,8 +83,11 @@ public final class IngressApi implements AutoCloseable {
         Orders orders = new Orders();
         Outbox outboxTable = new Outbox();
         SaleAdmin admin = new SaleAdmin(database.dsl(), new Skus(), orders, saleStore, clock);
-        this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWriters(), metrics);
-        OrderDesk desk = new OrderDesk(identity, saleStore, statuses, outbox, new OrderPublisher(producer),
+        this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWait(),
+                config.outboxWriters(), metrics);
+        this.fence = new OrderFence(database.dsl(), outboxTable, saleStore, statuses, clock);
+        OrderDesk desk = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(database.dsl(), outboxTable),
+                new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
                 new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
@@ -114,6 +118,7 @@ public final class IngressApi implements AutoCloseable {
                 }
             });
             cfg.routes.get("/api/v1/orders/{orderId}", status::get);
+            cfg.routes.get("/api/v1/orders", status::list);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
             if (config.benchmarkMode()) {
@@ -205,6 +210,7 @@ public final class IngressApi implements AutoCloseable {
     public void close() {
         app.stop();
         outbox.close();
+        fence.close();
         producerMetrics.close();
         // Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang.
         producer.close(Duration.ofSeconds(5));

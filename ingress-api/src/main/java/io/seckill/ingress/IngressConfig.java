@@ -11,7 +11,7 @@ import java.time.Duration;
  * Everything the ingress reads from its environment. See the README's configuration table; the
  * secrets have no default outside the launcher's development mode.
  */
-public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, int mysqlPoolSize,
+public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, int topicPartitions) {
@@ -40,6 +40,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
                 Outbox.relayGrace(env),
+                env.millis("SECKILL_OUTBOX_WAIT_MS", Duration.ofSeconds(10)),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),

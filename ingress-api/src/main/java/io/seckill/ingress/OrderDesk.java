@@ -2,7 +2,7 @@ package io.seckill.ingress;
 
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
-import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
@@ -17,17 +17,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The buy endpoint. In order: who buys, is the request well-formed, is the SKU known sold out here
  * (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
- * answered from Redis alone. A winner's order is written to the outbox (if that fails, the reservation
- * is released and the buyer gets 503), then published; the 202 means it can no longer be lost.
+ * answered from Redis alone. A winner's order is written to the outbox, then published; the 202 means
+ * it can no longer be lost. When the write fails, the answer follows the order's fate as
+ * {@link OrderFence} settles it: 503 only once the order can never be recorded (its reservation
+ * released), 202 when it was recorded after all or when MySQL cannot tell yet (the order is then
+ * decided later either way, and its status says how).
  *
  * <p>With an {@code Idempotency-Key} the rate limit and the key's lookup come first, because a retry
- * of an order that won must get its 202 back even after the SKU sold out.
+ * of an order that won must get its 202 back even after the SKU sold out. The key is also written with
+ * the order's row, so a retry whose key Redis no longer holds still finds its order, and a second
+ * order under one key cannot be recorded.
  */
 final class OrderDesk {
 
@@ -35,8 +41,9 @@ final class OrderDesk {
 
     private final BuyerIdentity identity;
     private final SaleStore saleStore;
-    private final OrderStatusStore statuses;
     private final OutboxWriter outbox;
+    private final OrderFence fence;
+    private final KeyedOrders keyedOrders;
     private final OrderPublisher publisher;
     private final SoldOutMemory soldOut;
     private final RateLimiter rateLimiter;
@@ -45,13 +52,14 @@ final class OrderDesk {
     private final IngressConfig config;
     private final Clock clock;
 
-    OrderDesk(BuyerIdentity identity, SaleStore saleStore, OrderStatusStore statuses, OutboxWriter outbox,
+    OrderDesk(BuyerIdentity identity, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
               OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
               IngressMetrics metrics, IngressConfig config, Clock clock) {
         this.identity = identity;
         this.saleStore = saleStore;
-        this.statuses = statuses;
         this.outbox = outbox;
+        this.fence = fence;
+        this.keyedOrders = keyedOrders;
         this.publisher = publisher;
         this.soldOut = soldOut;
         this.rateLimiter = rateLimiter;
@@ -67,14 +75,20 @@ final class OrderDesk {
         String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
         if (key == null) {
-            attempt(skuId, userId, quantity, () -> rateLimiter.admit(userId, clientAddress(ctx)), ctx.path()).writeTo(ctx);
+            attempt(skuId, userId, quantity, null, () -> rateLimiter.admit(userId, clientAddress(ctx)), ctx.path()).writeTo(ctx);
             return;
         }
         rateLimiter.admit(userId, clientAddress(ctx));
         idempotent.execute(userId, key, fingerprint(ctx), () -> {
             try {
-                return attempt(skuId, userId, quantity, () -> { }, ctx.path());
+                Reply reply = attempt(skuId, userId, quantity, key, () -> { }, ctx.path());
+                return reply.status() == 202 ? reply : keyedOrders.earlierOrder(userId, key, skuId).map(OrderDesk::accepted).orElse(reply);
             } catch (Problem refused) {
+                // Refused, perhaps because this key's first order holds the buyer's slot or was the one recorded.
+                Optional<String> earlier = keyedOrders.earlierOrder(userId, key, skuId);
+                if (earlier.isPresent()) {
+                    return accepted(earlier.get());
+                }
                 if (refused.code().status() >= 500) {
                     throw refused;
                 }
@@ -83,7 +97,7 @@ final class OrderDesk {
         }).writeTo(ctx);
     }
 
-    private Reply attempt(long skuId, String userId, int quantity, Runnable admission, String path) {
+    private Reply attempt(long skuId, String userId, int quantity, String idempotencyKey, Runnable admission, String path) {
         Reply remembered = soldOut.answerFor(skuId);
         if (remembered != null) {
             metrics.soldOutFastPath();
@@ -98,7 +112,7 @@ final class OrderDesk {
                 if (outcome.value() == 0) {
                     soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
-                yield accept(OrderRequested.of(orderId, skuId, userId, quantity, now));
+                yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey);
             }
             case SOLD_OUT -> {
                 Reply answer = soldOutAnswer(skuId, path);
@@ -123,22 +137,36 @@ final class OrderDesk {
         };
     }
 
-    private Reply accept(OrderRequested order) {
+    private Reply record(OrderRequested order, String idempotencyKey) {
         // Encoded once: the outbox row and the Kafka record carry the same bytes, as the relay's re-sends do.
         String payload = EventJson.encodeToString(order);
         try {
-            outbox.write(order, payload);
-        } catch (RuntimeException e) {
-            LOG.warn("recording order {} failed; releasing its reservation", order.orderId(), e);
-            saleStore.release(order.skuId(), order.orderId());
-            soldOut.forget(order.skuId());
-            statuses.delete(order.orderId());
-            throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
+            outbox.write(order, payload, idempotencyKey);
+        } catch (RuntimeException failure) {
+            OrderFence.Fate fate = SqlFailures.refusedStatement(failure) ? fence.release(order) : fence.settle(order);
+            LOG.warn("recording order {} failed; its fate: {}", order.orderId(), fate, failure);
+            return switch (fate) {
+                case RECORDED -> published(order, payload);
+                // Not published: the relay sends it once its row is there; if it never is, the sweep rejects it.
+                case UNKNOWN -> accepted(order.orderId());
+                case VOIDED -> {
+                    soldOut.forget(order.skuId());
+                    throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
+                }
+            };
         }
+        return published(order, payload);
+    }
+
+    private Reply published(OrderRequested order, String payload) {
         publisher.publish(order, payload);
-        String statusUrl = "/api/v1/orders/" + order.orderId();
+        return accepted(order.orderId());
+    }
+
+    private static Reply accepted(String orderId) {
+        String statusUrl = "/api/v1/orders/" + orderId;
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("orderId", order.orderId());
+        body.put("orderId", orderId);
         body.put("status", OrderStatus.PENDING.name());
         body.put("statusUrl", statusUrl);
         return Reply.json(202, body, statusUrl);

@@ -22,34 +22,37 @@ final class OutboxWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxWriter.class);
     private static final int MAX_BATCH = 256;
-    private static final Duration WAIT_LIMIT = Duration.ofSeconds(10);
 
     private final DSLContext dsl;
     private final Outbox outbox;
     private final OrderStatusStore statuses;
     private final IngressMetrics metrics;
     private final Duration relayGrace;
+    private final Duration waitLimit;
     private final BatchQueue<Pending> writers;
 
-    OutboxWriter(DSLContext dsl, Outbox outbox, OrderStatusStore statuses, Duration relayGrace, int writerThreads, IngressMetrics metrics) {
+    OutboxWriter(DSLContext dsl, Outbox outbox, OrderStatusStore statuses, Duration relayGrace, Duration waitLimit, int writerThreads,
+                 IngressMetrics metrics) {
         this.dsl = dsl;
         this.outbox = outbox;
         this.statuses = statuses;
         this.metrics = metrics;
         this.relayGrace = relayGrace;
+        this.waitLimit = waitLimit;
         this.writers = new BatchQueue<>("outbox-writer", writerThreads, MAX_BATCH, this::commit, IllegalStateException::new);
     }
 
     /**
      * Returns once the order's PENDING status is in Redis and its row is committed.
-     * @throws RuntimeException when either is not (the status may then exist without the row)
+     * @param idempotencyKey the buyer's Idempotency-Key or null; a second row with the same key and buyer fails
+     * @throws RuntimeException when either is not known to be done within the wait limit: the row may
+     *         still have been committed, or be committed later ({@link OrderFence} settles which)
      */
-    void write(OrderRequested order, String payload) {
-        Pending pending = new Pending(new Outbox.NewRow(order.orderId(), order.skuId(), payload, order.requestedAt(),
-                order.requestedAt().plus(relayGrace)), OrderView.pending(order.orderId(), order.skuId(), order.userId(), order.quantity()),
-                new CompletableFuture<>());
+    void write(OrderRequested order, String payload, String idempotencyKey) {
+        Pending pending = new Pending(Outbox.NewRow.of(order, payload, idempotencyKey, relayGrace),
+                OrderView.pending(order.orderId(), order.skuId(), order.userId(), order.quantity()), new CompletableFuture<>());
         writers.submit(List.of(pending));
-        writers.await(pending.result(), WAIT_LIMIT);
+        writers.await(pending.result(), waitLimit);
     }
 
     private void commit(List<Pending> batch) {

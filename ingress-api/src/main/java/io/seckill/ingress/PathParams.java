@@ -3,14 +3,26 @@ package io.seckill.ingress;
 import io.javalin.http.Context;
 import io.seckill.schemas.events.OrderIdFormat;
 
-/** Path values, checked before anything is looked up. */
+/** Path and query values, checked before anything is looked up. */
 final class PathParams {
 
     private PathParams() {
     }
 
     static long skuId(Context ctx) {
-        String raw = ctx.pathParam("skuId");
+        return positiveSkuId(ctx.pathParam("skuId"));
+    }
+
+    /** The required {@code skuId} query parameter. */
+    static long skuIdQuery(Context ctx) {
+        String raw = ctx.queryParam("skuId");
+        if (raw == null) {
+            throw new Problem(ErrorCode.INVALID_SKU_ID, "the query parameter skuId is required");
+        }
+        return positiveSkuId(raw);
+    }
+
+    private static long positiveSkuId(String raw) {
         try {
             long skuId = Long.parseLong(raw);
             if (skuId > 0) {

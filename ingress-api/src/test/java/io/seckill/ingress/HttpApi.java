@@ -75,6 +75,12 @@ public final class HttpApi {
                 .header("Authorization", "Bearer " + tokenFor(userId)).GET());
     }
 
+    /** {@code GET /api/v1/orders?skuId=}: the buyer's orders of one SKU. */
+    public Reply orders(String userId, long skuId) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/orders?skuId=" + skuId))
+                .header("Authorization", "Bearer " + tokenFor(userId)).GET());
+    }
+
     public String orderStatus(String userId, String orderId) {
         return order(userId, orderId).json().path("status").asText();
     }

@@ -2,8 +2,10 @@ package io.seckill.ingress;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.seckill.runtime.Concurrently;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,26 @@ class IdempotencyIT {
         assertThat(fixture.http.buy(sku, "retrier", 1, "checkout-7").body()).isEqualTo(replies.get(0).body());
         assertThat(fixture.http.buy(sku, "retrier", 1, "checkout-8").orderId()).isNotEqualTo(orderId);
         assertThat(fixture.probe.heldBy(sku, "retrier")).isEqualTo(2);
+    }
+
+    @Test
+    void aRetryWhoseKeyRedisNoLongerHoldsFindsItsOrderInMySql() {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 10, 3);
+        HttpApi.Reply first = fixture.http.buy(sku, "forgotten", 1, "checkout-9");
+        assertThat(first.status()).isEqualTo(202);
+
+        fixture.redis.del("seckill:idempotency:{forgotten}:checkout-9");
+        HttpApi.Reply retry = fixture.http.buy(sku, "forgotten", 1, "checkout-9");
+
+        assertThat(retry.status()).isEqualTo(202);
+        assertThat(retry.orderId()).isEqualTo(first.orderId());
+        assertThat(fixture.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)).and(OUTBOX.TYPE.eq("OrderRequested"))))
+                .isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(fixture.probe.heldBy(sku, "forgotten")).isEqualTo(1);
+            assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(9);
+        });
     }
 
     @Test

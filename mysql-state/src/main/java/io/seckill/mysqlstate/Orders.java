@@ -32,6 +32,15 @@ public final class Orders {
         return Optional.ofNullable(decided(db, List.of(orderId)).get(orderId));
     }
 
+    /** A buyer's decided orders of one SKU, newest first (at most {@code limit}). */
+    public List<OrderResult> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
+        return db.selectFrom(ORDERS)
+                .where(ORDERS.SKU_ID.eq(skuId)).and(ORDERS.USER_ID.eq(userId))
+                .orderBy(ORDERS.REQUESTED_AT.desc())
+                .limit(limit)
+                .fetch(Orders::resultOf);
+    }
+
     public boolean exists(DSLContext db, String orderId) {
         return db.fetchExists(ORDERS, ORDERS.ORDER_ID.eq(orderId));
     }

@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.config.Env;
 import io.seckill.schemas.db.tables.records.OutboxRecord;
+import io.seckill.schemas.events.OrderRequested;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
@@ -32,9 +34,11 @@ public final class Outbox {
     public static final String RELAY_GRACE = "SECKILL_RELAY_GRACE_MS";
     public static final String AGGREGATE_TYPE = "order";
     public static final String EVENT_TYPE = "OrderRequested";
+    /** The type of a fence row: it holds an unrecorded order's id so that the order can never be recorded. */
+    public static final String VOIDED_TYPE = "OrderVoided";
     private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
     private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
-            OUTBOX.PAYLOAD, OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER);
+            OUTBOX.PAYLOAD, OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY);
 
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
@@ -42,16 +46,39 @@ public final class Outbox {
         return env.millis(RELAY_GRACE, DEFAULT_RELAY_GRACE);
     }
 
-    /** An order's event as written: {@code payload} is the encoded OrderRequested; the relay leaves it alone until {@code relayAfter}. */
-    public record NewRow(String orderId, long skuId, String payload, Instant createdAt, Instant relayAfter) {
+    /**
+     * An order's event as written: {@code payload} is the encoded OrderRequested; the relay leaves it
+     * alone until {@code relayAfter}; {@code idempotencyKey} is the buyer's Idempotency-Key, or null.
+     */
+    public record NewRow(String orderId, long skuId, String userId, int quantity, String payload, String idempotencyKey,
+                         Instant createdAt, Instant relayAfter) {
+
+        public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace) {
+            return new NewRow(order.orderId(), order.skuId(), order.userId(), order.quantity(), payload, idempotencyKey,
+                    order.requestedAt(), order.requestedAt().plus(relayGrace));
+        }
+    }
+
+    /** An order reserved in Redis whose row may never have been written: what its fence row records. */
+    public record Unrecorded(String orderId, long skuId, String userId, int quantity) {
     }
 
     /** An open row the relay re-publishes. */
     public record DueRow(String orderId, long skuId, String payload) {
     }
 
-    /** What the outbox knows of one order: its event, and whether it was completed. */
-    public record Entry(String orderId, String payload, boolean completed) {
+    /** Where an order's row stands. */
+    public enum RowState {
+        /** Recorded, not decided yet. */
+        OPEN,
+        /** Recorded and decided (or dead-lettered). */
+        COMPLETED,
+        /** Never recorded: a fence holds its id. */
+        VOIDED
+    }
+
+    /** What the outbox knows of one order. */
+    public record Entry(String orderId, long skuId, String userId, int quantity, RowState state) {
     }
 
     /** Publishes due rows; returns once they are durably on the topic, or throws. */
@@ -77,6 +104,9 @@ public final class Outbox {
                     insert.setString(column++, row.payload());
                     insert.setObject(column++, OUTBOX.CREATED_AT.getConverter().to(row.createdAt()));
                     insert.setObject(column++, OUTBOX.RELAY_AFTER.getConverter().to(row.relayAfter()));
+                    insert.setString(column++, row.userId());
+                    insert.setInt(column++, row.quantity());
+                    insert.setString(column++, row.idempotencyKey());
                 }
                 insert.executeUpdate();
             }
@@ -87,6 +117,73 @@ public final class Outbox {
         return insertSql.computeIfAbsent(rows, count -> "INSERT INTO " + OUTBOX.getName() + " ("
                 + INSERTED.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
                 + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(INSERTED.size(), "?")) + ")")));
+    }
+
+    /**
+     * Makes sure none of these orders can ever be recorded: each gets a fence row under its id, unless
+     * its own row was written first. Race-free against a late insert of the order: whichever of the two
+     * rows the database takes first, the other fails on the primary key.
+     * @return the orders that are fenced now (by this call or an earlier one): never recorded, never to be
+     */
+    public Set<String> voidUnrecorded(DSLContext db, Collection<Unrecorded> orders, Instant at) {
+        if (orders.isEmpty()) {
+            return Set.of();
+        }
+        var insert = db.insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD,
+                OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.COMPLETED_AT, OUTBOX.USER_ID, OUTBOX.QUANTITY);
+        for (Unrecorded order : orders) {
+            insert = insert.values(order.orderId(), AGGREGATE_TYPE, Long.toString(order.skuId()), VOIDED_TYPE, "", at, at, at,
+                    order.userId(), order.quantity());
+        }
+        insert.onDuplicateKeyIgnore().execute();
+        return Set.copyOf(db.select(OUTBOX.ID).from(OUTBOX)
+                .where(OUTBOX.ID.in(orders.stream().map(Unrecorded::orderId).toList()))
+                .and(OUTBOX.TYPE.eq(VOIDED_TYPE))
+                .fetch(OUTBOX.ID));
+    }
+
+    /** An order made with an Idempotency-Key. */
+    public record KeyedOrder(String orderId, long skuId) {
+    }
+
+    /** The order a buyer made with an Idempotency-Key, while its row is kept. */
+    public Optional<KeyedOrder> orderForKey(DSLContext db, String userId, String idempotencyKey) {
+        return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID).from(OUTBOX)
+                .where(OUTBOX.USER_ID.eq(userId))
+                .and(OUTBOX.IDEMPOTENCY_KEY.eq(idempotencyKey))
+                .fetchOptional(row -> new KeyedOrder(row.value1(), Long.parseLong(row.value2())));
+    }
+
+    /** Where each of these orders' rows stands; orders without a row are left out. */
+    public Map<String, RowState> states(DSLContext db, Collection<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Map.of();
+        }
+        return db.select(OUTBOX.ID, OUTBOX.TYPE, OUTBOX.COMPLETED_AT).from(OUTBOX)
+                .where(OUTBOX.ID.in(orderIds))
+                .fetchMap(OUTBOX.ID, row -> stateOf(row.value2(), row.value3()));
+    }
+
+    /** A buyer's rows of one SKU, newest first (at most {@code limit}). */
+    public List<Entry> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
+        return db.selectFrom(OUTBOX)
+                .where(OUTBOX.USER_ID.eq(userId))
+                .and(OUTBOX.AGGREGATEID.eq(Long.toString(skuId)))
+                .orderBy(OUTBOX.CREATED_AT.desc())
+                .limit(limit)
+                .fetch(Outbox::entryOf);
+    }
+
+    private static Entry entryOf(OutboxRecord row) {
+        return new Entry(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(),
+                stateOf(row.getType(), row.getCompletedAt()));
+    }
+
+    private static RowState stateOf(String type, Instant completedAt) {
+        if (VOIDED_TYPE.equals(type)) {
+            return RowState.VOIDED;
+        }
+        return completedAt == null ? RowState.OPEN : RowState.COMPLETED;
     }
 
     /** Marks the orders' rows completed (decided or dead-lettered); rows completed before keep their time. */
@@ -141,8 +238,7 @@ public final class Outbox {
     }
 
     public Optional<Entry> find(DSLContext db, String orderId) {
-        OutboxRecord row = db.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId));
-        return Optional.ofNullable(row).map(found -> new Entry(found.getId(), found.getPayload(), found.getCompletedAt() != null));
+        return Optional.ofNullable(db.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId))).map(Outbox::entryOf);
     }
 
     /**

@@ -44,7 +44,7 @@ class TablesIT {
         List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
         outbox.insert(db, rows);
 
-        assertThat(outbox.find(db, rows.get(1).orderId())).contains(new Outbox.Entry(rows.get(1).orderId(), rows.get(1).payload(), false));
+        assertThat(outbox.find(db, rows.get(1).orderId())).contains(new Outbox.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, Outbox.RowState.OPEN));
         assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
         assertThat(db.fetchValue(OUTBOX.CREATED_AT, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(now);
         assertThat(outbox.find(db, UUID.randomUUID().toString())).isEmpty();
@@ -99,8 +99,8 @@ class TablesIT {
             // older rows of other tests go too; they are completed and past the same cutoff
         }
         assertThat(outbox.find(db, rows.get(0).orderId())).isEmpty();
-        assertThat(outbox.find(db, rows.get(1).orderId())).map(Outbox.Entry::completed).contains(true);
-        assertThat(outbox.find(db, rows.get(2).orderId())).map(Outbox.Entry::completed).contains(false);
+        assertThat(outbox.find(db, rows.get(1).orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.COMPLETED);
+        assertThat(outbox.find(db, rows.get(2).orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.OPEN);
     }
 
     @Test
@@ -135,7 +135,7 @@ class TablesIT {
         List<Outbox.NewRow> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "buyer-" + i, 1, now);
-            rows.add(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order), now, relayAfter));
+            rows.add(new Outbox.NewRow(order.orderId(), sku, order.userId(), 1, EventJson.encodeToString(order), null, now, relayAfter));
         }
         return rows;
     }

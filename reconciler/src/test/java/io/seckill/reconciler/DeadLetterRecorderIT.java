@@ -50,7 +50,7 @@ class DeadLetterRecorderIT {
                 .fetch(DEAD_LETTERS.REASON)).allSatisfy(reason -> assertThat(reason).contains("quantity"));
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(5, 0));
         assertThat(Stores.PROBE.heldBy(sku, "doomed")).isZero();
-        assertThat(new Outbox().find(Stores.sql(), order.orderId())).map(Outbox.Entry::completed).contains(true);
+        assertThat(new Outbox().find(Stores.sql(), order.orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.COMPLETED);
         assertThat(Stores.STATUSES.get(order.orderId())).map(OrderView::reason).contains(RejectReason.DEAD_LETTERED);
     }
 

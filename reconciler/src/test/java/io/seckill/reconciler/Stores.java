@@ -59,7 +59,7 @@ final class Stores {
     static OrderRequested accepted(long sku, String userId, Instant relayAfter) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
         SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli());
-        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, EventJson.encodeToString(order),
+        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, userId, 1, EventJson.encodeToString(order), null,
                 order.requestedAt(), relayAfter)));
         return order;
     }

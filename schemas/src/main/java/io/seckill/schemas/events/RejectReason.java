@@ -9,5 +9,10 @@ public enum RejectReason {
     /** The SKU does not exist in MySQL. */
     UNKNOWN_SKU,
     /** Its record could not be processed and went to the dead-letter topic; MySQL never decided it. */
-    DEAD_LETTERED
+    DEAD_LETTERED,
+    /**
+     * MySQL never recorded it: it was reserved in Redis, but its outbox row was not written, and a fence
+     * now keeps it from ever being written. The reservation went back.
+     */
+    NOT_RECORDED
 }

@@ -1,0 +1,47 @@
+package io.seckill.mysqlstate;
+
+import java.sql.SQLException;
+import java.util.Optional;
+
+/** What a failed statement says about the database and about the statement's effect. */
+public final class SqlFailures {
+
+    private static final int ER_DUP_ENTRY = 1062;
+    private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
+    private static final int ER_LOCK_DEADLOCK = 1213;
+
+    private SqlFailures() {
+    }
+
+    /**
+     * The server ran the statement and refused it, so an auto-committed statement left nothing behind:
+     * bad data (SQLSTATE 22), a constraint other than a duplicate key (23), a refused statement (42),
+     * a trigger's SIGNAL (45), a lock wait timeout or a deadlock (rolled back). A duplicate key is not
+     * among them: it means the row, or another with the same key, is there. Anything else (a lost
+     * connection, a timeout on the client's side) leaves the statement's effect unknown.
+     */
+    public static boolean refusedStatement(Throwable failure) {
+        return serverError(failure).filter(sql -> {
+            String sqlClass = sqlClass(sql);
+            return switch (sqlClass) {
+                case "22", "42", "45" -> true;
+                case "23" -> sql.getErrorCode() != ER_DUP_ENTRY;
+                default -> sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || sql.getErrorCode() == ER_LOCK_DEADLOCK;
+            };
+        }).isPresent();
+    }
+
+    /** The first error in the chain that the server answered with (a vendor error code). */
+    private static Optional<SQLException> serverError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getErrorCode() > 0) {
+                return Optional.of(sql);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String sqlClass(SQLException sql) {
+        return sql.getSQLState() == null || sql.getSQLState().length() < 2 ? "" : sql.getSQLState().substring(0, 2);
+    }
+}
