@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
@@ -96,7 +97,8 @@ final class OrderFence implements AutoCloseable {
 
     private Fate released(OrderRequested order) {
         saleStore.release(order.skuId(), order.orderId());
-        statuses.decide(order.orderId(), OrderStatus.REJECTED, RejectReason.NOT_RECORDED);
+        statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
+                OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
         return Fate.VOIDED;
     }
 

@@ -30,7 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
 
-/** The reconciler process: outbox relay, result and compensation settlement, dead letters, drift check. */
+/**
+ * The reconciler process: outbox relay, result and compensation settlement, dead letters, the sweep of
+ * leaked reservations, drift check.
+ */
 public final class Reconciler implements AutoCloseable {
 
     static final String STAGE = "reconciler";
@@ -102,6 +105,9 @@ public final class Reconciler implements AutoCloseable {
                 LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
             }
         });
+        LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
+                config.leakSweepAfter(), clock, metrics);
+        every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), saleStore);
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);

@@ -12,11 +12,12 @@ import java.time.Duration;
  * SECKILL_OUTBOX_RETENTION_MS (604800000): how long completed outbox rows are kept,
  * SECKILL_OUTBOX_PURGE_INTERVAL_MS (60000), SECKILL_DRIFT_CHECK_INTERVAL_MS (30000),
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
- * SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_LEAK_SWEEP_AFTER_MS (60000): how long a reservation may stay unsettled before the sweep settles it,
+ * SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
 public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Duration relayInterval, int relayBatch,
                                Duration outboxRetention, Duration outboxPurgeInterval, Duration driftCheckInterval,
-                               Duration figuresInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
+                               Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -27,6 +28,8 @@ public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Durati
                 env.millis("SECKILL_OUTBOX_PURGE_INTERVAL_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_DRIFT_CHECK_INTERVAL_MS", Duration.ofSeconds(30)),
                 env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
+                env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofMinutes(1)),
+                env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(10)),
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 4),
                 OrderStatusStore.ttl(env),
                 KafkaClients.topicPartitions(env));

@@ -48,6 +48,12 @@ final class ReconcilerMetrics {
                 .description("records not yet consumed, per consumer group").register(meters);
     }
 
+    /** @param outcome {@code released} or {@code confirmed} */
+    void reservationsSwept(String outcome, int count) {
+        Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
+                .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
+    }
+
     void compensationApplied() {
         compensationsApplied.increment();
     }

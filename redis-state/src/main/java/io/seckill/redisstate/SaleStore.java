@@ -1,7 +1,11 @@
 package io.seckill.redisstate;
 
 import io.seckill.schemas.events.OrderResult;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * A SKU's sale state in Redis, changed only through the Lua scripts of {@link LuaScript}, so every
@@ -52,8 +56,38 @@ public final class SaleStore {
         return new RedisSkuState(stock == null ? -1 : Long.parseLong(stock), pending == null ? 0 : Long.parseLong(pending));
     }
 
+    /** The reservations of a SKU made before {@code cutoffMs} (by the reserving ingress's clock) and still unsettled. */
+    public List<Held> heldSince(long skuId, long cutoffMs) {
+        String ledger = new SkuKeys(skuId).ledger();
+        List<Held> held = new ArrayList<>();
+        ScanParams batch = new ScanParams().count(500);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<Map.Entry<String, String>> page = lua.redis().hscan(ledger, cursor, batch);
+            for (Map.Entry<String, String> entry : page.getResult()) {
+                Held reservation = Held.parse(skuId, entry.getKey(), entry.getValue());
+                if (reservation.reservedAtMs() < cutoffMs) {
+                    held.add(reservation);
+                }
+            }
+            cursor = page.getCursor();
+        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+        return held;
+    }
+
     private Object run(LuaScript script, long skuId, String... args) {
         return lua.run(script, new SkuKeys(skuId).scriptKeys(), List.of(args));
+    }
+
+    /** A reservation in a SKU's ledger: {@code userId|quantity|reservedAtMs}, as the reserve script writes it. */
+    public record Held(long skuId, String orderId, String userId, int quantity, long reservedAtMs) {
+
+        static Held parse(long skuId, String orderId, String entry) {
+            int timeAt = entry.lastIndexOf('|');
+            int quantityAt = entry.lastIndexOf('|', timeAt - 1);
+            return new Held(skuId, orderId, entry.substring(0, quantityAt), Integer.parseInt(entry.substring(quantityAt + 1, timeAt)),
+                    Long.parseLong(entry.substring(timeAt + 1)));
+        }
     }
 
     /** @param stock free units, -1 when the sale is not loaded; @param pending units reserved but undecided */

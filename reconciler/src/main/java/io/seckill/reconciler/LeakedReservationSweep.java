@@ -1,0 +1,146 @@
+package io.seckill.reconciler;
+
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settles reservations that stayed in a Redis ledger longer than {@code after}, each once, by what
+ * MySQL knows of its order:
+ * <ul>
+ *   <li>decided: confirmed or released as decided (the result or compensation never settled it);</li>
+ *   <li>recorded and open: left alone, the relay and the pipeline decide it;</li>
+ *   <li>recorded and closed without a decision (dead-lettered), or fenced: released;</li>
+ *   <li>no row at all (the ingress died between reserve and insert, or its insert failed and the
+ *       release was lost): fenced first ({@link Outbox#voidUnrecorded}), so an insert still on its way
+ *       fails instead of recording an order whose stock went back, then released.</li>
+ * </ul>
+ * Every release and confirm is guarded by the ledger inside Lua: two sweeps, or a sweep and a late
+ * result, settle an order once.
+ */
+final class LeakedReservationSweep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeakedReservationSweep.class);
+
+    private final DSLContext dsl;
+    private final Skus skus;
+    private final Orders orders;
+    private final Outbox outbox;
+    private final SaleStore saleStore;
+    private final OrderStatusStore statuses;
+    private final Duration after;
+    private final Clock clock;
+    private final ReconcilerMetrics metrics;
+
+    LeakedReservationSweep(DSLContext dsl, Skus skus, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses,
+                           Duration after, Clock clock, ReconcilerMetrics metrics) {
+        this.dsl = dsl;
+        this.skus = skus;
+        this.orders = orders;
+        this.outbox = outbox;
+        this.saleStore = saleStore;
+        this.statuses = statuses;
+        this.after = after;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** @return reservations settled by this run */
+    int sweep() {
+        Instant now = clock.instant();
+        long cutoff = now.minus(after).toEpochMilli();
+        int settled = 0;
+        for (long skuId : skus.stocks(dsl).keySet()) {
+            List<SaleStore.Held> held = saleStore.heldSince(skuId, cutoff);
+            if (!held.isEmpty()) {
+                settled += settle(held, now);
+            }
+        }
+        return settled;
+    }
+
+    private int settle(List<SaleStore.Held> held, Instant now) {
+        List<String> ids = held.stream().map(SaleStore.Held::orderId).toList();
+        Map<String, OrderResult> decided = orders.decided(dsl, ids);
+        Map<String, Outbox.RowState> rows = outbox.states(dsl, ids);
+        List<Outbox.Unrecorded> unrecorded = held.stream()
+                .filter(order -> !decided.containsKey(order.orderId()) && !rows.containsKey(order.orderId()))
+                .map(order -> new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()))
+                .toList();
+        Set<String> voided = new HashSet<>(outbox.voidUnrecorded(dsl, unrecorded, now));
+
+        int settled = 0;
+        List<OrderResult> confirmed = new ArrayList<>();
+        for (SaleStore.Held order : held) {
+            OrderResult decision = decided.get(order.orderId());
+            switch (settlementOf(decision, rows.get(order.orderId()), voided.contains(order.orderId()))) {
+                case CONFIRM -> confirmed.add(decision);
+                case RELEASE_DECIDED -> settled += release(order, false);
+                case RELEASE_UNRECORDED -> settled += release(order, true);
+                case LEAVE -> { }
+            }
+        }
+        if (!confirmed.isEmpty()) {
+            saleStore.confirmAll(confirmed);
+            metrics.reservationsSwept("confirmed", confirmed.size());
+            LOG.warn("confirmed {} reservation(s) whose orders MySQL confirmed but Redis never settled", confirmed.size());
+            settled += confirmed.size();
+        }
+        return settled;
+    }
+
+    private enum Settlement { CONFIRM, RELEASE_DECIDED, RELEASE_UNRECORDED, LEAVE }
+
+    /** @param row the order's outbox row as read before fencing (null: none); @param fenced whether a fence holds its id now */
+    private static Settlement settlementOf(OrderResult decision, Outbox.RowState row, boolean fenced) {
+        if (decision != null) {
+            return switch (decision.status()) {
+                case CONFIRMED -> Settlement.CONFIRM;
+                case REJECTED -> Settlement.RELEASE_DECIDED;
+                case PENDING -> Settlement.LEAVE;
+            };
+        }
+        if (row == null) {
+            // Not fenced: the order's own row went in between the read and the fence; the next run sees it open.
+            return fenced ? Settlement.RELEASE_UNRECORDED : Settlement.LEAVE;
+        }
+        return switch (row) {
+            case OPEN -> Settlement.LEAVE;
+            // Closed without a decision: dead-lettered, its stock is to go back.
+            case COMPLETED -> Settlement.RELEASE_DECIDED;
+            case VOIDED -> Settlement.RELEASE_UNRECORDED;
+        };
+    }
+
+    private int release(SaleStore.Held order, boolean neverRecorded) {
+        long released = saleStore.release(order.skuId(), order.orderId());
+        if (released == 0) {
+            return 0;
+        }
+        if (neverRecorded) {
+            statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
+                    OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
+        }
+        metrics.reservationsSwept("released", 1);
+        LOG.warn("released {} unit(s) of SKU {} held by order {} of {} since {} ({})", released, order.skuId(), order.orderId(),
+                order.userId(), Instant.ofEpochMilli(order.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
+        return 1;
+    }
+}
