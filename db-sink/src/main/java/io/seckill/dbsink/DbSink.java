@@ -27,7 +27,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,11 +38,13 @@ import org.slf4j.LoggerFactory;
 public final class DbSink implements AutoCloseable {
 
     static final String STAGE = "db-sink";
+    private static final int UNEXPECTED_ATTEMPTS = 3;
+    private static final Duration UNEXPECTED_PAUSE = Duration.ofMillis(200);
     private static final Logger LOG = LoggerFactory.getLogger(DbSink.class);
 
     private final Database database;
     private final KafkaProducer<String, byte[]> producer;
-    private final OrderBatchWriter writer;
+    private final OrderDecisions decisions;
     private final DeadLetterPublisher deadLetters;
     private final KafkaClientMetrics producerMetrics;
     private final Admin admin;
@@ -55,7 +56,8 @@ public final class DbSink implements AutoCloseable {
         this.producer = producer;
         this.admin = admin;
         BrokerCheck.addTo(host.readiness(), admin);
-        this.writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+        this.decisions = new OrderDecisions(new OrderBatchWriter(database.dsl(), Clock.systemUTC())::write, UNEXPECTED_ATTEMPTS,
+                UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
         this.producerMetrics = new KafkaClientMetrics(producer);
         this.producerMetrics.bindTo(host.meters());
@@ -85,40 +87,11 @@ public final class DbSink implements AutoCloseable {
             origins.putIfAbsent(order.orderId(), delivery.record());
         }
         List<OrderResult> results = new ArrayList<>();
-        bySku.forEach((skuId, orders) -> results.addAll(decide(skuId, orders, origins)));
+        for (Map.Entry<Long, List<OrderRequested>> sku : bySku.entrySet()) {
+            results.addAll(decisions.decide(sku.getKey(), sku.getValue(),
+                    (order, reason) -> deadLetters.publish(origins.get(order.orderId()), reason)));
+        }
         publish(results);
-    }
-
-    /** One transaction per SKU; a non-transient failure is narrowed down to the order that causes it. */
-    private List<OrderResult> decide(long skuId, List<OrderRequested> orders, Map<String, ConsumerRecord<String, byte[]>> origins) {
-        try {
-            return writer.write(skuId, orders);
-        } catch (DataAccessException e) {
-            if (TransientFailures.isTransient(e)) {
-                throw e;
-            }
-            LOG.warn("SKU {}: batch of {} failed for good, isolating the poison", skuId, orders.size(), e);
-        }
-        List<OrderResult> results = new ArrayList<>();
-        for (OrderRequested order : orders) {
-            try {
-                results.addAll(writer.write(skuId, List.of(order)));
-            } catch (DataAccessException e) {
-                if (TransientFailures.isTransient(e)) {
-                    throw e;
-                }
-                sendToDeadLetters(origins.get(order.orderId()), e);
-            }
-        }
-        return results;
-    }
-
-    private void sendToDeadLetters(ConsumerRecord<String, byte[]> record, Exception reason) {
-        try {
-            deadLetters.publish(record, reason);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot dead-letter " + record.topic() + "-" + record.partition() + "@" + record.offset(), e);
-        }
     }
 
     private void publish(List<OrderResult> results) throws Exception {

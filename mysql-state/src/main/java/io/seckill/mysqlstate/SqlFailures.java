@@ -13,6 +13,27 @@ public final class SqlFailures {
     private SqlFailures() {
     }
 
+    /** Whose fault a failure is, which says what to do with the records that met it. */
+    public enum Kind {
+        /** The database cannot work now (unreachable, read-only, interrupted, locked, out of resources): retry, the records are fine. */
+        DATABASE,
+        /** The statement's data is wrong (SQLSTATE 22 data, 23 integrity, 45 a trigger's refusal): the same record fails again. */
+        RECORD,
+        /** No database error at all: a defect or a state the code did not expect. */
+        UNEXPECTED
+    }
+
+    public static Kind kind(Throwable failure) {
+        Optional<SQLException> sql = firstSqlError(failure);
+        if (sql.isEmpty()) {
+            return Kind.UNEXPECTED;
+        }
+        return switch (sqlClass(sql.get())) {
+            case "22", "23", "45" -> Kind.RECORD;
+            default -> Kind.DATABASE;
+        };
+    }
+
     /**
      * The server ran the statement and refused it, so an auto-committed statement left nothing behind:
      * bad data (SQLSTATE 22), a constraint other than a duplicate key (23), a refused statement (42),
@@ -29,6 +50,15 @@ public final class SqlFailures {
                 default -> sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || sql.getErrorCode() == ER_LOCK_DEADLOCK;
             };
         }).isPresent();
+    }
+
+    private static Optional<SQLException> firstSqlError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return Optional.of(sql);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The first error in the chain that the server answered with (a vendor error code). */

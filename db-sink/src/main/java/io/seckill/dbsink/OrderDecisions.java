@@ -1,0 +1,83 @@
+package io.seckill.dbsink;
+
+import io.seckill.mysqlstate.SqlFailures;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides a SKU's share of a poll and sorts out what fails, by whose fault it is
+ * ({@link SqlFailures#kind}): when the database cannot work, the failure is thrown, and the consumer
+ * loop tries the same records again after a growing pause, for as long as it takes; only an order
+ * whose own data the database refuses is dead-lettered at once; a failure that is no database error
+ * at all is tried a few times, then dead-lettered with its reason, so that one odd record cannot
+ * block its partition for good. Any failure but the database's is narrowed down to the orders that
+ * cause it, each decided alone.
+ */
+final class OrderDecisions {
+
+    /** Decides orders of one SKU in one transaction (the sink's {@link OrderBatchWriter}). */
+    @FunctionalInterface
+    interface Writer {
+        List<OrderResult> write(long skuId, List<OrderRequested> orders);
+    }
+
+    /** Sends an order that cannot be decided to the dead-letter topic; returns once it is there. */
+    @FunctionalInterface
+    interface DeadLetters {
+        void send(OrderRequested order, Exception reason) throws Exception;
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrderDecisions.class);
+
+    private final Writer writer;
+    private final int unexpectedAttempts;
+    private final Duration pause;
+
+    OrderDecisions(Writer writer, int unexpectedAttempts, Duration pause) {
+        this.writer = writer;
+        this.unexpectedAttempts = unexpectedAttempts;
+        this.pause = pause;
+    }
+
+    /** @return the decisions; orders sent to {@code deadLetters} have none */
+    List<OrderResult> decide(long skuId, List<OrderRequested> orders, DeadLetters deadLetters) throws Exception {
+        try {
+            return writer.write(skuId, orders);
+        } catch (RuntimeException e) {
+            if (SqlFailures.kind(e) == SqlFailures.Kind.DATABASE) {
+                throw e;
+            }
+            LOG.warn("SKU {}: batch of {} failed ({}); deciding its orders one by one", skuId, orders.size(), e.toString());
+        }
+        List<OrderResult> results = new ArrayList<>();
+        for (OrderRequested order : orders) {
+            results.addAll(decideAlone(skuId, order, deadLetters));
+        }
+        return results;
+    }
+
+    private List<OrderResult> decideAlone(long skuId, OrderRequested order, DeadLetters deadLetters) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return writer.write(skuId, List.of(order));
+            } catch (RuntimeException e) {
+                boolean lastTry = switch (SqlFailures.kind(e)) {
+                    case DATABASE -> throw e;
+                    case RECORD -> true;
+                    case UNEXPECTED -> attempt >= unexpectedAttempts;
+                };
+                if (lastTry) {
+                    deadLetters.send(order, e);
+                    return List.of();
+                }
+                LOG.warn("order {}: unexpected failure, attempt {} of {}", order.orderId(), attempt, unexpectedAttempts, e);
+                Thread.sleep(pause.toMillis() * attempt);
+            }
+        }
+    }
+}
