@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
@@ -50,18 +51,38 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStor
                 && !orders.exists(dsl, order.get().orderId());
         boolean released = undecidable && saleStore.release(order.get().skuId(), order.get().orderId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
+        try {
+            file(record, order, reason, released, undecidable, true);
+        } catch (RuntimeException refused) {
+            if (SqlFailures.kind(refused) != SqlFailures.Kind.RECORD) {
+                throw refused;
+            }
+            // Filed without the text the database refused, rather than blocking the dead-letter partition for good.
+            file(record, order, "could not be filed as received (" + refused.getMessage() + "); reason: " + reason, released, undecidable, false);
+        }
+        if (undecidable) {
+            statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
+        }
+        metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
+                Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
+                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
+    }
+
+    /** @param asReceived false to leave out the record's key and text headers (stage, source topic) */
+    private void file(ConsumerRecord<String, byte[]> record, Optional<OrderRef> order, String reason, boolean released, boolean undecidable,
+                      boolean asReceived) {
         dsl.transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
             tx.insertInto(DEAD_LETTERS)
                     .set(DEAD_LETTERS.DLQ_PARTITION, record.partition())
                     .set(DEAD_LETTERS.DLQ_OFFSET, record.offset())
-                    .set(DEAD_LETTERS.SOURCE_TOPIC, DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                    .set(DEAD_LETTERS.SOURCE_TOPIC, asReceived ? DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_TOPIC) : null)
                     .set(DEAD_LETTERS.SOURCE_PARTITION, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_PARTITION)).map(Long::intValue).orElse(null))
                     .set(DEAD_LETTERS.SOURCE_OFFSET, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_OFFSET)).orElse(null))
                     .set(DEAD_LETTERS.REASON, reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason)
-                    .set(DEAD_LETTERS.FAILED_STAGE, DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE))
+                    .set(DEAD_LETTERS.FAILED_STAGE, asReceived ? DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE) : null)
                     .set(DEAD_LETTERS.ORDER_ID, order.map(OrderRef::orderId).orElse(null))
-                    .set(DEAD_LETTERS.RECORD_KEY, record.key() == null ? null : truncated(record.key().getBytes(StandardCharsets.UTF_8)))
+                    .set(DEAD_LETTERS.RECORD_KEY, asReceived && record.key() != null ? truncated(record.key().getBytes(StandardCharsets.UTF_8)) : null)
                     .set(DEAD_LETTERS.RECORD_VALUE, record.value())
                     .set(DEAD_LETTERS.RELEASED, released)
                     .onDuplicateKeyIgnore()
@@ -70,12 +91,6 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStor
                 outbox.complete(tx, List.of(order.get().orderId()), clock.instant());
             }
         });
-        if (undecidable) {
-            statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
-        }
-        metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
-                Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
-                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
     }
 
     private static boolean fromRequestPath(ConsumerRecord<String, byte[]> record) {

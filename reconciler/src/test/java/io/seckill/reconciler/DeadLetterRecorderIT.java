@@ -81,6 +81,27 @@ class DeadLetterRecorderIT {
         assertThat(Stores.STATUSES.get(order.orderId())).isEmpty();
     }
 
+    @Test
+    void aDeadLetterTheDatabaseRefusesAsReceivedIsStillFiledAndTheNextOneToo() {
+        byte[] refused = "refused as received".getBytes(StandardCharsets.UTF_8);
+        byte[] next = "next".getBytes(StandardCharsets.UTF_8);
+        ConsumerRecord<String, byte[]> unfileable = new ConsumerRecord<>(Topic.DEAD_LETTERS.topicName(), 0, DLQ_OFFSET.incrementAndGet(),
+                "key", refused);
+        DeadLetterHeaders.describe(unfileable.headers(), "unfileable-stage", new InvalidEventException("odd"), Topic.ORDER_RESULTS.topicName(), 0, 7);
+        Stores.sql().execute("CREATE TRIGGER refuse_unfileable BEFORE INSERT ON dead_letters FOR EACH ROW "
+                + "BEGIN IF NEW.failed_stage = 'unfileable-stage' THEN "
+                + "SIGNAL SQLSTATE '22007' SET MESSAGE_TEXT = 'Incorrect string value for column failed_stage'; END IF; END");
+        try {
+            recorder.onDeadLetters(List.of(new Delivery<>(refused, unfileable), deadLetter(Topic.ORDER_REQUESTS, next)));
+        } finally {
+            Stores.sql().execute("DROP TRIGGER refuse_unfileable");
+        }
+
+        assertThat(Stores.sql().fetchValue(DEAD_LETTERS.REASON, DEAD_LETTERS.RECORD_VALUE.eq(refused)))
+                .contains("could not be filed as received").contains("Incorrect string value");
+        assertThat(Stores.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.RECORD_VALUE.eq(next))).isTrue();
+    }
+
     /** A record as it sits on the dead-letter topic: the failed bytes, with the reason and origin in headers. */
     private static Delivery<byte[]> deadLetter(Topic<?> source, byte[] value) {
         ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(Topic.DEAD_LETTERS.topicName(), 0, DLQ_OFFSET.incrementAndGet(), "key", value);
