@@ -37,7 +37,8 @@ public enum ErrorCode {
     HEADERS_TOO_LARGE(431, "Request headers too large"),
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
-    SERVICE_UNAVAILABLE(503, "Service unavailable");
+    SERVICE_UNAVAILABLE(503, "Service unavailable"),
+    SALE_RESTORING(503, "Sale being restored");
 
     private final int status;
     private final String title;

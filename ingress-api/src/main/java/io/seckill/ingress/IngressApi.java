@@ -20,6 +20,7 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.management.BrokerCheck;
@@ -82,12 +83,14 @@ public final class IngressApi implements AutoCloseable {
         AdminGuard adminGuard = new AdminGuard(config.auth().adminToken());
         Orders orders = new Orders();
         Outbox outboxTable = new Outbox();
-        SaleAdmin admin = new SaleAdmin(database.dsl(), new Skus(), orders, saleStore, clock);
+        Skus skus = new Skus();
+        SaleAdmin admin = new SaleAdmin(database.dsl(), skus, orders, saleStore, clock);
+        RedisAdmin redisAdmin = new RedisAdmin(new RedisEpoch(lua));
         this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                 config.outboxWriters(), metrics);
         this.fence = new OrderFence(database.dsl(), outboxTable, saleStore, statuses, clock);
         OrderDesk desk = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(database.dsl(), outboxTable),
-                new OrderPublisher(producer),
+                new KnownSkus(database.dsl(), skus), new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
                 new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
@@ -109,6 +112,7 @@ public final class IngressApi implements AutoCloseable {
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
             cfg.routes.get("/admin/v1/skus/{skuId}", admin::get);
+            cfg.routes.post("/admin/v1/redis/rebuild", redisAdmin::rebuild);
             cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
                 long started = System.nanoTime();
                 try {

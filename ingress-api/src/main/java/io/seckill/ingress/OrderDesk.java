@@ -3,8 +3,8 @@ package io.seckill.ingress;
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.mysqlstate.SqlFailures;
-import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
@@ -44,6 +44,7 @@ final class OrderDesk {
     private final OutboxWriter outbox;
     private final OrderFence fence;
     private final KeyedOrders keyedOrders;
+    private final KnownSkus knownSkus;
     private final OrderPublisher publisher;
     private final SoldOutMemory soldOut;
     private final RateLimiter rateLimiter;
@@ -53,13 +54,14 @@ final class OrderDesk {
     private final Clock clock;
 
     OrderDesk(BuyerIdentity identity, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
-              OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
+              KnownSkus knownSkus, OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
               IngressMetrics metrics, IngressConfig config, Clock clock) {
         this.identity = identity;
         this.saleStore = saleStore;
         this.outbox = outbox;
         this.fence = fence;
         this.keyedOrders = keyedOrders;
+        this.knownSkus = knownSkus;
         this.publisher = publisher;
         this.soldOut = soldOut;
         this.rateLimiter = rateLimiter;
@@ -119,7 +121,10 @@ final class OrderDesk {
                 soldOut.remember(skuId, answer);
                 yield answer;
             }
-            case NOT_LOADED -> throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+            case NOT_LOADED -> throw knownSkus.defined(skuId)
+                    ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
+                            .with(Json.RETRY_AFTER_SECONDS, 1)
+                    : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
             case SALE_NOT_STARTED -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
                     .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
             case SALE_ENDED -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")

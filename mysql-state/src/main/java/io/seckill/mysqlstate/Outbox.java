@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -30,7 +31,7 @@ import org.jooq.impl.DSL;
  */
 public final class Outbox {
 
-    /** How long a row may wait for its order to be decided before it is re-published (and between re-sends). */
+    /** How long a row may wait for its order to be decided before it is re-published (and the first wait between re-sends). */
     public static final String RELAY_GRACE = "SECKILL_RELAY_GRACE_MS";
     public static final String AGGREGATE_TYPE = "order";
     public static final String EVENT_TYPE = "OrderRequested";
@@ -63,8 +64,24 @@ public final class Outbox {
     public record Unrecorded(String orderId, long skuId, String userId, int quantity) {
     }
 
-    /** An open row the relay re-publishes. */
-    public record DueRow(String orderId, long skuId, String payload) {
+    /** An open row the relay re-publishes; {@code attempts}: how often the relay sent it before. */
+    public record DueRow(String orderId, long skuId, String payload, int attempts) {
+    }
+
+    /**
+     * How the relay spaces its sends of one row: the grace after the first, then twice as long after each
+     * further one, up to {@code ceiling}. An order that is re-sent and still not decided is stuck behind
+     * something re-sending cannot fix quickly; sending it as often again only piles duplicates onto it.
+     */
+    public record RelayBackoff(Duration grace, Duration ceiling) {
+
+        public Duration after(int attemptsBefore) {
+            Duration wait = grace;
+            for (int i = 0; i < attemptsBefore && wait.compareTo(ceiling) < 0; i++) {
+                wait = wait.multipliedBy(2);
+            }
+            return wait.compareTo(ceiling) < 0 ? wait : ceiling;
+        }
     }
 
     /** Where an order's row stands. */
@@ -79,12 +96,6 @@ public final class Outbox {
 
     /** What the outbox knows of one order. */
     public record Entry(String orderId, long skuId, String userId, int quantity, RowState state) {
-    }
-
-    /** Publishes due rows; returns once they are durably on the topic, or throws. */
-    @FunctionalInterface
-    public interface Publisher {
-        void publish(List<DueRow> due) throws Exception;
     }
 
     /**
@@ -195,33 +206,43 @@ public final class Outbox {
     }
 
     /**
-     * Claims up to {@code limit} open rows due at {@code now} (FOR UPDATE SKIP LOCKED, so several relays
-     * share the work), hands them to the publisher and, once it returned, makes them due again after
-     * {@code grace}, all in one transaction. Chosen by due time, never by an id cursor: ids commit out of order.
-     * @return rows published
+     * Claims up to {@code limit} open rows due at {@code now} that the relay sent fewer than
+     * {@code maxAttempts} times, in one short transaction (FOR UPDATE SKIP LOCKED, so several relays share
+     * the work): each is counted as sent once more and made due again after its backoff. The caller sends
+     * them after the commit, holding no row lock while it waits for Kafka; a send that fails leaves the
+     * row to come due again. Chosen by due time, never by an id cursor: ids commit out of order.
      */
-    public int relayDue(DSLContext db, Instant now, Duration grace, int limit, Publisher publisher) {
+    public List<DueRow> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int maxAttempts, int limit) {
         return db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            List<DueRow> due = tx.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD)
-                    .from(OUTBOX)
-                    .where(OUTBOX.COMPLETED_AT.isNull())
-                    .and(OUTBOX.RELAY_AFTER.le(now))
-                    .orderBy(OUTBOX.RELAY_AFTER)
-                    .limit(limit)
-                    .forUpdate().skipLocked()
-                    .fetch(row -> new DueRow(row.value1(), Long.parseLong(row.value2()), row.value3()));
-            if (due.isEmpty()) {
-                return 0;
-            }
-            publisher.publish(due);
-            tx.update(OUTBOX)
-                    .set(OUTBOX.RELAY_AFTER, now.plus(grace))
-                    .set(OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ATTEMPTS.plus(1))
-                    .where(OUTBOX.ID.in(due.stream().map(DueRow::orderId).toList()))
-                    .execute();
-            return due.size();
+            List<DueRow> due = lockDue(tx, now, OUTBOX.RELAY_ATTEMPTS.lt(maxAttempts), limit);
+            due.stream().collect(Collectors.groupingBy(DueRow::attempts)).forEach((attempts, rows) -> tx.update(OUTBOX)
+                    .set(OUTBOX.RELAY_AFTER, now.plus(backoff.after(attempts)))
+                    .set(OUTBOX.RELAY_ATTEMPTS, attempts + 1)
+                    .where(OUTBOX.ID.in(rows.stream().map(DueRow::orderId).toList()))
+                    .execute());
+            return due;
         });
+    }
+
+    /**
+     * Locks, in the caller's transaction, up to {@code limit} open rows due at {@code now} that the relay
+     * already sent {@code maxAttempts} times: the ones it gives up on.
+     */
+    public List<DueRow> lockExhausted(DSLContext tx, Instant now, int maxAttempts, int limit) {
+        return lockDue(tx, now, OUTBOX.RELAY_ATTEMPTS.ge(maxAttempts), limit);
+    }
+
+    private static List<DueRow> lockDue(DSLContext tx, Instant now, Condition attempts, int limit) {
+        return tx.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_ATTEMPTS)
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .and(OUTBOX.RELAY_AFTER.le(now))
+                .and(attempts)
+                .orderBy(OUTBOX.RELAY_AFTER)
+                .limit(limit)
+                .forUpdate().skipLocked()
+                .fetch(row -> new DueRow(row.value1(), Long.parseLong(row.value2()), row.value3(), row.value4()));
     }
 
     /** How many rows are still open (orders not decided yet) and when the oldest of them was written. */

@@ -39,6 +39,12 @@ public final class Skus {
                 .execute();
     }
 
+    /** A sale as it stands: its definition with the units MySQL still holds as {@code stock}. */
+    public Optional<Sale> sale(DSLContext db, long skuId) {
+        return db.selectFrom(SKU).where(SKU.ID.eq(skuId)).fetchOptional(row -> new Sale(row.getId(), row.getName(), row.getStock(),
+                row.getPerUserLimit(), row.getStartsAt(), row.getEndsAt()));
+    }
+
     /** Units MySQL still holds; empty when the SKU does not exist. */
     public Optional<Integer> stock(DSLContext db, long skuId) {
         return db.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).fetchOptional(SKU.STOCK);

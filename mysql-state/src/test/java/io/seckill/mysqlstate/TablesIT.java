@@ -2,7 +2,6 @@ package io.seckill.mysqlstate;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -19,11 +18,14 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** The table owners' statements on a real MySQL-compatible server. */
 class TablesIT {
+
+    private static final Outbox.RelayBackoff BACKOFF = new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(1));
 
     private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "tables-test", 4, new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
@@ -51,7 +53,7 @@ class TablesIT {
     }
 
     @Test
-    void theRelayGetsOnlyOpenDueRowsAndPostponesThemByTheGrace() {
+    void theRelayClaimsOnlyOpenDueRowsAndPostponesThemByTheGrace() {
         long sku = NEXT_SKU.incrementAndGet();
         List<Outbox.NewRow> due = rows(sku, 2, now.minusSeconds(1));
         List<Outbox.NewRow> notYet = rows(sku, 1, now.plusSeconds(60));
@@ -61,29 +63,38 @@ class TablesIT {
         outbox.insert(db, completed);
         outbox.complete(db, List.of(completed.get(0).orderId()), now);
 
-        List<Outbox.DueRow> published = new ArrayList<>();
-        outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> batch.stream().filter(row -> row.skuId() == sku).forEach(published::add));
+        List<Outbox.DueRow> claimed = claimedOf(sku, outbox.claimDue(db, now, BACKOFF, 5, 1_000));
 
-        assertThat(published).extracting(Outbox.DueRow::orderId).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
-        assertThat(published.get(0).payload()).isIn(due.get(0).payload(), due.get(1).payload());
-        List<Outbox.DueRow> again = new ArrayList<>();
-        outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> batch.stream().filter(row -> row.skuId() == sku).forEach(again::add));
-        assertThat(again).as("postponed by the grace").isEmpty();
+        assertThat(claimed).extracting(Outbox.DueRow::orderId).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
+        assertThat(claimed.get(0).payload()).isIn(due.get(0).payload(), due.get(1).payload());
+        assertThat(claimedOf(sku, outbox.claimDue(db, now, BACKOFF, 5, 1_000))).as("postponed by the grace").isEmpty();
         assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(1);
         assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.plusSeconds(10));
     }
 
     @Test
-    void aPublishThatFailsLeavesTheRowsDue() {
+    void eachClaimWaitsTwiceAsLongUpToTheCeilingAndExhaustedRowsAreNoLongerClaimed() {
         long sku = NEXT_SKU.incrementAndGet();
         List<Outbox.NewRow> due = rows(sku, 1, now.minusSeconds(1));
         outbox.insert(db, due);
+        String orderId = due.get(0).orderId();
+        List<Instant> dueAgainAt = new ArrayList<>();
+        Instant at = now;
+        for (int attempt = 0; attempt < 4; attempt++) {
+            assertThat(claimedOf(sku, outbox.claimDue(db, at, BACKOFF, 4, 1_000))).extracting(Outbox.DueRow::attempts).containsExactly(attempt);
+            at = db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(orderId));
+            dueAgainAt.add(at);
+        }
 
-        assertThatThrownBy(() -> outbox.relayDue(db, now, Duration.ofSeconds(10), 1_000, batch -> {
-            throw new IllegalStateException("broker down");
-        })).hasMessageContaining("broker down");
-        assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isZero();
-        assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.minusSeconds(1));
+        assertThat(dueAgainAt).containsExactly(now.plusSeconds(10), now.plusSeconds(30), now.plusSeconds(70), now.plusSeconds(130));
+        assertThat(claimedOf(sku, outbox.claimDue(db, at, BACKOFF, 4, 1_000))).isEmpty();
+        Instant last = at;
+        List<Outbox.DueRow> exhausted = db.transactionResult(configuration -> outbox.lockExhausted(DSL.using(configuration), last, 4, 1_000));
+        assertThat(exhausted).extracting(Outbox.DueRow::orderId).contains(orderId);
+    }
+
+    private static List<Outbox.DueRow> claimedOf(long sku, List<Outbox.DueRow> claimed) {
+        return claimed.stream().filter(row -> row.skuId() == sku).toList();
     }
 
     @Test

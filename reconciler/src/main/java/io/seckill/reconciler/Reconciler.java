@@ -4,10 +4,12 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
@@ -65,7 +67,7 @@ public final class Reconciler implements AutoCloseable {
                 new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
                 Admin.create(KafkaClients.admin(bootstrap)), host);
         reconciler.startParts(config, host);
-        LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayGrace(), config.driftCheckInterval());
+        LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayBackoff().grace(), config.driftCheckInterval());
         return reconciler;
     }
 
@@ -90,13 +92,17 @@ public final class Reconciler implements AutoCloseable {
         loops.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
-        OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayGrace(), config.relayBatch(), clock);
+        OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayBackoff(), config.relayMaxAttempts(),
+                config.relayBatch(), clock);
+        UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), outbox, new Orders(), saleStore, statuses,
+                config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
             metrics.relayed(sent);
             if (sent > 0) {
                 LOG.info("outbox relay re-sent {} order(s)", sent);
             }
+            undeliverable.giveUp();
         });
         OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, config.outboxRetention(), config.relayBatch(), clock);
         every(config.outboxPurgeInterval(), "outbox purge", () -> {
@@ -105,6 +111,8 @@ public final class Reconciler implements AutoCloseable {
                 LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
             }
         });
+        RedisRecovery recovery = new RedisRecovery(database.dsl(), new Skus(), new SaleSnapshots(), saleStore, new RedisEpoch(lua), metrics);
+        every(config.redisWatchInterval(), "Redis state watch", recovery::rebuildIfLost);
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
         every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);

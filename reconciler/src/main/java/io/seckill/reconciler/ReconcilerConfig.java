@@ -9,19 +9,24 @@ import java.time.Duration;
 
 /**
  * SECKILL_RELAY_GRACE_MS (10000), SECKILL_RELAY_INTERVAL_MS (1000), SECKILL_RELAY_BATCH (500),
+ * SECKILL_RELAY_MAX_BACKOFF_MS (300000): the longest wait between two sends of one order,
+ * SECKILL_RELAY_MAX_ATTEMPTS (12): sends of one order before it is rejected as UNDELIVERED,
  * SECKILL_OUTBOX_RETENTION_MS (604800000): how long completed outbox rows are kept,
  * SECKILL_OUTBOX_PURGE_INTERVAL_MS (60000), SECKILL_DRIFT_CHECK_INTERVAL_MS (30000),
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
  * SECKILL_LEAK_SWEEP_AFTER_MS (60000): how long a reservation may stay unsettled before the sweep settles it,
- * SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
-public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Duration relayInterval, int relayBatch,
+public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
+                               int relayBatch,
                                Duration outboxRetention, Duration outboxPurgeInterval, Duration driftCheckInterval,
-                               Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
+                               Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
+                               Duration redisWatchInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
-                Outbox.relayGrace(env),
+                new Outbox.RelayBackoff(Outbox.relayGrace(env), env.millis("SECKILL_RELAY_MAX_BACKOFF_MS", Duration.ofMinutes(5))),
+                env.integer("SECKILL_RELAY_MAX_ATTEMPTS", 12),
                 env.millis("SECKILL_RELAY_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.integer("SECKILL_RELAY_BATCH", 500),
                 env.millis("SECKILL_OUTBOX_RETENTION_MS", Duration.ofDays(7)),
@@ -30,6 +35,7 @@ public record ReconcilerConfig(InfraAddresses infra, Duration relayGrace, Durati
                 env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
                 env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(10)),
+                env.millis("SECKILL_REDIS_WATCH_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 4),
                 OrderStatusStore.ttl(env),
                 KafkaClients.topicPartitions(env));

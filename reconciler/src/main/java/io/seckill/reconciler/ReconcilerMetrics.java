@@ -23,6 +23,8 @@ final class ReconcilerMetrics {
     private final Clock clock;
     private final Counter compensationsApplied;
     private final Counter relayResent;
+    private final Counter relayGaveUp;
+    private final Counter redisRebuilds;
     private final AtomicLong outboxOpenRows = new AtomicLong();
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
     private final MultiGauge skuPending;
@@ -36,6 +38,10 @@ final class ReconcilerMetrics {
                 .description("compensations that gave reserved units back to Redis").register(meters);
         this.relayResent = Counter.builder("seckill.outbox.relay.resent")
                 .description("orders re-sent by the outbox relay").register(meters);
+        this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
+                .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it").register(meters);
+        this.relayGaveUp = Counter.builder("seckill.outbox.relay.gave.up")
+                .description("orders the relay stopped re-sending after its last attempt; rejected UNDELIVERED, stock released").register(meters);
         Gauge.builder("seckill.outbox.backlog", outboxOpenRows, AtomicLong::get)
                 .description("outbox rows of orders not decided yet").register(meters);
         Gauge.builder("seckill.outbox.oldest.open.age", oldestOpenAgeMs, age -> age.get() / 1000.0)
@@ -52,6 +58,14 @@ final class ReconcilerMetrics {
     void reservationsSwept(String outcome, int count) {
         Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
                 .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
+    }
+
+    void redisRebuilt() {
+        redisRebuilds.increment();
+    }
+
+    void relayGaveUp(int orders) {
+        relayGaveUp.increment(orders);
     }
 
     void compensationApplied() {

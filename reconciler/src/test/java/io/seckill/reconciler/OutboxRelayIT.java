@@ -2,23 +2,40 @@ package io.seckill.reconciler;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.Topic;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 
-/** The relay re-publishes open rows past their due time onto order-requests, keyed by SKU, and then waits a grace again. */
+/**
+ * The relay re-publishes open rows past their due time onto order-requests, keyed by SKU, and then
+ * waits longer again; it holds no row lock while Kafka keeps it waiting; an order it sent as often as
+ * it may is rejected UNDELIVERED and its stock returned.
+ */
 class OutboxRelayIT {
+
+    private static final Orders ORDERS = new Orders();
 
     @Test
     void dueRowsArePublishedOnceAndNotDueOrCompletedRowsStayPut() {
@@ -32,7 +49,8 @@ class OutboxRelayIT {
 
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), new Outbox(), producer, Duration.ofMinutes(5), 2, Clock.systemUTC());
+            OutboxRelay relay = new OutboxRelay(Stores.sql(), new Outbox(), producer, new Outbox.RelayBackoff(Duration.ofMinutes(5),
+                    Duration.ofMinutes(5)), 12, 2, Clock.systemUTC());
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
 
@@ -46,5 +64,68 @@ class OutboxRelayIT {
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).isEqualTo(1);
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(notYet.orderId()))).isZero();
         assertThat(Stores.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(due.orderId()))).isEqualTo(EventJson.encodeToString(due));
+    }
+
+    @Test
+    void noRowLockIsHeldWhileTheRelayWaitsOnKafka() throws Exception {
+        long sku = Stores.openSale(10, 1);
+        OrderRequested due = Stores.accepted(sku, "waiting", Instant.now().minusSeconds(1));
+        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unreachable");
+        unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
+            OutboxRelay relay = new OutboxRelay(Stores.sql(), new Outbox(), producer, new Outbox.RelayBackoff(Duration.ofSeconds(10),
+                    Duration.ofMinutes(5)), 12, 500, Clock.systemUTC());
+            Thread relaying = new Thread(() -> {
+                try {
+                    relay.relayDue();
+                } catch (RuntimeException expected) {
+                    // Kafka never answers: the send fails once max.block.ms is over
+                }
+            }, "relay-under-test");
+            relaying.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> Arrays.stream(relaying.getStackTrace())
+                    .anyMatch(frame -> frame.getMethodName().equals("waitOnMetadata")));
+
+            // What the sink does when it decides the order: it must not wait for the relay.
+            int completed = Stores.sql().connectionResult(connection -> {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("SET SESSION innodb_lock_wait_timeout = 1");
+                    return statement.executeUpdate("UPDATE outbox SET completed_at = NOW(3) WHERE id = '" + due.orderId() + "'");
+                }
+            });
+            assertThat(completed).isEqualTo(1);
+            relaying.join();
+        }
+    }
+
+    private static int portNobodyListensOn() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
+    void anOrderSentAsOftenAsAllowedIsRejectedUndeliveredAndItsStockReturns() {
+        long sku = Stores.openSale(10, 2);
+        OrderRequested stuck = Stores.accepted(sku, "stuck", Instant.now().minusSeconds(1));
+        OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));
+        ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())));
+        Stores.sql().update(OUTBOX).set(OUTBOX.RELAY_ATTEMPTS, 12).where(OUTBOX.ID.in(stuck.orderId(), decided.orderId())).execute();
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
+                Clock.systemUTC(), Stores.metrics());
+
+        undeliverable.giveUp();
+        undeliverable.giveUp();
+
+        assertThat(ORDERS.find(Stores.sql(), stuck.orderId())).hasValueSatisfying(order -> {
+            assertThat(order.status()).isEqualTo(OrderStatus.REJECTED);
+            assertThat(order.reason()).isEqualTo(RejectReason.UNDELIVERED);
+        });
+        assertThat(ORDERS.find(Stores.sql(), decided.orderId())).map(OrderResult::status).contains(OrderStatus.CONFIRMED);
+        assertThat(new Outbox().states(Stores.sql(), List.of(stuck.orderId(), decided.orderId())).values())
+                .containsOnly(Outbox.RowState.COMPLETED);
+        assertThat(Stores.PROBE.heldBy(sku, "stuck")).isZero();
+        assertThat(Stores.PROBE.heldBy(sku, "decided-late")).isEqualTo(1);
+        assertThat(Stores.SALES.state(sku).stock()).isEqualTo(9);
     }
 }

@@ -18,6 +18,8 @@ enum LuaScript {
     CONFIRM("confirm.lua"),
     /** ARGV stock, perUserLimit, startsAtMs, endsAtMs. Returns LOADED or IN_FLIGHT. */
     LOAD_SALE("load-sale.lua"),
+    /** ARGV a step (BEGIN, ADD, BOUGHT, OPEN) and its values: a sale rebuilt from MySQL. */
+    RESTORE_SALE("restore-sale.lua"),
     /** One hash's fields and expiry together. */
     HASH_PUT("hash-put.lua"),
     /** Sliding-window limit per buyer and per client address. */

@@ -13,6 +13,8 @@ import redis.clients.jedis.resps.ScanResult;
  */
 public final class SaleStore {
 
+    private static final int RESTORE_CHUNK = 1_000;
+
     private final LuaRunner lua;
 
     public SaleStore(LuaRunner lua) {
@@ -44,6 +46,42 @@ public final class SaleStore {
     public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs) {
         return SaleLoad.valueOf((String) run(LuaScript.LOAD_SALE, skuId, Integer.toString(stock), Integer.toString(perUserLimit),
                 Long.toString(startsAtMs), Long.toString(endsAtMs)));
+    }
+
+    /** A sale as MySQL holds it, with the orders still in flight: what a lost Redis is rebuilt from. */
+    public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, List<Held> inFlight,
+                           Map<String, Integer> bought) {
+    }
+
+    /**
+     * Replaces a SKU's sale state with {@code sale}: free stock = MySQL stock - units in flight, the ledger
+     * = the orders in flight, each buyer's units = decided + in flight. Written in steps, the sale last,
+     * so buyers are refused (not loaded) until it is whole.
+     */
+    public void restore(Restored sale) {
+        List<String> keys = new SkuKeys(sale.skuId()).scriptKeys();
+        lua.run(LuaScript.RESTORE_SALE, keys, List.of("BEGIN"));
+        for (int from = 0; from < sale.inFlight().size(); from += RESTORE_CHUNK) {
+            List<String> args = new ArrayList<>(List.of("ADD"));
+            for (Held order : sale.inFlight().subList(from, Math.min(from + RESTORE_CHUNK, sale.inFlight().size()))) {
+                args.add(order.orderId());
+                args.add(order.userId() + "|" + order.quantity() + "|" + order.reservedAtMs());
+            }
+            lua.run(LuaScript.RESTORE_SALE, keys, args);
+        }
+        List<Map.Entry<String, Integer>> bought = List.copyOf(sale.bought().entrySet());
+        for (int from = 0; from < bought.size(); from += RESTORE_CHUNK) {
+            List<String> args = new ArrayList<>(List.of("BOUGHT"));
+            for (Map.Entry<String, Integer> buyer : bought.subList(from, Math.min(from + RESTORE_CHUNK, bought.size()))) {
+                args.add(buyer.getKey());
+                args.add(Integer.toString(buyer.getValue()));
+            }
+            lua.run(LuaScript.RESTORE_SALE, keys, args);
+        }
+        int pending = sale.inFlight().stream().mapToInt(Held::quantity).sum();
+        lua.run(LuaScript.RESTORE_SALE, keys, List.of("OPEN", Integer.toString(Math.max(0, sale.stock() - pending)),
+                Integer.toString(pending), Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()),
+                Long.toString(sale.endsAtMs())));
     }
 
     /** Stock and pending units as Redis holds them now; -1 stock when the sale is not loaded. */

@@ -14,5 +14,10 @@ public enum RejectReason {
      * MySQL never recorded it: it was reserved in Redis, but its outbox row was not written, and a fence
      * now keeps it from ever being written. The reservation went back.
      */
-    NOT_RECORDED
+    NOT_RECORDED,
+    /**
+     * The pipeline never decided it: the outbox relay sent it as often as it may
+     * ({@code SECKILL_RELAY_MAX_ATTEMPTS}) and gave up. The reservation went back.
+     */
+    UNDELIVERED
 }

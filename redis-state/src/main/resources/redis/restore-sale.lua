@@ -1,0 +1,29 @@
+-- Rebuild a SKU's sale state from what MySQL holds, in steps, so that a large ledger needs no single
+-- huge call. The sale hash is written last: until then the reserve script finds no sale and refuses.
+-- KEYS: stock, sale, bought, ledger, pending
+-- ARGV[1] = BEGIN: every key of the SKU is deleted.
+-- ARGV[1] = ADD, then pairs orderId, "user|qty|timeMs": ledger entries, each counted to its buyer.
+-- ARGV[1] = BOUGHT, then pairs userId, qty: units the buyer holds in decided orders.
+-- ARGV[1] = OPEN, stock, pending, perUserLimit, startsAtMs, endsAtMs: the sale opens.
+-- Returns 1.
+local mode = ARGV[1]
+if mode == 'BEGIN' then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+elseif mode == 'ADD' then
+  for i = 2, #ARGV, 2 do
+    redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
+    local user, qty = string.match(ARGV[i + 1], '^(.*)|(%d+)|%d+$')
+    redis.call('HINCRBY', KEYS[3], user, tonumber(qty))
+  end
+elseif mode == 'BOUGHT' then
+  for i = 2, #ARGV, 2 do
+    redis.call('HINCRBY', KEYS[3], ARGV[i], tonumber(ARGV[i + 1]))
+  end
+elseif mode == 'OPEN' then
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[5], ARGV[3])
+  redis.call('HSET', KEYS[2], 'limit', ARGV[4], 'startsAt', ARGV[5], 'endsAt', ARGV[6])
+else
+  return redis.error_reply('unknown restore step ' .. tostring(mode))
+end
+return 1
