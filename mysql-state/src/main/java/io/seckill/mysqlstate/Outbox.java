@@ -245,6 +245,15 @@ public final class Outbox {
                 .fetch(row -> new DueRow(row.value1(), Long.parseLong(row.value2()), row.value3(), row.value4()));
     }
 
+    /** Units of orders recorded and not decided yet, per SKU (SKUs with none are left out). */
+    public Map<Long, Integer> openQuantities(DSLContext db) {
+        return db.select(OUTBOX.AGGREGATEID, DSL.sum(OUTBOX.QUANTITY))
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .groupBy(OUTBOX.AGGREGATEID)
+                .fetchMap(row -> Long.parseLong(row.value1()), row -> row.value2().intValue());
+    }
+
     /** How many rows are still open (orders not decided yet) and when the oldest of them was written. */
     public record Backlog(int openRows, Optional<Instant> oldestCreatedAt) {
     }

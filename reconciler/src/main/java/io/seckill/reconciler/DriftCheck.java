@@ -1,33 +1,85 @@
 package io.seckill.reconciler;
 
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compares, per SKU, Redis stock + pending reservations with MySQL stock and reports the SKUs that
- * disagree. During a sale a difference is normal for a moment (a decision is committed in MySQL
- * before its result settles the Redis ledger); only a difference that persists is drift.
+ * Compares, per SKU, Redis stock + pending reservations with MySQL stock, and repairs what is drift
+ * and nothing else. MySQL's side is one consistent snapshot (stock and undecided orders together);
+ * during a sale a difference is normal for a moment (a decision is committed in MySQL before its
+ * result settles the Redis ledger), so a SKU is only judged at rest: nothing pending in Redis, no
+ * undecided order in MySQL. A difference seen at rest, the same in {@code repairAfter} checks in a
+ * row, is drift: Redis's free stock is set to MySQL's, counted and logged, and only if Redis did not
+ * move meanwhile ({@link SaleStore#correctStock}).
  */
-record DriftCheck(DSLContext dsl, Skus skus, SaleStore saleStore) {
+final class DriftCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriftCheck.class);
 
-    /** Logs the SKUs whose two stores disagree right now. @return every SKU's figures */
-    List<SkuFigures> run() {
-        List<SkuFigures> all = skus.stocks(dsl).entrySet().stream()
-                .map(sku -> figures(sku.getKey(), sku.getValue()))
+    private final DSLContext dsl;
+    private final Skus skus;
+    private final Outbox outbox;
+    private final SaleStore saleStore;
+    private final int repairAfter;
+    private final ReconcilerMetrics metrics;
+    private final Map<Long, Streak> streaks = new HashMap<>();
+
+    DriftCheck(DSLContext dsl, Skus skus, Outbox outbox, SaleStore saleStore, int repairAfter, ReconcilerMetrics metrics) {
+        this.dsl = dsl;
+        this.skus = skus;
+        this.outbox = outbox;
+        this.saleStore = saleStore;
+        this.repairAfter = repairAfter;
+        this.metrics = metrics;
+    }
+
+    /** One check of every SKU; repairs the drift that persisted. @return every SKU's figures */
+    synchronized List<SkuFigures> run() {
+        MySqlSide mysql = dsl.transactionResult(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            return new MySqlSide(skus.stocks(tx), outbox.openQuantities(tx));
+        });
+        List<SkuFigures> all = mysql.stocks().entrySet().stream()
+                .map(sku -> figures(sku.getKey(), sku.getValue(), mysql.undecided().getOrDefault(sku.getKey(), 0)))
+                .filter(sku -> sku.redisStock() >= 0)
                 .toList();
-        all.stream().filter(sku -> sku.drift() != 0).forEach(sku -> LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {})",
-                sku.skuId(), sku.redisStock(), sku.pendingReservations(), sku.mysqlStock(), sku.drift()));
+        streaks.keySet().retainAll(all.stream().map(SkuFigures::skuId).toList());
+        all.forEach(this::judge);
         return all;
     }
 
-    private SkuFigures figures(long skuId, int mysqlStock) {
+    private void judge(SkuFigures sku) {
+        if (!sku.atRest() || sku.drift() == 0) {
+            streaks.remove(sku.skuId());
+            return;
+        }
+        Streak streak = streaks.merge(sku.skuId(), new Streak(sku.drift(), 1),
+                (before, now) -> before.drift() == now.drift() ? new Streak(now.drift(), before.checks() + 1) : now);
+        LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {}, seen {} time(s) at rest)", sku.skuId(), sku.redisStock(),
+                sku.pendingReservations(), sku.mysqlStock(), sku.drift(), streak.checks());
+        if (streak.checks() >= repairAfter && saleStore.correctStock(sku.skuId(), sku.redisStock(), sku.mysqlStock())) {
+            streaks.remove(sku.skuId());
+            metrics.driftRepaired();
+            LOG.warn("SKU {}: drift {} repaired, Redis stock set from {} to MySQL's {}", sku.skuId(), sku.drift(), sku.redisStock(), sku.mysqlStock());
+        }
+    }
+
+    private SkuFigures figures(long skuId, int mysqlStock, int undecided) {
         SaleStore.RedisSkuState redis = saleStore.state(skuId);
-        return new SkuFigures(skuId, mysqlStock, redis.stock(), redis.pending());
+        return new SkuFigures(skuId, mysqlStock, undecided, redis.stock(), redis.pending());
+    }
+
+    private record MySqlSide(Map<Long, Integer> stocks, Map<Long, Integer> undecided) {
+    }
+
+    private record Streak(long drift, int checks) {
     }
 }

@@ -116,7 +116,7 @@ public final class Reconciler implements AutoCloseable {
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
         every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
-        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), saleStore);
+        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, saleStore, config.driftRepairAfter(), metrics);
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
         every(config.figuresInterval(), "pipeline figures", () -> {

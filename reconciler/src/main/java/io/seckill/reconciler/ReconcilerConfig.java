@@ -13,6 +13,7 @@ import java.time.Duration;
  * SECKILL_RELAY_MAX_ATTEMPTS (12): sends of one order before it is rejected as UNDELIVERED,
  * SECKILL_OUTBOX_RETENTION_MS (604800000): how long completed outbox rows are kept,
  * SECKILL_OUTBOX_PURGE_INTERVAL_MS (60000), SECKILL_DRIFT_CHECK_INTERVAL_MS (30000),
+ * SECKILL_DRIFT_REPAIR_AFTER_CHECKS (3): checks in a row that must see the same drift at rest before it is repaired,
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
  * SECKILL_LEAK_SWEEP_AFTER_MS (60000): how long a reservation may stay unsettled before the sweep settles it,
  * SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
@@ -20,6 +21,7 @@ import java.time.Duration;
 public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
                                int relayBatch,
                                Duration outboxRetention, Duration outboxPurgeInterval, Duration driftCheckInterval,
+                               int driftRepairAfter,
                                Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
                                Duration redisWatchInterval, int poolSize, Duration orderStatusTtl, int topicPartitions) {
 
@@ -32,6 +34,7 @@ public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBa
                 env.millis("SECKILL_OUTBOX_RETENTION_MS", Duration.ofDays(7)),
                 env.millis("SECKILL_OUTBOX_PURGE_INTERVAL_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_DRIFT_CHECK_INTERVAL_MS", Duration.ofSeconds(30)),
+                env.integer("SECKILL_DRIFT_REPAIR_AFTER_CHECKS", 3),
                 env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
                 env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(10)),

@@ -25,6 +25,7 @@ final class ReconcilerMetrics {
     private final Counter relayResent;
     private final Counter relayGaveUp;
     private final Counter redisRebuilds;
+    private final Counter driftRepairs;
     private final AtomicLong outboxOpenRows = new AtomicLong();
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
     private final MultiGauge skuPending;
@@ -38,6 +39,8 @@ final class ReconcilerMetrics {
                 .description("compensations that gave reserved units back to Redis").register(meters);
         this.relayResent = Counter.builder("seckill.outbox.relay.resent")
                 .description("orders re-sent by the outbox relay").register(meters);
+        this.driftRepairs = Counter.builder("seckill.drift.repairs")
+                .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest").register(meters);
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
                 .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it").register(meters);
         this.relayGaveUp = Counter.builder("seckill.outbox.relay.gave.up")
@@ -58,6 +61,10 @@ final class ReconcilerMetrics {
     void reservationsSwept(String outcome, int count) {
         Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
                 .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
+    }
+
+    void driftRepaired() {
+        driftRepairs.increment();
     }
 
     void redisRebuilt() {

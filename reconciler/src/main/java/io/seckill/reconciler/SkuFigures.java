@@ -3,10 +3,16 @@ package io.seckill.reconciler;
 /**
  * One SKU as both stores see it. At rest, {@code redisStock + pendingReservations == mysqlStock};
  * {@link #drift()} is the difference, positive when Redis would sell more than MySQL holds.
+ * {@code recordedUndecided}: units of orders MySQL recorded (open outbox rows) and has not decided.
  */
-record SkuFigures(long skuId, long mysqlStock, long redisStock, long pendingReservations) {
+record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long redisStock, long pendingReservations) {
 
     long drift() {
         return redisStock + pendingReservations - mysqlStock;
+    }
+
+    /** Nothing in flight in either store: a difference now is not an order on its way. */
+    boolean atRest() {
+        return pendingReservations == 0 && recordedUndecided == 0;
     }
 }

@@ -20,6 +20,8 @@ enum LuaScript {
     LOAD_SALE("load-sale.lua"),
     /** ARGV a step (BEGIN, ADD, BOUGHT, OPEN) and its values: a sale rebuilt from MySQL. */
     RESTORE_SALE("restore-sale.lua"),
+    /** ARGV expected stock, corrected stock. Returns 1 when corrected, 0 when the stock moved or a reservation is pending. */
+    CORRECT_STOCK("correct-stock.lua"),
     /** One hash's fields and expiry together. */
     HASH_PUT("hash-put.lua"),
     /** Sliding-window limit per buyer and per client address. */

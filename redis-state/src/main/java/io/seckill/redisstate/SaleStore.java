@@ -84,6 +84,14 @@ public final class SaleStore {
                 Long.toString(sale.endsAtMs())));
     }
 
+    /**
+     * Sets the free stock to {@code corrected}, only if it is still {@code expected} and nothing is pending.
+     * @return whether it did
+     */
+    public boolean correctStock(long skuId, long expected, long corrected) {
+        return ((Long) run(LuaScript.CORRECT_STOCK, skuId, Long.toString(expected), Long.toString(corrected))) == 1;
+    }
+
     /** Stock and pending units as Redis holds them now; -1 stock when the sale is not loaded. */
     public RedisSkuState state(long skuId) {
         SkuKeys keys = new SkuKeys(skuId);
