@@ -57,7 +57,7 @@ public final class SinkBenchmark implements Callable<Integer> {
         try (DevelopmentServers servers = serversOptions.start("sink");
              Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "sink-benchmark", 2,
                      new SimpleMeterRegistry())) {
-            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15));
             System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);
             for (int round = 1; round <= rounds; round++) {
                 for (int skuCount : new int[] {1, 8}) {

@@ -10,6 +10,7 @@ import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.RejectReason;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -27,6 +28,9 @@ import org.jooq.impl.DSL;
  *
  * <ol>
  *   <li>orders already decided (redelivery, relay re-send) keep their decision and are reported again;</li>
+ *   <li>the sale window is checked again, by the time MySQL recorded each order (its outbox row's
+ *       {@code created_at}, the database's clock) give or take {@code windowTolerance}: an ingress
+ *       with a wrong clock cannot sell outside it;</li>
  *   <li>the per-user limit is checked against {@code user_purchases}, locked;</li>
  *   <li>stock is charged with one conditional {@code UPDATE ... WHERE stock >= total}. When the batch
  *       does not fit, the SKU row is locked and the stock handed out order by order, in arrival order;
@@ -39,13 +43,15 @@ public final class OrderBatchWriter {
 
     private final DSLContext dsl;
     private final Clock clock;
+    private final Duration windowTolerance;
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
     private final Outbox outbox = new Outbox();
 
-    public OrderBatchWriter(DSLContext dsl, Clock clock) {
+    public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance) {
         this.dsl = dsl;
         this.clock = clock;
+        this.windowTolerance = windowTolerance;
     }
 
     /** Decides {@code batch}, orders of {@code skuId} in arrival order, in one transaction. */
@@ -74,11 +80,18 @@ public final class OrderBatchWriter {
     }
 
     private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Instant now) {
-        Optional<Integer> perUserLimit = skus.perUserLimit(tx, skuId);
-        if (perUserLimit.isEmpty()) {
+        Optional<Skus.Sale> sale = skus.sale(tx, skuId);
+        if (sale.isEmpty()) {
             return fresh.stream().map(order -> OrderResult.rejected(order, RejectReason.UNKNOWN_SKU, now)).toList();
         }
-        int limit = perUserLimit.get();
+        int limit = sale.get().perUserLimit();
+        Map<String, RejectReason> rejected = new HashMap<>();
+        Map<String, Instant> recordedAt = outbox.recordedAt(tx, fresh.stream().map(OrderRequested::orderId).toList());
+        for (OrderRequested order : fresh) {
+            if (!insideWindow(sale.get(), recordedAt.getOrDefault(order.orderId(), order.requestedAt()))) {
+                rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);
+            }
+        }
         Map<String, Integer> held = new HashMap<>(tx.select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY)
                 .from(USER_PURCHASES)
                 .where(USER_PURCHASES.SKU_ID.eq(skuId))
@@ -86,9 +99,11 @@ public final class OrderBatchWriter {
                 .forUpdate()
                 .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY));
 
-        Map<String, RejectReason> rejected = new HashMap<>();
         List<OrderRequested> withinLimit = new ArrayList<>();
         for (OrderRequested order : fresh) {
+            if (rejected.containsKey(order.orderId())) {
+                continue;
+            }
             int holds = held.getOrDefault(order.userId(), 0);
             if (holds + order.quantity() > limit) {
                 rejected.put(order.orderId(), RejectReason.PURCHASE_LIMIT_REACHED);
@@ -107,6 +122,10 @@ public final class OrderBatchWriter {
                         ? OrderResult.rejected(order, rejected.get(order.orderId()), now)
                         : OrderResult.confirmed(order, now))
                 .toList();
+    }
+
+    private boolean insideWindow(Skus.Sale sale, Instant recordedAt) {
+        return !recordedAt.isBefore(sale.startsAt().minus(windowTolerance)) && recordedAt.isBefore(sale.endsAt().plus(windowTolerance));
     }
 
     /** @return the orders that found no stock */

@@ -36,7 +36,7 @@ class OrderBatchWriterIT {
     @BeforeAll
     static void connect() {
         database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
-        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC());
+        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15));
     }
 
     @AfterAll
@@ -104,10 +104,35 @@ class OrderBatchWriterIT {
         assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();
     }
 
-    private static long sale(int stock, int limit) {
-        long sku = NEXT_SKU.incrementAndGet();
+    /**
+     * An ingress whose clock is an hour slow takes orders for a sale that ended a minute ago (its
+     * requestedAt is inside the window): MySQL recorded them now, outside it, and rejects them; an order
+     * recorded a few seconds after the end, within the tolerance, is still sold.
+     */
+    @Test
+    void ordersMySqlRecordedOutsideTheSaleWindowAreRejectedWhateverTheIngressClockSaid() {
         Instant now = Instant.now();
-        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, now.minusSeconds(3600), now.plusSeconds(3600)), now);
+        long ended = sale(10, 1, now.minusSeconds(7200), now.minusSeconds(60));
+        long justEnded = sale(10, 1, now.minusSeconds(7200), now.minusSeconds(5));
+        OrderRequested slowClock = OrderRequested.of(UUID.randomUUID().toString(), ended, "slow-clock", 1, now.minusSeconds(3600));
+        OrderRequested late = order(justEnded, "just-late", 1);
+        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(slowClock, EventJson.encodeToString(slowClock), null, Duration.ZERO),
+                Outbox.NewRow.of(late, EventJson.encodeToString(late), null, Duration.ZERO)));
+
+        assertThat(writer.write(ended, List.of(slowClock))).extracting(OrderResult::reason).containsExactly(RejectReason.OUTSIDE_SALE_WINDOW);
+        assertThat(writer.write(justEnded, List.of(late))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
+        assertThat(stock(ended)).isEqualTo(10);
+        assertThat(stock(justEnded)).isEqualTo(9);
+    }
+
+    private static long sale(int stock, int limit) {
+        Instant now = Instant.now();
+        return sale(stock, limit, now.minusSeconds(3600), now.plusSeconds(3600));
+    }
+
+    private static long sale(int stock, int limit, Instant startsAt, Instant endsAt) {
+        long sku = NEXT_SKU.incrementAndGet();
+        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt), Instant.now());
         return sku;
     }
 

@@ -74,7 +74,7 @@ class DeadLetterIT {
         statuses.putAll(List.of(OrderView.pending(orderId, sku, "doomed", 1)));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
         new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(orderId, sku, "doomed", 1, new String(poison, StandardCharsets.UTF_8),
-                null, Instant.now(), Instant.now().plusSeconds(3600))));
+                null, Instant.now().plusSeconds(3600))));
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);

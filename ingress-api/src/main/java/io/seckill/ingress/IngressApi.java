@@ -75,7 +75,7 @@ public final class IngressApi implements AutoCloseable {
         host.readiness().reachable("redis", redis::ping);
         host.readiness().reachable("mysql", database::ping);
         BrokerCheck.addTo(host.readiness(), kafkaAdmin);
-        Clock clock = Clock.systemUTC();
+        Clock clock = host.clock();
         this.lua = config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());

@@ -39,7 +39,7 @@ public final class Outbox {
     public static final String VOIDED_TYPE = "OrderVoided";
     private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
     private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
-            OUTBOX.PAYLOAD, OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY);
+            OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY);
 
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
@@ -50,13 +50,15 @@ public final class Outbox {
     /**
      * An order's event as written: {@code payload} is the encoded OrderRequested; the relay leaves it
      * alone until {@code relayAfter}; {@code idempotencyKey} is the buyer's Idempotency-Key, or null.
+     * The row's {@code created_at} is the database's own time of the insert, the time the order was
+     * recorded by a clock no ingress can get wrong.
      */
     public record NewRow(String orderId, long skuId, String userId, int quantity, String payload, String idempotencyKey,
-                         Instant createdAt, Instant relayAfter) {
+                         Instant relayAfter) {
 
         public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace) {
             return new NewRow(order.orderId(), order.skuId(), order.userId(), order.quantity(), payload, idempotencyKey,
-                    order.requestedAt(), order.requestedAt().plus(relayGrace));
+                    order.requestedAt().plus(relayGrace));
         }
     }
 
@@ -113,7 +115,6 @@ public final class Outbox {
                     insert.setString(column++, Long.toString(row.skuId()));
                     insert.setString(column++, EVENT_TYPE);
                     insert.setString(column++, row.payload());
-                    insert.setObject(column++, OUTBOX.CREATED_AT.getConverter().to(row.createdAt()));
                     insert.setObject(column++, OUTBOX.RELAY_AFTER.getConverter().to(row.relayAfter()));
                     insert.setString(column++, row.userId());
                     insert.setInt(column++, row.quantity());
@@ -155,6 +156,14 @@ public final class Outbox {
 
     /** An order made with an Idempotency-Key. */
     public record KeyedOrder(String orderId, long skuId) {
+    }
+
+    /** When MySQL recorded each of these orders, by its own clock; orders without a row are left out. */
+    public Map<String, Instant> recordedAt(DSLContext db, Collection<String> orderIds) {
+        return db.select(OUTBOX.ID, OUTBOX.CREATED_AT).from(OUTBOX)
+                .where(OUTBOX.ID.in(orderIds))
+                .and(OUTBOX.TYPE.eq(EVENT_TYPE))
+                .fetchMap(OUTBOX.ID, OUTBOX.CREATED_AT);
     }
 
     /** The order a buyer made with an Idempotency-Key, while its row is kept. */

@@ -73,7 +73,7 @@ public final class Reconciler implements AutoCloseable {
 
     private void startParts(ReconcilerConfig config, ServiceHost host) {
         String bootstrap = config.infra().kafkaBootstrap();
-        Clock clock = Clock.systemUTC();
+        Clock clock = host.clock();
         host.readiness().reachable("mysql", database::ping);
         host.readiness().reachable("redis", redis::ping);
         BrokerCheck.addTo(host.readiness(), admin);

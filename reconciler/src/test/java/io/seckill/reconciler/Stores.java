@@ -60,7 +60,7 @@ final class Stores {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
         SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli());
         new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, userId, 1, EventJson.encodeToString(order), null,
-                order.requestedAt(), relayAfter)));
+                relayAfter)));
         return order;
     }
 }

@@ -3,6 +3,7 @@ package io.seckill.runtime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.runtime.management.Readiness;
 import io.seckill.runtime.management.ServiceHost;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -13,8 +14,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class TestHost {
 
     private final List<String> fatalFailures = new CopyOnWriteArrayList<>();
-    private final ServiceHost host = new ServiceHost(new SimpleMeterRegistry(), new Readiness(),
-            (part, cause) -> fatalFailures.add(part + ": " + cause));
+    private final ServiceHost host;
+
+    public TestHost() {
+        this(Clock.systemUTC());
+    }
+
+    /** A host whose services read business time from {@code clock}. */
+    public TestHost(Clock clock) {
+        this.host = new ServiceHost(new SimpleMeterRegistry(), new Readiness(), (part, cause) -> fatalFailures.add(part + ": " + cause), clock);
+    }
 
     public ServiceHost host() {
         return host;

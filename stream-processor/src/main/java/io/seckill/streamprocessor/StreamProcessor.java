@@ -57,7 +57,7 @@ public final class StreamProcessor implements AutoCloseable {
         // its output until the coordinator aborts it; with commits every 100 ms, 5 s is ample.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
-        StreamFailurePolicy failures = new StreamFailurePolicy(Clock.systemUTC());
+        StreamFailurePolicy failures = new StreamFailurePolicy(host.clock());
         streams.setUncaughtExceptionHandler(failure -> {
             StreamThreadExceptionResponse response = failures.onFailure(failure);
             switch (response) {

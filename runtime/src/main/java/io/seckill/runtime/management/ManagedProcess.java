@@ -2,6 +2,7 @@ package io.seckill.runtime.management;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seckill.config.Env;
+import java.time.Clock;
 
 /**
  * A process's management side: its registry, its readiness checks and the port serving both, opened
@@ -26,7 +27,7 @@ public final class ManagedProcess implements AutoCloseable {
         Readiness readiness = new Readiness();
         ManagementServer server = ManagementServer.start(env.integer(ManagementServer.PORT_VARIABLE, defaultPort), registry, readiness);
         System.out.printf("%s management http://localhost:%d (/health /ready /metrics)%n", service, server.port());
-        return new ManagedProcess(new ServiceHost(registry, readiness, fatal), server);
+        return new ManagedProcess(new ServiceHost(registry, readiness, fatal, Clock.systemUTC()), server);
     }
 
     /** Builds a process's services on its host. */

@@ -19,5 +19,10 @@ public enum RejectReason {
      * The pipeline never decided it: the outbox relay sent it as often as it may
      * ({@code SECKILL_RELAY_MAX_ATTEMPTS}) and gave up. The reservation went back.
      */
-    UNDELIVERED
+    UNDELIVERED,
+    /**
+     * MySQL recorded it outside its sale's window (by MySQL's clock, give or take
+     * {@code SECKILL_SALE_WINDOW_TOLERANCE_MS}): the ingress that took it had a wrong clock.
+     */
+    OUTSIDE_SALE_WINDOW
 }
