@@ -1,6 +1,6 @@
 -- Settle a reservation the database confirmed: the units stay sold and the user keeps the slot;
 -- only the ledger entry (and the pending sum) goes. Guarded by the ledger like release.
--- KEYS: stock, sale, bought, ledger, pending
+-- KEYS: stock, sale, bought, ledger, pending, adjustments
 -- ARGV: orderId
 -- Returns the quantity settled, or 0.
 local entry = redis.call('HGET', KEYS[4], ARGV[1])

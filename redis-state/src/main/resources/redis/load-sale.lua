@@ -1,12 +1,18 @@
--- Load (or replace) a sale: stock, limit and window. Refused while reservations are still
+-- Load (or replace) a sale as MySQL defined it: stock, limit, window and the version MySQL gave the
+-- definition. A definition older than the one loaded is ignored, so concurrent definitions end with
+-- the newest in both stores whatever order they arrive in. Refused while reservations are still
 -- undecided, because replacing stock under them would break "Redis stock + pending == MySQL stock".
--- KEYS: stock, sale, bought, ledger, pending
--- ARGV: stock, perUserLimit, startsAtMs, endsAtMs
--- Returns LOADED or IN_FLIGHT.
+-- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- ARGV: stock, perUserLimit, startsAtMs, endsAtMs, version
+-- Returns LOADED, STALE or IN_FLIGHT.
+local loaded = tonumber(redis.call('HGET', KEYS[2], 'version') or '-1')
+if loaded > tonumber(ARGV[5]) then
+  return 'STALE'
+end
 if tonumber(redis.call('GET', KEYS[5]) or '0') > 0 then
   return 'IN_FLIGHT'
 end
 redis.call('SET', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], 'limit', ARGV[2], 'startsAt', ARGV[3], 'endsAt', ARGV[4])
-redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+redis.call('HSET', KEYS[2], 'limit', ARGV[2], 'startsAt', ARGV[3], 'endsAt', ARGV[4], 'version', ARGV[5])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return 'LOADED'

@@ -1,6 +1,6 @@
 -- Give a reservation back: stock returns, the user's slot returns, the ledger entry goes.
 -- The ledger entry is the guard: a second release of the same order finds nothing and does nothing.
--- KEYS: stock, sale, bought, ledger, pending
+-- KEYS: stock, sale, bought, ledger, pending, adjustments
 -- ARGV: orderId
 -- Returns the quantity put back, or 0.
 local entry = redis.call('HGET', KEYS[4], ARGV[1])

@@ -1,7 +1,7 @@
 -- Reserve stock for one order, atomically: sale loaded and open, quantity within the per-user limit,
 -- stock, the user's running total, then decrement, count the user's units and record the
 -- reservation in the ledger.
--- KEYS: stock, sale, bought, ledger, pending
+-- KEYS: stock, sale, bought, ledger, pending, adjustments
 -- ARGV: orderId, userId, quantity, nowMs
 -- Returns {code, value}:
 --   {RESERVED, stock left} | {NOT_LOADED, 0} | {SALE_NOT_STARTED, startsAtMs} | {SALE_ENDED, endsAtMs}

@@ -1,14 +1,15 @@
 -- Rebuild a SKU's sale state from what MySQL holds, in steps, so that a large ledger needs no single
 -- huge call. The sale hash is written last: until then the reserve script finds no sale and refuses.
--- KEYS: stock, sale, bought, ledger, pending
+-- KEYS: stock, sale, bought, ledger, pending, adjustments
 -- ARGV[1] = BEGIN: every key of the SKU is deleted.
 -- ARGV[1] = ADD, then pairs orderId, "user|qty|timeMs": ledger entries, each counted to its buyer.
 -- ARGV[1] = BOUGHT, then pairs userId, qty: units the buyer holds in decided orders.
--- ARGV[1] = OPEN, stock, pending, perUserLimit, startsAtMs, endsAtMs: the sale opens.
+-- ARGV[1] = ADJUSTED, then adjustment ids: stock adjustments MySQL's stock already holds.
+-- ARGV[1] = OPEN, stock, pending, perUserLimit, startsAtMs, endsAtMs, version: the sale opens.
 -- Returns 1.
 local mode = ARGV[1]
 if mode == 'BEGIN' then
-  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 elseif mode == 'ADD' then
   for i = 2, #ARGV, 2 do
     redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
@@ -19,10 +20,14 @@ elseif mode == 'BOUGHT' then
   for i = 2, #ARGV, 2 do
     redis.call('HINCRBY', KEYS[3], ARGV[i], tonumber(ARGV[i + 1]))
   end
+elseif mode == 'ADJUSTED' then
+  for i = 2, #ARGV do
+    redis.call('SADD', KEYS[6], ARGV[i])
+  end
 elseif mode == 'OPEN' then
   redis.call('SET', KEYS[1], ARGV[2])
   redis.call('SET', KEYS[5], ARGV[3])
-  redis.call('HSET', KEYS[2], 'limit', ARGV[4], 'startsAt', ARGV[5], 'endsAt', ARGV[6])
+  redis.call('HSET', KEYS[2], 'limit', ARGV[4], 'startsAt', ARGV[5], 'endsAt', ARGV[6], 'version', ARGV[7])
 else
   return redis.error_reply('unknown restore step ' .. tostring(mode))
 end

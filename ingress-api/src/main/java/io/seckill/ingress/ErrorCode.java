@@ -34,6 +34,7 @@ public enum ErrorCode {
     URI_TOO_LONG(414, "URI too long"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     IDEMPOTENCY_KEY_REUSED(422, "Idempotency key reused"),
+    ADJUSTMENT_ID_REUSED(422, "Adjustment id reused"),
     HEADERS_TOO_LARGE(431, "Request headers too large"),
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),

@@ -14,7 +14,9 @@ import io.seckill.ingress.auth.TrustedHeaderIdentity;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.IdempotencyClaims;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
@@ -84,13 +86,15 @@ public final class IngressApi implements AutoCloseable {
         Orders orders = new Orders();
         Outbox outboxTable = new Outbox();
         Skus skus = new Skus();
-        SaleAdmin admin = new SaleAdmin(database.dsl(), skus, orders, saleStore, clock);
+        SaleAdmin admin = new SaleAdmin(database.dsl(), skus, new SaleDefinitions(), orders, outboxTable, saleStore, clock);
         RedisAdmin redisAdmin = new RedisAdmin(new RedisEpoch(lua));
+        KnownSkus knownSkus = new KnownSkus(database.dsl(), skus);
+        StockAdjustmentDesk stockAdjustments = new StockAdjustmentDesk(database.dsl(), new StockAdjustments(), saleStore, knownSkus, clock);
         this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                 config.outboxWriters(), metrics);
         this.fence = new OrderFence(database.dsl(), outboxTable, saleStore, statuses, clock);
         OrderDesk desk = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(database.dsl(), outboxTable),
-                new KnownSkus(database.dsl(), skus), new OrderPublisher(producer),
+                knownSkus, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
                 new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
@@ -112,6 +116,7 @@ public final class IngressApi implements AutoCloseable {
             cfg.routes.before("/admin/*", adminGuard::check);
             cfg.routes.put("/admin/v1/skus/{skuId}", admin::put);
             cfg.routes.get("/admin/v1/skus/{skuId}", admin::get);
+            cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", stockAdjustments::post);
             cfg.routes.post("/admin/v1/redis/rebuild", redisAdmin::rebuild);
             cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
                 long started = System.nanoTime();

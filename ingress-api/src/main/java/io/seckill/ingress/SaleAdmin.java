@@ -2,6 +2,8 @@ package io.seckill.ingress;
 
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;
@@ -9,35 +11,71 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
 
-/** Admin endpoints: define a sale (MySQL + Redis) and read a SKU's figures from both stores. */
-record SaleAdmin(DSLContext dsl, Skus skus, Orders orders, SaleStore saleStore, Clock clock) {
+/**
+ * Admin endpoints: define a sale, MySQL first, and read a SKU's figures from both stores.
+ *
+ * <p>A definition closes the sale in Redis (refused while reservations are undecided), defines it in
+ * MySQL (refused once the SKU has orders: their stock would be counted twice or lost), then loads
+ * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
+ * both stores, and a definition MySQL refused or failed leaves both as they were.
+ */
+record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, Outbox outbox, SaleStore saleStore, Clock clock) {
 
-    /**
-     * Creates or replaces a sale. Replacing is refused once the SKU has decided orders or undecided
-     * reservations: their stock would be counted twice or lost.
-     */
     void put(Context ctx) {
         long skuId = PathParams.skuId(ctx);
         SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
         sale.validate();
-        if (orders.anyFor(dsl, skuId)) {
-            throw new Problem(ErrorCode.SALE_HAS_ORDERS, "SKU " + skuId + " already has orders; define a new SKU instead");
+        if (orders.anyFor(dsl, skuId) || outbox.anyFor(dsl, skuId)) {
+            throw hasOrders(skuId);
         }
-        boolean existed = skus.exists(dsl, skuId);
-        Skus.Sale loaded = switch (saleStore.loadSale(skuId, sale.stock(), sale.perUserLimit(),
-                sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli())) {
-            case LOADED -> new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt());
-            case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
+        if (!saleStore.closeSale(skuId)) {
+            throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
+        }
+        SaleDefinitions.Defined defined;
+        try {
+            defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt()),
+                    clock.instant());
+        } catch (RuntimeException e) {
+            reopen(skuId);
+            throw e;
+        }
+        int status = switch (defined.outcome()) {
+            case CREATED -> 201;
+            case REPLACED -> 200;
+            case HAS_ORDERS -> {
+                reopen(skuId);
+                throw hasOrders(skuId);
+            }
         };
-        skus.define(dsl, loaded, clock.instant());
+        Skus.Sale loaded = load(defined.sale());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("skuId", skuId);
-        body.put("name", sale.name());
-        body.put("stock", sale.stock());
-        body.put("perUserLimit", sale.perUserLimit());
-        body.put("startsAt", sale.startsAt());
-        body.put("endsAt", sale.endsAt());
-        Json.respond(ctx, existed ? 200 : 201, body);
+        body.put("name", loaded.name());
+        body.put("stock", loaded.stock());
+        body.put("perUserLimit", loaded.perUserLimit());
+        body.put("startsAt", loaded.startsAt());
+        body.put("endsAt", loaded.endsAt());
+        Json.respond(ctx, status, body);
+    }
+
+    /** Loads what MySQL holds; a newer definition already loaded stays (STALE). */
+    private Skus.Sale load(Skus.VersionedSale defined) {
+        Skus.Sale sale = defined.sale();
+        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
+                sale.endsAt().toEpochMilli(), defined.version())) {
+            case LOADED, STALE -> sale;
+            case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
+        };
+    }
+
+    /** The definition did not happen: the sale MySQL still holds is sold again as it was. */
+    private void reopen(long skuId) {
+        skus.current(dsl, skuId).ifPresent(current -> saleStore.reopenSale(skuId, current.sale().perUserLimit(),
+                current.sale().startsAt().toEpochMilli(), current.sale().endsAt().toEpochMilli(), current.version()));
+    }
+
+    private static Problem hasOrders(long skuId) {
+        return new Problem(ErrorCode.SALE_HAS_ORDERS, "SKU " + skuId + " already has orders; define a new SKU instead");
     }
 
     void get(Context ctx) {

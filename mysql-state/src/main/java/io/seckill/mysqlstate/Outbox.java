@@ -158,6 +158,11 @@ public final class Outbox {
     public record KeyedOrder(String orderId, long skuId) {
     }
 
+    /** Whether any order of the SKU was ever recorded (or fenced) and its row is kept. */
+    public boolean anyFor(DSLContext db, long skuId) {
+        return db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(skuId)));
+    }
+
     /** When MySQL recorded each of these orders, by its own clock; orders without a row are left out. */
     public Map<String, Instant> recordedAt(DSLContext db, Collection<String> orderIds) {
         return db.select(OUTBOX.ID, OUTBOX.CREATED_AT).from(OUTBOX)

@@ -18,26 +18,31 @@ import org.jooq.impl.DSL;
 public final class SaleSnapshots {
 
     private final Skus skus = new Skus();
+    private final StockAdjustments adjustments = new StockAdjustments();
 
     /** An order recorded in the outbox and not decided yet. */
     public record OpenOrder(String orderId, String userId, int quantity, Instant createdAt) {
     }
 
-    /** @param purchases units each buyer holds in confirmed orders */
-    public record SaleSnapshot(Skus.Sale sale, List<OpenOrder> open, Map<String, Integer> purchases) {
+    /**
+     * @param purchases units each buyer holds in confirmed orders
+     * @param adjustmentIds the stock adjustments the sale's stock holds
+     */
+    public record SaleSnapshot(Skus.VersionedSale sale, List<OpenOrder> open, Map<String, Integer> purchases, List<String> adjustmentIds) {
     }
 
     public Optional<SaleSnapshot> read(DSLContext db, long skuId) {
         return db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            return skus.sale(tx, skuId).map(sale -> new SaleSnapshot(sale,
+            return skus.current(tx, skuId).map(sale -> new SaleSnapshot(sale,
                     tx.select(OUTBOX.ID, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.CREATED_AT).from(OUTBOX)
                             .where(OUTBOX.COMPLETED_AT.isNull())
                             .and(OUTBOX.AGGREGATEID.eq(Long.toString(skuId)))
                             .fetch(row -> new OpenOrder(row.value1(), row.value2(), row.value3(), row.value4())),
                     tx.select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY).from(USER_PURCHASES)
                             .where(USER_PURCHASES.SKU_ID.eq(skuId))
-                            .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY)));
+                            .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY),
+                    adjustments.idsOf(tx, skuId)));
         });
     }
 }

@@ -2,6 +2,7 @@ package io.seckill.mysqlstate;
 
 import static io.seckill.schemas.db.Tables.SKU;
 
+import io.seckill.schemas.db.tables.records.SkuRecord;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -18,11 +19,29 @@ public final class Skus {
     public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
     }
 
+    /** A sale with the version MySQL gave its latest change: Redis is loaded only with a version at least as new. */
+    public record VersionedSale(Sale sale, long version) {
+    }
+
+    /** The sale with its row locked until the caller's transaction ends (empty: no such SKU). */
+    public Optional<VersionedSale> lock(DSLContext tx, long skuId) {
+        return tx.selectFrom(SKU).where(SKU.ID.eq(skuId)).forUpdate().fetchOptional(Skus::versioned);
+    }
+
+    public Optional<VersionedSale> current(DSLContext db, long skuId) {
+        return db.selectFrom(SKU).where(SKU.ID.eq(skuId)).fetchOptional(Skus::versioned);
+    }
+
+    private static VersionedSale versioned(SkuRecord row) {
+        return new VersionedSale(new Sale(row.getId(), row.getName(), row.getStock(), row.getPerUserLimit(), row.getStartsAt(),
+                row.getEndsAt()), row.getVersion());
+    }
+
     public boolean exists(DSLContext db, long skuId) {
         return db.fetchExists(SKU, SKU.ID.eq(skuId));
     }
 
-    /** Creates the sale, or replaces it with its stock reset to the new figure. */
+    /** Creates the sale, or replaces it with its stock reset to the new figure, unchecked: {@link SaleDefinitions} checks. */
     public void define(DSLContext db, Sale sale, Instant now) {
         db.insertInto(SKU)
                 .set(SKU.ID, sale.skuId()).set(SKU.NAME, sale.name())

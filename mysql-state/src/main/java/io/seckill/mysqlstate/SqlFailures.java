@@ -13,6 +13,11 @@ public final class SqlFailures {
     private SqlFailures() {
     }
 
+    /** InnoDB chose this transaction as a deadlock's victim and rolled it back: running it again is the cure. */
+    public static boolean deadlock(Throwable failure) {
+        return serverError(failure).filter(sql -> sql.getErrorCode() == ER_LOCK_DEADLOCK).isPresent();
+    }
+
     /** Whose fault a failure is, which says what to do with the records that met it. */
     public enum Kind {
         /** The database cannot work now (unreachable, read-only, interrupted, locked, out of resources): retry, the records are fine. */

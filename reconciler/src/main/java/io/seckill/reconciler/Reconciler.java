@@ -6,6 +6,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RedisConnections;
@@ -116,6 +117,9 @@ public final class Reconciler implements AutoCloseable {
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
         every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
+        PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore,
+                config.leakSweepInterval(), clock);
+        every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, saleStore, config.driftRepairAfter(), metrics);
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);

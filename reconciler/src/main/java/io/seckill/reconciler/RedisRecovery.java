@@ -69,11 +69,12 @@ final class RedisRecovery {
     }
 
     private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot) {
-        Skus.Sale sale = snapshot.sale();
+        Skus.Sale sale = snapshot.sale().sale();
         return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),
+                snapshot.sale().version(),
                 snapshot.open().stream()
                         .map(order -> new SaleStore.Held(sale.skuId(), order.orderId(), order.userId(), order.quantity(), order.createdAt().toEpochMilli()))
                         .toList(),
-                snapshot.purchases());
+                snapshot.purchases(), snapshot.adjustmentIds());
     }
 }

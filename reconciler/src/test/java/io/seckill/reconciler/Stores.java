@@ -51,7 +51,8 @@ final class Stores {
         long sku = NEXT_SKU.incrementAndGet();
         Instant now = Instant.now();
         new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600)), now);
-        SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli());
+        SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
+                new Skus().current(sql(), sku).orElseThrow().version());
         return sku;
     }
 

@@ -16,8 +16,16 @@ enum LuaScript {
     RELEASE("release.lua"),
     /** ARGV orderId. Returns the quantity settled, or 0 when the order holds no reservation. */
     CONFIRM("confirm.lua"),
-    /** ARGV stock, perUserLimit, startsAtMs, endsAtMs. Returns LOADED or IN_FLIGHT. */
+    /** ARGV stock, perUserLimit, startsAtMs, endsAtMs, version. Returns LOADED, STALE or IN_FLIGHT. */
     LOAD_SALE("load-sale.lua"),
+    /** Returns CLOSED or IN_FLIGHT. */
+    CLOSE_SALE("close-sale.lua"),
+    /** ARGV perUserLimit, startsAtMs, endsAtMs, version. Returns 1 when reopened. */
+    REOPEN_SALE("reopen-sale.lua"),
+    /** ARGV adjustmentId, delta. Returns {APPLIED or ALREADY or NOT_LOADED or INSUFFICIENT, stock}. */
+    ADJUST_STOCK("adjust-stock.lua"),
+    /** ARGV adjustmentId, delta. Returns 1 when reverted. */
+    REVERT_ADJUSTMENT("revert-adjustment.lua"),
     /** ARGV a step (BEGIN, ADD, BOUGHT, OPEN) and its values: a sale rebuilt from MySQL. */
     RESTORE_SALE("restore-sale.lua"),
     /** ARGV expected stock, corrected stock. Returns 1 when corrected, 0 when the stock moved or a reservation is pending. */

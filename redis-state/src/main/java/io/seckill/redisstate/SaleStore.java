@@ -42,15 +42,40 @@ public final class SaleStore {
                 .toList());
     }
 
-    /** Loads or replaces a sale, unless undecided reservations forbid replacing it. */
-    public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs) {
+    /**
+     * Loads or replaces a sale as MySQL defined it under {@code version}, unless a newer definition is
+     * loaded or undecided reservations forbid replacing it.
+     */
+    public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version) {
         return SaleLoad.valueOf((String) run(LuaScript.LOAD_SALE, skuId, Integer.toString(stock), Integer.toString(perUserLimit),
-                Long.toString(startsAtMs), Long.toString(endsAtMs)));
+                Long.toString(startsAtMs), Long.toString(endsAtMs), Long.toString(version)));
+    }
+
+    /** Stops selling while the sale is redefined. @return false when reservations are undecided (nothing changed) */
+    public boolean closeSale(long skuId) {
+        return "CLOSED".equals(run(LuaScript.CLOSE_SALE, skuId));
+    }
+
+    /** Sells a closed sale again, unchanged, if {@code version} is still the one loaded. */
+    public void reopenSale(long skuId, int perUserLimit, long startsAtMs, long endsAtMs, long version) {
+        run(LuaScript.REOPEN_SALE, skuId, Integer.toString(perUserLimit), Long.toString(startsAtMs), Long.toString(endsAtMs),
+                Long.toString(version));
+    }
+
+    /** Adds or removes free stock once per adjustment id; a removal takes only free units. */
+    public Adjusted adjustStock(long skuId, String adjustmentId, int delta) {
+        List<?> reply = (List<?>) run(LuaScript.ADJUST_STOCK, skuId, adjustmentId, Integer.toString(delta));
+        return new Adjusted(Adjustment.valueOf((String) reply.get(0)), ((Number) reply.get(1)).longValue());
+    }
+
+    /** Takes back an adjustment applied here, once. @return whether it was applied */
+    public boolean revertAdjustment(long skuId, String adjustmentId, int delta) {
+        return ((Long) run(LuaScript.REVERT_ADJUSTMENT, skuId, adjustmentId, Integer.toString(delta))) == 1;
     }
 
     /** A sale as MySQL holds it, with the orders still in flight: what a lost Redis is rebuilt from. */
-    public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, List<Held> inFlight,
-                           Map<String, Integer> bought) {
+    public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version, List<Held> inFlight,
+                           Map<String, Integer> bought, List<String> adjustmentIds) {
     }
 
     /**
@@ -78,10 +103,15 @@ public final class SaleStore {
             }
             lua.run(LuaScript.RESTORE_SALE, keys, args);
         }
+        for (int from = 0; from < sale.adjustmentIds().size(); from += RESTORE_CHUNK) {
+            List<String> args = new ArrayList<>(List.of("ADJUSTED"));
+            args.addAll(sale.adjustmentIds().subList(from, Math.min(from + RESTORE_CHUNK, sale.adjustmentIds().size())));
+            lua.run(LuaScript.RESTORE_SALE, keys, args);
+        }
         int pending = sale.inFlight().stream().mapToInt(Held::quantity).sum();
         lua.run(LuaScript.RESTORE_SALE, keys, List.of("OPEN", Integer.toString(Math.max(0, sale.stock() - pending)),
                 Integer.toString(pending), Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()),
-                Long.toString(sale.endsAtMs())));
+                Long.toString(sale.endsAtMs()), Long.toString(sale.version())));
     }
 
     /**
@@ -165,9 +195,26 @@ public final class SaleStore {
     public record ReserveOutcome(Reservation reservation, long value) {
     }
 
+    /** What the adjust-stock script did. */
+    public enum Adjustment {
+        APPLIED,
+        /** Applied before under this id: nothing changed. */
+        ALREADY,
+        /** No sale is loaded (being defined or restored): nothing changed. */
+        NOT_LOADED,
+        /** Fewer free units than the removal takes: nothing changed. */
+        INSUFFICIENT
+    }
+
+    /** @param stock the free stock after the script */
+    public record Adjusted(Adjustment adjustment, long stock) {
+    }
+
     /** What the load-sale script did. */
     public enum SaleLoad {
         LOADED,
+        /** Ignored: a newer definition is loaded. */
+        STALE,
         /** Refused: reservations are still undecided, and replacing the stock under them would lose or double them. */
         IN_FLIGHT
     }

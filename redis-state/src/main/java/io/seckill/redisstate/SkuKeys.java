@@ -36,9 +36,14 @@ public record SkuKeys(long skuId) {
         return prefix() + "pending";
     }
 
+    /** Ids of the stock adjustments applied to this SKU (each once). */
+    public String adjustments() {
+        return prefix() + "adjustments";
+    }
+
     /** The KEYS argument every script of {@link LuaScript} takes, in this order. */
     public List<String> scriptKeys() {
-        return List.of(stock(), sale(), bought(), ledger(), pending());
+        return List.of(stock(), sale(), bought(), ledger(), pending(), adjustments());
     }
 
     private String prefix() {

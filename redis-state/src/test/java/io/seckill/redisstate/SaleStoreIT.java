@@ -47,9 +47,9 @@ class SaleStoreIT {
         long sku = openSale(3, 2);
         long unknown = RedisFixture.newSkuId();
         long later = RedisFixture.newSkuId();
-        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR);
+        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR, 1);
         long over = RedisFixture.newSkuId();
-        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR);
+        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR, 1);
 
         assertThat(store.reserve(unknown, order(), "bob", 1, now).reservation()).isEqualTo(Reservation.NOT_LOADED);
         assertThat(store.reserve(later, order(), "bob", 1, now)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR));
@@ -103,16 +103,16 @@ class SaleStoreIT {
         String orderId = order();
         store.reserve(sku, orderId, "hal", 1, now);
 
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.IN_FLIGHT);
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.IN_FLIGHT);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
         store.release(sku, orderId);
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.LOADED);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(50, 0));
     }
 
     private long openSale(int stock, int limit) {
         long sku = RedisFixture.newSkuId();
-        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.LOADED);
         return sku;
     }
 
