@@ -71,6 +71,10 @@ record EmbeddedKafka(KafkaRaftServer server, int port, Storage storage) implemen
                     .setMetadataLogDirectory(logDir)
                     .setControllerListenerName("CONTROLLER")
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+                    // KIP-890's transaction protocol: the broker verifies that a partition belongs to the
+                    // producer's ongoing transaction before appending, which keeps stray late writes from
+                    // opening transactions nobody will end (hanging transactions).
+                    .setFeatureLevel("transaction.version", (short) 2)
                     .run();
         } catch (Exception e) {
             throw new IllegalStateException("cannot format embedded Kafka storage in " + logDir, e);

@@ -47,4 +47,15 @@ class LocalInfrastructureIT {
             assertThat(admin.listTopics().names().get()).contains("local-infra-test");
         }
     }
+
+    /** KIP-890's transaction protocol (transaction.version 2), which keeps late writes from leaving transactions hanging. */
+    @Test
+    void kafkaRunsTheTransactionProtocolOfKip890() throws Exception {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, addresses.kafkaBootstrap());
+        try (Admin admin = Admin.create(props)) {
+            assertThat(admin.describeFeatures().featureMetadata().get().finalizedFeatures().get("transaction.version").maxVersionLevel())
+                    .isEqualTo((short) 2);
+        }
+    }
 }

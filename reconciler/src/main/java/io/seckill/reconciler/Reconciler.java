@@ -122,6 +122,17 @@ public final class Reconciler implements AutoCloseable {
         every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, saleStore, config.driftRepairAfter(), metrics);
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
+        HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), clock, metrics);
+        host.readiness().add("hanging-transactions", hanging::readiness);
+        every(config.hangingTransactionCheckInterval(), "hanging transaction check", () -> {
+            try {
+                hanging.abortHanging();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot look for hanging transactions", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
         every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outbox.backlog(database.dsl()));

@@ -41,6 +41,15 @@ public final class KafkaProbe implements AutoCloseable {
         }
     }
 
+    /** Sends to one partition, without a key. */
+    public void sendTo(String topic, int partition, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, partition, null, value)).get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot send to " + topic + "-" + partition, e);
+        }
+    }
+
     /** Every record on the topic right now, from the beginning of each partition to its end. */
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties props = new Properties();
