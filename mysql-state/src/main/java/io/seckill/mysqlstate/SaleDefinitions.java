@@ -1,6 +1,7 @@
 package io.seckill.mysqlstate;
 
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -30,18 +31,21 @@ public final class SaleDefinitions {
     }
 
     /**
-     * Creates or replaces a sale in one transaction with the SKU row locked, so a sink charging it waits,
-     * and a SKU with any order, decided or on its way, is refused. Concurrent first definitions of one
-     * SKU lock the same gap and one of them deadlocks: it is run again.
+     * Creates or replaces a sale in one transaction: the upsert comes first and holds the SKU row, so a
+     * sink charging it waits; then a SKU with any order, decided or on its way, rolls it back and is
+     * refused. Concurrent upserts of a new SKU can still deadlock in InnoDB; the loser runs again.
      */
-    public Defined define(DSLContext db, Skus.Sale sale, Instant now) {
+    public Defined define(DSLContext db, Skus.Sale sale, Instant now) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
                 return defineOnce(db, sale, now);
+            } catch (HasOrders refused) {
+                return new Defined(Outcome.HAS_ORDERS, skus.current(db, sale.skuId()).orElse(null));
             } catch (RuntimeException e) {
                 if (attempt >= DEADLOCK_ATTEMPTS || !SqlFailures.deadlock(e)) {
                     throw e;
                 }
+                Thread.sleep(ThreadLocalRandom.current().nextLong(1, 20L * attempt));
             }
         }
     }
@@ -49,12 +53,18 @@ public final class SaleDefinitions {
     private Defined defineOnce(DSLContext db, Skus.Sale sale, Instant now) {
         return db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            boolean existed = skus.lock(tx, sale.skuId()).isPresent();
+            boolean created = skus.define(tx, sale, now);
             if (orders.anyFor(tx, sale.skuId()) || outbox.anyFor(tx, sale.skuId())) {
-                return new Defined(Outcome.HAS_ORDERS, skus.current(tx, sale.skuId()).orElse(null));
+                throw new HasOrders();
             }
-            skus.define(tx, sale, now);
-            return new Defined(existed ? Outcome.REPLACED : Outcome.CREATED, skus.current(tx, sale.skuId()).orElseThrow());
+            return new Defined(created ? Outcome.CREATED : Outcome.REPLACED, skus.current(tx, sale.skuId()).orElseThrow());
         });
+    }
+
+    /** Rolls a definition back: the SKU has orders. */
+    private static final class HasOrders extends RuntimeException {
+        HasOrders() {
+            super(null, null, false, false);
+        }
     }
 }

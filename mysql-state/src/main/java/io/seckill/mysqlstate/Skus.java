@@ -23,11 +23,6 @@ public final class Skus {
     public record VersionedSale(Sale sale, long version) {
     }
 
-    /** The sale with its row locked until the caller's transaction ends (empty: no such SKU). */
-    public Optional<VersionedSale> lock(DSLContext tx, long skuId) {
-        return tx.selectFrom(SKU).where(SKU.ID.eq(skuId)).forUpdate().fetchOptional(Skus::versioned);
-    }
-
     public Optional<VersionedSale> current(DSLContext db, long skuId) {
         return db.selectFrom(SKU).where(SKU.ID.eq(skuId)).fetchOptional(Skus::versioned);
     }
@@ -41,9 +36,12 @@ public final class Skus {
         return db.fetchExists(SKU, SKU.ID.eq(skuId));
     }
 
-    /** Creates the sale, or replaces it with its stock reset to the new figure, unchecked: {@link SaleDefinitions} checks. */
-    public void define(DSLContext db, Sale sale, Instant now) {
-        db.insertInto(SKU)
+    /**
+     * Creates the sale, or replaces it with its stock reset to the new figure, unchecked: {@link SaleDefinitions} checks.
+     * @return whether it was created (MySQL counts an inserted row once, an updated one twice)
+     */
+    public boolean define(DSLContext db, Sale sale, Instant now) {
+        return db.insertInto(SKU)
                 .set(SKU.ID, sale.skuId()).set(SKU.NAME, sale.name())
                 .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
                 .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
@@ -55,7 +53,7 @@ public final class Skus {
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
                 .set(SKU.VERSION, SKU.VERSION.plus(1))
                 .set(SKU.UPDATED_AT, now)
-                .execute();
+                .execute() == 1;
     }
 
     /** A sale as it stands: its definition with the units MySQL still holds as {@code stock}. */
