@@ -16,8 +16,7 @@ final class IdempotentReplies {
 
     static final String HEADER = "Idempotency-Key";
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
-    /** A claim outlives any request; if its owner died, the key frees itself after this. */
-    static final Duration CLAIM_TTL = Duration.ofSeconds(30);
+    private static final Duration CLAIM_MARGIN = Duration.ofSeconds(15);
     private static final Duration WAIT_LIMIT = Duration.ofSeconds(10);
     private static final long POLL_MS = 10;
 
@@ -25,6 +24,16 @@ final class IdempotentReplies {
 
     IdempotentReplies(IdempotencyClaims claims) {
         this.claims = claims;
+    }
+
+    /**
+     * How long a claim holds: longer than the slowest request can take (the outbox wait, then the
+     * fence's), so a retry never runs beside the first; if the first request's process died, the key
+     * frees itself after this. The key is in MySQL with the order besides, so even a claim that
+     * expired cannot make a second order.
+     */
+    static Duration claimTtl(Duration outboxWait) {
+        return outboxWait.plus(OrderFence.WAIT).plus(CLAIM_MARGIN);
     }
 
     static String validKey(String raw) {

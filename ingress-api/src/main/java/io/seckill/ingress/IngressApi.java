@@ -97,7 +97,7 @@ public final class IngressApi implements AutoCloseable {
                 knownSkus, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
-                new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.CLAIM_TTL)),
+                new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.claimTtl(config.outboxWait()))),
                 metrics, config, clock);
         OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl(), orders, outboxTable);
         byte[] openApi = resource("/openapi.json");

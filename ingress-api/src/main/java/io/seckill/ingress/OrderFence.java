@@ -43,7 +43,7 @@ final class OrderFence implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderFence.class);
-    private static final Duration WAIT = Duration.ofSeconds(3);
+    static final Duration WAIT = Duration.ofSeconds(3);
     private static final int THREADS = 4;
 
     private final DSLContext dsl;

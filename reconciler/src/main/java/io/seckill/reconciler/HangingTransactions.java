@@ -4,12 +4,14 @@ import io.seckill.runtime.management.Readiness;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -17,12 +19,14 @@ import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds transactions left open on a partition of any topic of the cluster (the catalogued ones, and the
- * changelogs Kafka Streams restores its stores from) that nobody will end, and aborts
+ * Finds transactions left open on a partition of any topic of the cluster (the catalogued ones, the
+ * changelogs Kafka Streams restores its stores from, and the consumer offsets a transaction commits,
+ * which keep a group's committed offsets unreadable while open) that nobody will end, and aborts
  * them through the admin API (KIP-664). An open transaction holds the partition's last stable offset:
  * read_committed readers (every consumer here) see nothing behind it. A transaction is hanging when its
  * last write is older than {@code after} (every producer here times its transactions out within
@@ -60,7 +64,10 @@ final class HangingTransactions {
     /** @return transactions aborted by this run */
     int abortHanging() throws ExecutionException, InterruptedException {
         List<TopicPartition> partitions = new ArrayList<>();
-        for (TopicDescription topic : admin.describeTopics(admin.listTopics().names().get()).allTopicNames().get().values()) {
+        Set<String> topics = new HashSet<>(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get());
+        // Its coordinator's own log: markers are not written there.
+        topics.remove(Topic.TRANSACTION_STATE_TOPIC_NAME);
+        for (TopicDescription topic : admin.describeTopics(topics).allTopicNames().get().values()) {
             topic.partitions().forEach(partition -> partitions.add(new TopicPartition(topic.name(), partition.partition())));
         }
         long cutoff = clock.millis() - after.toMillis();

@@ -43,8 +43,29 @@ public final class DevelopmentServers implements AutoCloseable {
 
     /** kill -9 of the servers' process, then the servers command again on the same data directory. */
     public void killAndStartAgain() throws InterruptedException {
+        killAndStartAgain(() -> { });
+    }
+
+    /** The same, with {@code meanwhile} done between the kill and the start (e.g. losing a server's data). */
+    public void killAndStartAgain(Meanwhile meanwhile) throws InterruptedException {
         process.kill();
+        try {
+            meanwhile.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         launch("servers-again");
+    }
+
+    /** What happens while the servers are down. */
+    @FunctionalInterface
+    public interface Meanwhile {
+        void run() throws IOException, InterruptedException;
+    }
+
+    /** Where the servers keep their data (each server in a folder of its own). */
+    public Path dataDirectory() {
+        return dataDirectory;
     }
 
     private void launch(String name) throws InterruptedException {

@@ -171,10 +171,7 @@ public final class SeckillProcess implements AutoCloseable {
     }
 
     private void signal(String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-        if (kill.waitFor() != 0) {
-            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
-        }
+        Signals.send(process.pid(), signal);
     }
 
     /** Whatever state it is in: resumed if paused, then killed with its children. */

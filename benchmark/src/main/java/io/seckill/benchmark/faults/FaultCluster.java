@@ -1,0 +1,192 @@
+package io.seckill.benchmark.faults;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.benchmark.processes.Signals;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.mysqlstate.Database;
+import io.seckill.redisstate.RedisConnections;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The system the fault matrix breaks: development servers and one process per service (two
+ * ingresses, so buyers keep a door while one is down), each started by {@code bin/seckill}, plus the
+ * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
+ * periods so that what it repairs is repaired within the matrix's bound.
+ */
+final class FaultCluster implements AutoCloseable {
+
+    static final String TOKEN_SECRET = "fault-matrix-token-secret-0123456789abcdef";
+    static final String ADMIN_TOKEN = "fault-matrix-admin-token";
+    static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-a", "ingress-b");
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+    private final DevelopmentServers servers;
+    private final Map<String, String> environment;
+    private final Map<String, SeckillProcess> services = new LinkedHashMap<>();
+    private Database database;
+    private RedisClient redis;
+
+    private FaultCluster(DevelopmentServers servers, Map<String, String> environment) {
+        this.servers = servers;
+        this.environment = environment;
+    }
+
+    static FaultCluster start(Path repository, Path work, String javaOptions) throws InterruptedException {
+        DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("JAVA_OPTS", javaOptions);
+        environment.put("SECKILL_MANAGEMENT_PORT", "0");
+        environment.put("SECKILL_HTTP_PORT", "0");
+        environment.put("SECKILL_TOKEN_SECRET", TOKEN_SECRET);
+        environment.put("SECKILL_ADMIN_TOKEN", ADMIN_TOKEN);
+        environment.put("SECKILL_RATE_LIMIT_PER_USER", "0");
+        environment.put("SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+        environment.put("SECKILL_TOPIC_PARTITIONS", "4");
+        environment.put("SECKILL_RELAY_GRACE_MS", "3000");
+        environment.put("SECKILL_LEAK_SWEEP_AFTER_MS", "20000");
+        environment.put("SECKILL_LEAK_SWEEP_INTERVAL_MS", "2000");
+        environment.put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "2000");
+        environment.put("SECKILL_HANGING_TRANSACTION_AFTER_MS", "30000");
+        environment.put("SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS", "5000");
+        FaultCluster cluster = new FaultCluster(servers, environment);
+        try {
+            cluster.connect();
+            for (String service : SERVICES) {
+                cluster.launch(service);
+            }
+            for (String service : SERVICES) {
+                cluster.awaitReady(service);
+            }
+            return cluster;
+        } catch (RuntimeException | InterruptedException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void connect() {
+        InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
+        database = Database.connectAndMigrate(infra, "fault-matrix", 4, new SimpleMeterRegistry());
+        redis = RedisConnections.open(infra.redisUrl(), 8);
+    }
+
+    Database database() {
+        return database;
+    }
+
+    RedisClient redis() {
+        return redis;
+    }
+
+    String kafkaBootstrap() {
+        return servers.settings().get(InfraAddresses.KAFKA_BOOTSTRAP);
+    }
+
+    List<URI> ingresses() {
+        return Stream.of("ingress-a", "ingress-b").map(name -> URI.create("http://localhost:" + services.get(name).buyersPort().orElseThrow())).toList();
+    }
+
+    /** kill -9 of a service's process. */
+    void kill(String service) throws InterruptedException {
+        services.get(service).kill();
+    }
+
+    /** Starts a killed service again and waits until it is ready. */
+    void restart(String service) throws InterruptedException {
+        launch(service);
+        awaitReady(service);
+    }
+
+    /** SIGSTOP of the servers' JVM: Kafka stops answering (MySQL and Redis are processes of their own and go on). */
+    void pauseKafka() throws IOException, InterruptedException {
+        servers.process().pause();
+    }
+
+    void resumeKafka() throws IOException, InterruptedException {
+        servers.process().resume();
+    }
+
+    void pauseMysql() throws IOException, InterruptedException {
+        Signals.send(Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid")), "STOP");
+    }
+
+    void resumeMysql() throws IOException, InterruptedException {
+        Signals.send(Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid")), "CONT");
+    }
+
+    /**
+     * kill -9 of the servers' JVM (the broker dies with it), then {@code bin/seckill servers} again:
+     * MySQL and Redis are stopped and started again on their data, the broker on its log.
+     * @param redisLosesItsData Redis is killed too and its files deleted: it comes back empty
+     */
+    void killServersAndStartAgain(boolean redisLosesItsData) throws InterruptedException {
+        redis.close();
+        database.close();
+        Path redisData = servers.dataDirectory().resolve("redis");
+        servers.killAndStartAgain(() -> {
+            if (redisLosesItsData) {
+                Signals.send(Signals.pidIn(redisData.resolve("redis.pid")), "KILL");
+                try (Stream<Path> files = Files.walk(redisData)) {
+                    for (Path file : files.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(redisData)).toList()) {
+                        Files.delete(file);
+                    }
+                }
+            }
+        });
+        connect();
+    }
+
+    /** Every service ready again (after a fault of the servers), within the bound. */
+    void awaitAllReady() throws InterruptedException {
+        for (String service : SERVICES) {
+            awaitReady(service);
+        }
+    }
+
+    private void launch(String service) {
+        String command = service.startsWith("ingress") ? "ingress-api" : service;
+        services.put(service, servers.service(service + "-" + Instant.now().toEpochMilli(), command, environment));
+    }
+
+    private void awaitReady(String service) throws InterruptedException {
+        SeckillProcess process = services.get(service);
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (!process.ready()) {
+            if (!process.alive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(service + " is not ready; its output:\n" + process.output());
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (SeckillProcess process : services.values()) {
+            if (!process.stop(Duration.ofSeconds(30))) {
+                process.close();
+            }
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+        servers.close();
+    }
+}
