@@ -3,13 +3,19 @@ package io.seckill.streamprocessor;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
 /**
  * What a failed stream thread means for the client. A broker that cannot be reached is waited out:
- * the thread is replaced. Source topics missing at a rebalance are waited out for a grace period too,
+ * the thread is replaced. So is a transaction the broker ended under the thread (a broker restarted
+ * after a crash aborts the transactions it finds open: the next commit is refused as an invalid
+ * transaction state, or the producer is fenced): a new thread starts a new producer and redoes the
+ * work from the committed offsets, which exactly-once makes safe. Source topics missing at a rebalance are waited out for a grace period too,
  * because a broker restarting after a crash reports its topics missing until it has loaded them; if
  * they stay missing (deleted), the client shuts down. Anything else shuts the client down at once,
  * and a client in ERROR ends its process.
@@ -26,7 +32,8 @@ final class StreamFailurePolicy {
     }
 
     synchronized StreamThreadExceptionResponse onFailure(Throwable failure) {
-        if (causedBy(failure, RetriableException.class)) {
+        if (causedBy(failure, RetriableException.class) || causedBy(failure, InvalidTxnStateException.class)
+                || causedBy(failure, ProducerFencedException.class) || causedBy(failure, InvalidProducerEpochException.class)) {
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         }
         if (causedBy(failure, MissingSourceTopicException.class)) {

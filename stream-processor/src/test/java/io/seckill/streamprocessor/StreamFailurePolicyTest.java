@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -36,6 +38,16 @@ class StreamFailurePolicyTest {
     @Test
     void anUnreachableBrokerReplacesTheThread() {
         assertThat(policy.onFailure(new StreamsException(new TimeoutException("no broker"))))
+                .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    }
+
+    /** What a stream thread meets after the broker restarted and aborted its open transaction. */
+    @Test
+    void aTransactionTheBrokerEndedReplacesTheThread() {
+        assertThat(policy.onFailure(new StreamsException("Error encountered trying to commit a transaction",
+                new InvalidTxnStateException("The producer attempted a transactional operation in an invalid state."))))
+                .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+        assertThat(policy.onFailure(new StreamsException(new ProducerFencedException("fenced"))))
                 .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
     }
 
