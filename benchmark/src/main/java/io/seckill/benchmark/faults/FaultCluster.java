@@ -18,6 +18,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import redis.clients.jedis.RedisClient;
 
@@ -25,7 +31,9 @@ import redis.clients.jedis.RedisClient;
  * The system the fault matrix breaks: development servers and one process per service (two
  * ingresses, so buyers keep a door while one is down), each started by {@code bin/seckill}, plus the
  * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
- * periods so that what it repairs is repaired within the matrix's bound.
+ * periods so that what it repairs is repaired within the matrix's bound. A supervisor starts again any
+ * service that ended on its own, as compose's {@code restart: on-failure} or systemd would (a service
+ * that cannot continue exits for exactly that), and counts it.
  */
 final class FaultCluster implements AutoCloseable {
 
@@ -36,7 +44,14 @@ final class FaultCluster implements AutoCloseable {
 
     private final DevelopmentServers servers;
     private final Map<String, String> environment;
-    private final Map<String, SeckillProcess> services = new LinkedHashMap<>();
+    private final Map<String, SeckillProcess> services = new ConcurrentHashMap<>();
+    private final Set<String> heldDown = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger restarts = new AtomicInteger();
+    private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "fault-matrix-supervisor");
+        thread.setDaemon(true);
+        return thread;
+    });
     private Database database;
     private RedisClient redis;
 
@@ -72,6 +87,7 @@ final class FaultCluster implements AutoCloseable {
             for (String service : SERVICES) {
                 cluster.awaitReady(service);
             }
+            cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
             return cluster;
         } catch (RuntimeException | InterruptedException e) {
             cluster.close();
@@ -101,15 +117,33 @@ final class FaultCluster implements AutoCloseable {
         return Stream.of("ingress-a", "ingress-b").map(name -> URI.create("http://localhost:" + services.get(name).buyersPort().orElseThrow())).toList();
     }
 
-    /** kill -9 of a service's process. */
+    /** kill -9 of a service's process; the supervisor leaves it down until {@link #restart}. */
     void kill(String service) throws InterruptedException {
+        heldDown.add(service);
         services.get(service).kill();
     }
 
     /** Starts a killed service again and waits until it is ready. */
     void restart(String service) throws InterruptedException {
         launch(service);
+        heldDown.remove(service);
         awaitReady(service);
+    }
+
+    /** Services the supervisor started again because they ended on their own, so far. */
+    int supervisorRestarts() {
+        return restarts.get();
+    }
+
+    private void restartEnded() {
+        for (String service : SERVICES) {
+            SeckillProcess process = services.get(service);
+            if (!heldDown.contains(service) && !process.alive()) {
+                System.out.println("supervisor: " + service + " ended with status " + process.exitCode().orElse(-1) + "; starting it again");
+                restarts.incrementAndGet();
+                launch(service);
+            }
+        }
     }
 
     /** SIGSTOP of the servers' JVM: Kafka stops answering (MySQL and Redis are processes of their own and go on). */
@@ -163,12 +197,12 @@ final class FaultCluster implements AutoCloseable {
         services.put(service, servers.service(service + "-" + Instant.now().toEpochMilli(), command, environment));
     }
 
+    /** Waits for the service (as the supervisor may have started it again) to be ready. */
     private void awaitReady(String service) throws InterruptedException {
-        SeckillProcess process = services.get(service);
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
-        while (!process.ready()) {
-            if (!process.alive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(service + " is not ready; its output:\n" + process.output());
+        while (!services.get(service).ready()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(service + " is not ready; its output:\n" + services.get(service).output());
             }
             Thread.sleep(250);
         }
@@ -176,6 +210,7 @@ final class FaultCluster implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        supervisor.shutdownNow();
         for (SeckillProcess process : services.values()) {
             if (!process.stop(Duration.ofSeconds(30))) {
                 process.close();

@@ -82,6 +82,7 @@ public final class FaultMatrix implements Callable<Integer> {
 
     private static RowResult row(FaultCluster cluster, Fault fault, int buyerCount, int concurrencyLimit) throws Exception {
         Buyers buyers = new Buyers();
+        int restartsBefore = cluster.supervisorRestarts();
         List<URI> ingresses = cluster.ingresses();
         List<Long> skus = new ArrayList<>();
         for (int stock : STOCKS) {
@@ -99,7 +100,8 @@ public final class FaultMatrix implements Callable<Integer> {
         long repairedAt = System.nanoTime();
         List<Buyers.Answer> answers = sale.get();
         double converged = awaitSettled(cluster, skus, answers, repairedAt);
-        return judge(cluster, fault, skus, answers, converged, newSaleWorks(cluster, buyers));
+        boolean newSaleWorks = newSaleWorks(cluster, buyers);
+        return judge(cluster, fault, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
 
     /** @return seconds from the repair until everything settled, -1 if it did not within the patience */
@@ -119,7 +121,7 @@ public final class FaultMatrix implements Callable<Integer> {
         try {
             DSLContext db = cluster.database().dsl();
             List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
-            if (new Orders().decided(db, accepted).size() < accepted.size()
+            if (decidedCount(db, accepted) < accepted.size()
                     || db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
                 return false;
             }
@@ -130,11 +132,12 @@ public final class FaultMatrix implements Callable<Integer> {
     }
 
     private static RowResult judge(FaultCluster cluster, Fault fault, List<Long> skus, List<Buyers.Answer> answers, double converged,
-                                   boolean newSaleWorks) {
+                                   boolean newSaleWorks, int restarts) {
         DSLContext db = cluster.database().dsl();
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
         int confirmed = (int) decided.values().stream().filter(order -> order.status() == OrderStatus.CONFIRMED).count();
+        int decidedCount = decidedCount(db, accepted);
         long oversold = 0;
         for (int i = 0; i < skus.size(); i++) {
             oversold += Math.max(0, new Orders().confirmedQuantity(db, skus.get(i)) - STOCKS[i]);
@@ -146,8 +149,22 @@ public final class FaultMatrix implements Callable<Integer> {
                 .fetch(ORDERS.USER_ID));
         int ghosts = (int) answers.stream().filter(Buyers.Answer::refused).filter(answer -> recordedBuyers.contains(answer.userId())).count();
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
-        return new RowResult(fault, accepted.size(), confirmed, decided.size() - confirmed, accepted.size() - decided.size(), oversold, ghosts,
-                drift(cluster, skus), unanswered, converged, newSaleWorks);
+        return new RowResult(fault, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
+                drift(cluster, skus), unanswered, converged, newSaleWorks, restarts);
+    }
+
+    /**
+     * Orders with a final word: decided by the sink (orders), or fenced off before they were recorded
+     * (an outbox fence row: rejected NOT_RECORDED, their stock returned), as the buyer's status shows.
+     */
+    private static int decidedCount(DSLContext db, List<String> orderIds) {
+        Set<String> decided = new HashSet<>(new Orders().decided(db, orderIds).keySet());
+        new Outbox().states(db, orderIds).forEach((orderId, state) -> {
+            if (state == Outbox.RowState.VOIDED) {
+                decided.add(orderId);
+            }
+        });
+        return decided.size();
     }
 
     private static long drift(FaultCluster cluster, List<Long> skus) {
