@@ -20,7 +20,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -48,6 +50,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
     private static final long MIN_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
+    private static final Duration POLL_FAILURE_LIMIT = Duration.ofMinutes(2);
 
     private final String name;
     private final KafkaConsumer<String, byte[]> consumer;
@@ -104,7 +107,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
         long backoffMs = MIN_BACKOFF_MS;
         try {
             while (running) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+                ConsumerRecords<String, byte[]> records = poll();
                 if (records.isEmpty()) {
                     continue;
                 }
@@ -132,6 +135,38 @@ public final class ConsumerLoop<V> implements AutoCloseable {
             fatal.cannotContinue(name, e);
         } finally {
             consumer.close();
+        }
+    }
+
+    /**
+     * One poll. The group protocol can fail a poll for a while after a broker outage (a coordinator
+     * still loading its state answers "unexpected error from SyncGroup"): that is waited out like an
+     * unreachable broker, not-ready meanwhile, and only a poll that keeps failing for
+     * {@link #POLL_FAILURE_LIMIT} ends the loop.
+     */
+    private ConsumerRecords<String, byte[]> poll() throws InterruptedException {
+        long backoffMs = MIN_BACKOFF_MS;
+        long failingSince = 0;
+        while (true) {
+            try {
+                ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+                if (failingSince != 0) {
+                    failing = null;
+                }
+                return records;
+            } catch (WakeupException | InterruptException e) {
+                throw e;
+            } catch (KafkaException e) {
+                long now = System.nanoTime();
+                failingSince = failingSince == 0 ? now : failingSince;
+                if (now - failingSince > POLL_FAILURE_LIMIT.toNanos()) {
+                    throw e;
+                }
+                failing = "poll failed: " + e.getMessage();
+                LOG.warn("{}: poll failed, trying again in {} ms", name, backoffMs, e);
+                Thread.sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+            }
         }
     }
 
