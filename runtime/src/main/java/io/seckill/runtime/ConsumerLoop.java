@@ -140,9 +140,9 @@ public final class ConsumerLoop<V> implements AutoCloseable {
 
     /**
      * One poll. The group protocol can fail a poll for a while after a broker outage (a coordinator
-     * still loading its state answers "unexpected error from SyncGroup"): that is waited out like an
-     * unreachable broker, not-ready meanwhile, and only a poll that keeps failing for
-     * {@link #POLL_FAILURE_LIMIT} ends the loop.
+     * still loading its state answers "unexpected error from SyncGroup"): a transient failure is waited
+     * out like an unreachable broker, not-ready meanwhile, and only one that keeps failing for
+     * {@link #POLL_FAILURE_LIMIT} ends the loop; any other ends it at once.
      */
     private ConsumerRecords<String, byte[]> poll() throws InterruptedException {
         long backoffMs = MIN_BACKOFF_MS;
@@ -159,7 +159,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
             } catch (KafkaException e) {
                 long now = System.nanoTime();
                 failingSince = failingSince == 0 ? now : failingSince;
-                if (now - failingSince > POLL_FAILURE_LIMIT.toNanos()) {
+                if (!transientPollFailure(e) || now - failingSince > POLL_FAILURE_LIMIT.toNanos()) {
                     throw e;
                 }
                 failing = "poll failed: " + e.getMessage();
@@ -168,6 +168,20 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                 backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
             }
         }
+    }
+
+    /**
+     * A retriable error, or the bare KafkaException the group protocol wraps an error it did not expect
+     * in (a coordinator still loading); a specific one (no offset and no reset policy, not authorized,
+     * an unknown topic name) will not go away by waiting.
+     */
+    private static boolean transientPollFailure(KafkaException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RetriableException) {
+                return true;
+            }
+        }
+        return failure.getClass() == KafkaException.class;
     }
 
     private List<Delivery<V>> decodeOrDeadLetter(ConsumerRecords<String, byte[]> records) throws Exception {
