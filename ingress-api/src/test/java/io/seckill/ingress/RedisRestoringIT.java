@@ -32,13 +32,13 @@ class RedisRestoringIT {
 
     @Test
     void anAdminAsksForTheRebuild() {
-        fixture.redis.set("seckill:epoch", "some-run");
 
         HttpApi.Reply asked = fixture.http.send(HttpRequest.newBuilder(fixture.http.uri("/admin/v1/redis/rebuild"))
                 .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody()));
 
         assertThat(asked.status()).isEqualTo(202);
         assertThat(asked.json().path("status").asText()).isEqualTo("REBUILD_REQUESTED");
-        assertThat(fixture.redis.get("seckill:epoch")).isNull();
+        assertThat(fixture.redis.exists("seckill:epoch:rebuild-requested")).isTrue();
+        fixture.redis.del("seckill:epoch:rebuild-requested");
     }
 }

@@ -5,8 +5,8 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -42,26 +42,38 @@ final class RedisRecovery {
         this.metrics = metrics;
     }
 
-    /** Rebuilds when the state was lost and no other reconciler is at it. @return SKUs rebuilt */
+    /** Rebuilds what was lost, when no other reconciler is at it. @return SKUs rebuilt */
     int rebuildIfLost() {
-        Optional<String> lostIn = epoch.lost();
-        if (lostIn.isEmpty() || !epoch.lockRebuild(owner, LOCK_TTL)) {
+        RedisEpoch.Check check = epoch.check();
+        if (check.state() == RedisEpoch.State.INTACT || !epoch.lockRebuild(owner, LOCK_TTL)) {
             return 0;
         }
         try {
-            Set<Long> all = skus.stocks(dsl).keySet();
-            LOG.warn("Redis does not hold the sale state it was given (server run {}): rebuilding {} sale(s) from MySQL", lostIn.get(), all.size());
+            List<Long> lost = skus.stocks(dsl).keySet().stream()
+                    .filter(sku -> switch (check.state()) {
+                        case UNTRUSTED -> true;
+                        // Loaded since the marker went: from MySQL, by a definition; nothing to rebuild.
+                        case UNMARKED -> saleStore.state(sku).stock() < 0;
+                        case INTACT -> false;
+                    })
+                    .toList();
+            if (!lost.isEmpty()) {
+                LOG.warn("Redis does not hold the sale state it was given (server run {}, {}): rebuilding {} sale(s) from MySQL",
+                        check.runId(), check.state(), lost.size());
+            }
             int rebuilt = 0;
-            for (long skuId : all) {
+            for (long skuId : lost) {
                 Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuId);
                 if (snapshot.isPresent()) {
                     saleStore.restore(restored(snapshot.get()));
                     rebuilt++;
                 }
             }
-            epoch.rebuilt(lostIn.get());
-            metrics.redisRebuilt();
-            LOG.warn("Redis sale state rebuilt: {} sale(s)", rebuilt);
+            epoch.rebuilt(check.runId());
+            if (rebuilt > 0) {
+                metrics.redisRebuilt();
+                LOG.warn("Redis sale state rebuilt: {} sale(s)", rebuilt);
+            }
             return rebuilt;
         } finally {
             epoch.unlockRebuild(owner);

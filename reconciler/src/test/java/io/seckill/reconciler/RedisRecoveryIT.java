@@ -13,6 +13,7 @@ import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,25 @@ class RedisRecoveryIT {
         epoch.requestRebuild();
         assertThat(recovery.rebuildIfLost()).isPositive();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 1));
+    }
+
+    /**
+     * A first start (or a flush followed by new definitions): no marker, but the sales Redis holds were
+     * loaded from MySQL since. Rebuilding them would wipe a buyer caught between the reserve and the
+     * outbox commit: they are adopted as they are.
+     */
+    @Test
+    void salesLoadedSinceTheMarkerWentAreAdoptedNotRebuilt() {
+        Stores.REDIS.del("seckill:epoch");
+        long sku = Stores.openSale(5, 2);
+        assertThat(Stores.SALES.reserve(sku, UUID.randomUUID().toString(), "in-flight", 2, Instant.now().toEpochMilli()).reservation())
+                .isEqualTo(SaleStore.Reservation.RESERVED);
+
+        recovery.rebuildIfLost();
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(3, 2));
+        assertThat(Stores.PROBE.heldBy(sku, "in-flight")).isEqualTo(2);
+        assertThat(recovery.rebuildIfLost()).as("marked now").isZero();
     }
 
     /** What the sink does for a confirmed order, and the settler after it. */

@@ -1,20 +1,34 @@
 package io.seckill.redisstate;
 
 import java.time.Duration;
-import java.util.Optional;
 import redis.clients.jedis.params.SetParams;
 
 /**
  * Whether Redis still holds what the services wrote into it. After every rebuild the marker
  * {@code seckill:epoch} is set to the server's run id, which Redis changes at every start. A marker
- * that is missing (a flush, a server started without data, a rebuild asked for) or names another run
- * (a restart, which may have brought back an older snapshot) means the sale state cannot be trusted:
- * it is rebuilt from MySQL. Assumes one Redis primary (with replicas or Sentinel, not Cluster).
+ * that names another run (a restart, which may have brought back an older snapshot) or a rebuild an
+ * admin asked for means no sale state can be trusted. A missing marker (a first start, a flush, a
+ * server started without data) means the sales Redis no longer holds were lost; the ones it holds
+ * were loaded since, from MySQL. Assumes one Redis primary (with replicas or Sentinel, not Cluster).
  */
 public final class RedisEpoch {
 
     static final String MARKER = "seckill:epoch";
     static final String REBUILD_LOCK = "seckill:epoch:rebuilding";
+    static final String REBUILD_REQUEST = "seckill:epoch:rebuild-requested";
+
+    /** What the marker says. */
+    public enum State {
+        INTACT,
+        /** No marker: sales Redis does not hold are to be rebuilt. */
+        UNMARKED,
+        /** Another server run, or a rebuild asked for: every sale is to be rebuilt. */
+        UNTRUSTED
+    }
+
+    /** @param runId the server's current run id, to mark the state with once it is rebuilt */
+    public record Check(State state, String runId) {
+    }
 
     private final LuaRunner lua;
 
@@ -22,20 +36,27 @@ public final class RedisEpoch {
         this.lua = lua;
     }
 
-    /** @return the server's current run id when the marker does not name it: the state must be rebuilt */
-    public Optional<String> lost() {
+    public Check check() {
         String runId = runId();
-        return runId.equals(lua.redis().get(MARKER)) ? Optional.empty() : Optional.of(runId);
+        if (lua.redis().exists(REBUILD_REQUEST)) {
+            return new Check(State.UNTRUSTED, runId);
+        }
+        String marker = lua.redis().get(MARKER);
+        if (marker == null) {
+            return new Check(State.UNMARKED, runId);
+        }
+        return new Check(marker.equals(runId) ? State.INTACT : State.UNTRUSTED, runId);
     }
 
-    /** Marks the state as rebuilt for the server run {@code runId}. */
+    /** Marks the state as rebuilt for the server run {@code runId}; a request for a rebuild is answered. */
     public void rebuilt(String runId) {
         lua.redis().set(MARKER, runId);
+        lua.redis().del(REBUILD_REQUEST);
     }
 
-    /** Asks for a rebuild: the next check finds the marker gone. */
+    /** Asks for every sale to be rebuilt at the next check. */
     public void requestRebuild() {
-        lua.redis().del(MARKER);
+        lua.redis().set(REBUILD_REQUEST, "1");
     }
 
     /** One rebuilder at a time, among several reconcilers; the lock frees itself after {@code ttl}. */
