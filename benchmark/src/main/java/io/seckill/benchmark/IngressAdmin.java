@@ -9,14 +9,19 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** What a benchmark asks of an ingress before loading it: a sale of its own, open now, on a fresh SKU. */
-record IngressAdmin(URI ingress, String adminToken) {
+public record IngressAdmin(URI ingress, String adminToken) {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Defines an open sale of {@code stock} units, one per buyer; fails unless it is new (201). */
     void defineSale(long skuId, int stock) throws IOException, InterruptedException {
+        defineSale(skuId, stock, 1);
+    }
+
+    /** Defines an open sale of {@code stock} units, at most {@code perUserLimit} per buyer; fails unless it is new (201). */
+    public void defineSale(long skuId, int stock, int perUserLimit) throws IOException, InterruptedException {
         Instant now = Instant.now();
-        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":1,\"startsAt\":\""
+        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
                 + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
         int status = status(HttpRequest.newBuilder(ingress.resolve("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")

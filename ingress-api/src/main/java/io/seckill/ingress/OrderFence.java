@@ -79,23 +79,19 @@ final class OrderFence implements AutoCloseable {
         }
     }
 
-    /**
-     * For an order whose insert the database refused ({@link io.seckill.mysqlstate.SqlFailures#refusedStatement}):
-     * it left nothing and nothing retries it, so no fence is needed.
-     */
-    Fate release(OrderRequested order) {
-        return released(order);
-    }
-
     private Fate fence(OrderRequested order) {
         List<Outbox.Unrecorded> unrecorded = List.of(new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()));
         if (!outbox.voidUnrecorded(dsl, unrecorded, clock.instant()).contains(order.orderId())) {
             return Fate.RECORDED;
         }
-        return released(order);
+        return release(order);
     }
 
-    private Fate released(OrderRequested order) {
+    /**
+     * Releases the order's reservation: it was fenced off, or its insert was refused by the database
+     * ({@link io.seckill.mysqlstate.SqlFailures#refusedStatement}: it left nothing, and nothing retries it).
+     */
+    Fate release(OrderRequested order) {
         saleStore.release(order.skuId(), order.orderId());
         statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
                 OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));

@@ -25,6 +25,7 @@ record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders 
         long skuId = PathParams.skuId(ctx);
         SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
         sale.validate();
+        // Checked again under the row lock below; asked first so that a refused definition does not close a live sale.
         if (orders.anyFor(dsl, skuId) || outbox.anyFor(dsl, skuId)) {
             throw hasOrders(skuId);
         }

@@ -2,6 +2,7 @@ package io.seckill.mysqlstate;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** What a failed statement says about the database and about the statement's effect. */
 public final class SqlFailures {
@@ -58,18 +59,17 @@ public final class SqlFailures {
     }
 
     private static Optional<SQLException> firstSqlError(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql) {
-                return Optional.of(sql);
-            }
-        }
-        return Optional.empty();
+        return firstSqlError(failure, sql -> true);
     }
 
     /** The first error in the chain that the server answered with (a vendor error code). */
     private static Optional<SQLException> serverError(Throwable failure) {
+        return firstSqlError(failure, sql -> sql.getErrorCode() > 0);
+    }
+
+    private static Optional<SQLException> firstSqlError(Throwable failure, Predicate<SQLException> wanted) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getErrorCode() > 0) {
+            if (cause instanceof SQLException sql && wanted.test(sql)) {
                 return Optional.of(sql);
             }
         }

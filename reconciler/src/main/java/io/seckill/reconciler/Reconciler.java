@@ -124,25 +124,11 @@ public final class Reconciler implements AutoCloseable {
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);
-        every(config.hangingTransactionCheckInterval(), "hanging transaction check", () -> {
-            try {
-                hanging.abortHanging();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("cannot look for hanging transactions", e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
         every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outbox.backlog(database.dsl()));
-            try {
-                metrics.groupLag(lag.measure());
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("cannot measure consumer group lag", e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            metrics.groupLag(lag.measure());
         });
     }
 
@@ -151,14 +137,22 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** A failing run is logged and the next one comes on schedule: a scheduled task that throws would stop for good. */
-    private void every(Duration interval, String name, Runnable task) {
+    private void every(Duration interval, String name, Task task) {
         schedule.scheduleWithFixedDelay(() -> {
             try {
                 task.run();
-            } catch (RuntimeException e) {
-                LOG.warn("{} failed; next run in {}", name, interval, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("{} failed; next run in {}", name, interval, e instanceof ExecutionException ? e.getCause() : e);
             }
         }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** A scheduled part's run; what it throws is logged, and the next run comes on schedule. */
+    @FunctionalInterface
+    private interface Task {
+        void run() throws Exception;
     }
 
     @Override

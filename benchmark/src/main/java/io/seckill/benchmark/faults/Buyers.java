@@ -89,19 +89,6 @@ final class Buyers {
         }
     }
 
-    /** An admin request: defines a sale of {@code stock} units, open now, at most {@code perUserLimit} per buyer. */
-    void defineSale(URI ingress, long sku, int stock, int perUserLimit) throws IOException, InterruptedException {
-        Instant now = Instant.now();
-        String body = "{\"name\":\"fault matrix\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
-                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofHours(1)) + "\"}";
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(ingress.resolve("/admin/v1/skus/" + sku))
-                .header("Authorization", "Bearer " + FaultCluster.ADMIN_TOKEN).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 201) {
-            throw new IllegalStateException("defining SKU " + sku + " answered " + response.statusCode() + " " + response.body());
-        }
-    }
-
     /** The status of a buyer's order as the ingress tells it. */
     String status(URI ingress, String userId, String orderId) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(ingress.resolve("/api/v1/orders/" + orderId))

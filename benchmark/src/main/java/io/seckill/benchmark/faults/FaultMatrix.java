@@ -3,6 +3,7 @@ package io.seckill.benchmark.faults;
 import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
+import io.seckill.benchmark.IngressAdmin;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
@@ -87,7 +88,7 @@ public final class FaultMatrix implements Callable<Integer> {
         List<Long> skus = new ArrayList<>();
         for (int stock : STOCKS) {
             long sku = NEXT_SKU.incrementAndGet();
-            buyers.defineSale(ingresses.get(0), sku, stock, PER_USER_LIMIT);
+            new IngressAdmin(ingresses.get(0), FaultCluster.ADMIN_TOKEN).defineSale(sku, stock, PER_USER_LIMIT);
             skus.add(sku);
         }
         System.out.println("row: " + fault.description() + " on SKUs " + skus);
@@ -184,7 +185,7 @@ public final class FaultMatrix implements Callable<Integer> {
     private static boolean newSaleWorks(FaultCluster cluster, Buyers buyers) throws Exception {
         long sku = NEXT_SKU.incrementAndGet();
         URI ingress = cluster.ingresses().get(1);
-        buyers.defineSale(ingress, sku, PER_USER_LIMIT, PER_USER_LIMIT);
+        new IngressAdmin(ingress, FaultCluster.ADMIN_TOKEN).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT);
         List<Buyers.Answer> answer = buyers.start("after-" + sku, List.of(ingress), List.of(sku), 1, 1).get();
         if (!answer.get(0).accepted()) {
             return false;
