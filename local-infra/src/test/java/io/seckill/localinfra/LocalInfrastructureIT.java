@@ -1,12 +1,18 @@
 package io.seckill.localinfra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.seckill.config.InfraAddresses;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -23,11 +29,40 @@ class LocalInfrastructureIT {
 
     @Test
     void mysqlAnswersWithTheSeckillDatabase() throws Exception {
-        try (Connection connection = DriverManager.getConnection(addresses.mysqlUrl(), addresses.mysqlUser(), addresses.mysqlPassword());
+        try (Connection connection = mysql();
              ResultSet database = connection.createStatement().executeQuery("SELECT DATABASE()")) {
             assertThat(database.next()).isTrue();
             assertThat(database.getString(1)).isEqualTo("seckill");
         }
+    }
+
+    @Test
+    void aKilledMysqldIsStartedAgainOnItsData() throws Exception {
+        String kept = "kept-" + System.nanoTime();
+        Path pidFile;
+        try (Connection connection = mysql()) {
+            connection.createStatement().execute("CREATE TABLE IF NOT EXISTS watchdog_test (value VARCHAR(64) PRIMARY KEY)");
+            connection.createStatement().execute("INSERT INTO watchdog_test VALUES ('" + kept + "')");
+            ResultSet file = connection.createStatement().executeQuery("SELECT @@pid_file");
+            file.next();
+            pidFile = Path.of(file.getString(1));
+        }
+        assumeTrue(Files.isReadable(pidFile), "an embedded server: a container's process is not this machine's to kill");
+        ProcessHandle killed = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).orElseThrow();
+
+        assertThat(killed.destroyForcibly()).isTrue();
+
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+            try (Connection connection = mysql();
+                 ResultSet row = connection.createStatement().executeQuery("SELECT value FROM watchdog_test WHERE value = '" + kept + "'")) {
+                assertThat(row.next()).isTrue();
+            }
+        });
+        assertThat(killed.isAlive()).isFalse();
+    }
+
+    private Connection mysql() throws SQLException {
+        return DriverManager.getConnection(addresses.mysqlUrl(), addresses.mysqlUser(), addresses.mysqlPassword());
     }
 
     @Test

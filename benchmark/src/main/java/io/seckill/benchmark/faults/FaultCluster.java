@@ -156,11 +156,37 @@ final class FaultCluster implements AutoCloseable {
     }
 
     void pauseMysql() throws IOException, InterruptedException {
-        Signals.send(Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid")), "STOP");
+        Signals.send(mysqlPid(), "STOP");
     }
 
     void resumeMysql() throws IOException, InterruptedException {
-        Signals.send(Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid")), "CONT");
+        Signals.send(mysqlPid(), "CONT");
+    }
+
+    /**
+     * kill -9 of mysqld; returns once the servers have started it again on its data ({@code MariaDbWatchdog}).
+     * Kafka and Redis go on meanwhile.
+     */
+    void killMysqlAndAwaitItsRestart() throws IOException, InterruptedException {
+        long killed = mysqlPid();
+        Signals.send(killed, "KILL");
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (!restarted(killed)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("mysqld was not started again within " + READY_TIMEOUT);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private boolean restarted(long killed) {
+        try {
+            long pid = mysqlPid();
+            return pid != killed && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            // The new server is writing its pid file.
+            return false;
+        }
     }
 
     /**
@@ -183,6 +209,10 @@ final class FaultCluster implements AutoCloseable {
             }
         });
         connect();
+    }
+
+    private long mysqlPid() throws IOException {
+        return Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid"));
     }
 
     /** Every service ready again (after a fault of the servers), within the bound. */

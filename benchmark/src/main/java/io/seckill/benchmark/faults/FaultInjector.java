@@ -49,7 +49,11 @@ final class FaultInjector {
                 Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
                 cluster.restart("ingress-a");
             }
-            case SERVERS_KILLED -> {
+            case MYSQL_RESTARTED -> {
+                cluster.killMysqlAndAwaitItsRestart();
+                cluster.awaitAllReady();
+            }
+            case BROKER_KILLED -> {
                 cluster.killServersAndStartAgain(false);
                 cluster.awaitAllReady();
             }
