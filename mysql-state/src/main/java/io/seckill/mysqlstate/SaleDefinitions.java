@@ -1,7 +1,6 @@
 package io.seckill.mysqlstate;
 
 import java.time.Instant;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -11,8 +10,6 @@ import org.jooq.impl.DSL;
  * both stores.
  */
 public final class SaleDefinitions {
-
-    private static final int DEADLOCK_ATTEMPTS = 10;
 
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
@@ -35,18 +32,11 @@ public final class SaleDefinitions {
      * sink charging it waits; then a SKU with any order, decided or on its way, rolls it back and is
      * refused. Concurrent upserts of a new SKU can still deadlock in InnoDB; the loser runs again.
      */
-    public Defined define(DSLContext db, Skus.Sale sale, Instant now) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return defineOnce(db, sale, now);
-            } catch (HasOrders refused) {
-                return new Defined(Outcome.HAS_ORDERS, skus.current(db, sale.skuId()).orElse(null));
-            } catch (RuntimeException e) {
-                if (attempt >= DEADLOCK_ATTEMPTS || !SqlFailures.deadlock(e)) {
-                    throw e;
-                }
-                Thread.sleep(ThreadLocalRandom.current().nextLong(1, 20L * attempt));
-            }
+    public Defined define(DSLContext db, Skus.Sale sale, Instant now) {
+        try {
+            return DeadlockRetry.run(() -> defineOnce(db, sale, now));
+        } catch (HasOrders refused) {
+            return new Defined(Outcome.HAS_ORDERS, skus.current(db, sale.skuId()).orElse(null));
         }
     }
 
