@@ -33,7 +33,8 @@ final class DecidedOrders {
         switch (result.status()) {
             case CONFIRMED -> confirmed.increment();
             case REJECTED -> rejected.get(result.reason()).increment();
-            case PENDING -> throw new IllegalArgumentException("the sink never publishes a PENDING result: " + result.orderId());
+            case PENDING, PAID, CANCELLED, EXPIRED -> throw new IllegalArgumentException(
+                    "the sink publishes decisions only, not " + result.status() + ": " + result.orderId());
         }
     }
 }

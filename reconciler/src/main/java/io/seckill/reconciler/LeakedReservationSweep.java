@@ -112,7 +112,8 @@ final class LeakedReservationSweep {
     private static Settlement settlementOf(OrderResult decision, Outbox.RowState row, boolean fenced) {
         if (decision != null) {
             return switch (decision.status()) {
-                case CONFIRMED -> Settlement.CONFIRM;
+                // An order that ended after its confirmation gives its units back through the lifecycle, not the ledger.
+                case CONFIRMED, PAID, CANCELLED, EXPIRED -> Settlement.CONFIRM;
                 case REJECTED -> Settlement.RELEASE_DECIDED;
                 case PENDING -> Settlement.LEAVE;
             };

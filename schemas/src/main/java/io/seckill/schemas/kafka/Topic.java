@@ -2,6 +2,7 @@ package io.seckill.schemas.kafka;
 
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.StockCompensation;
@@ -12,8 +13,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The topic catalogue: every topic the pipeline uses, the type its values hold and how they are
- * encoded and how it is cleaned (how many partitions each has is a deployment setting). Event topics are keyed by SKU id
- * ({@link SkuKey}) so one SKU's records stay ordered in one partition.
+ * encoded and how it is cleaned (how many partitions each has is a deployment setting). The order topics are keyed by SKU id
+ * ({@link SkuKey}) so one SKU's records stay ordered in one partition; {@link #ORDER_LIFECYCLE} by order id, so one
+ * order's events do.
  *
  * @param <V> what a record's value decodes to
  */
@@ -23,6 +25,7 @@ public final class Topic<V> {
     public static final Topic<OrderRequested> ORDERS_UNIQUE = events("order-requests-unique", OrderRequested.class);
     public static final Topic<OrderResult> ORDER_RESULTS = events("order-results", OrderResult.class);
     public static final Topic<StockCompensation> STOCK_COMPENSATIONS = events("stock-compensations", StockCompensation.class);
+    public static final Topic<OrderLifecycleEvent> ORDER_LIFECYCLE = events("order-lifecycle", OrderLifecycleEvent.class);
     /** Raw bytes and key of the failed record; the reason is in the {@link DeadLetterHeaders}. */
     public static final Topic<byte[]> DEAD_LETTERS = new Topic<>("dead-letters", Function.identity(), Function.identity());
 
@@ -43,7 +46,7 @@ public final class Topic<V> {
     }
 
     public static List<Topic<?>> all() {
-        return List.of(ORDER_REQUESTS, ORDERS_UNIQUE, ORDER_RESULTS, STOCK_COMPENSATIONS, DEAD_LETTERS);
+        return List.of(ORDER_REQUESTS, ORDERS_UNIQUE, ORDER_RESULTS, STOCK_COMPENSATIONS, ORDER_LIFECYCLE, DEAD_LETTERS);
     }
 
     public String topicName() {
@@ -71,6 +74,16 @@ public final class Topic<V> {
     /** A record of this topic keyed by SKU, for a value encoded earlier (an outbox row's payload). */
     public ProducerRecord<String, byte[]> encodedRecord(long skuId, byte[] encodedValue) {
         return new ProducerRecord<>(name, SkuKey.of(skuId), encodedValue);
+    }
+
+    /** A record of this topic under {@code key} (an order id on {@link #ORDER_LIFECYCLE}). */
+    public ProducerRecord<String, byte[]> record(String key, V value) {
+        return encodedRecord(key, encode(value));
+    }
+
+    /** A record of this topic under {@code key} (an order id on {@link #ORDER_LIFECYCLE}), for a value encoded earlier. */
+    public ProducerRecord<String, byte[]> encodedRecord(String key, byte[] encodedValue) {
+        return new ProducerRecord<>(name, key, encodedValue);
     }
 
     @Override

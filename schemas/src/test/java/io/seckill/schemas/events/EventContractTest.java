@@ -50,6 +50,29 @@ class EventContractTest {
     }
 
     @Test
+    void lifecycleEventsMatchTheirSchemasAndDecodeToTheirKind() {
+        Instant at = Instant.parse("2026-11-29T10:15:00.456Z");
+        OrderPaid paid = new OrderPaid(1, order.orderId(), 42, "user-1", 2, "psp-123", at);
+        OrderCancelled cancelled = new OrderCancelled(1, order.orderId(), 42, "user-1", 2, at);
+        OrderExpired expired = new OrderExpired(1, order.orderId(), 42, "user-1", 2, at.minusMillis(1), at);
+        assertMatchesSchema(paid, "order-paid.v1.json");
+        assertMatchesSchema(cancelled, "order-cancelled.v1.json");
+        assertMatchesSchema(expired, "order-expired.v1.json");
+        for (OrderLifecycleEvent event : new OrderLifecycleEvent[] {paid, cancelled, expired}) {
+            assertThat(EventJson.decode(EventJson.encode(event), OrderLifecycleEvent.class)).isEqualTo(event);
+        }
+        assertThat(new String(EventJson.encode(expired), StandardCharsets.UTF_8)).contains("\"type\":\"OrderExpired\"");
+        assertThat(paid.returnsStock()).isFalse();
+        assertThat(cancelled.returnsStock()).isTrue();
+        assertThat(expired.returnsStock()).isTrue();
+        String noReference = new String(EventJson.encode(paid), StandardCharsets.UTF_8).replace("\"paymentReference\":\"psp-123\",", "");
+        assertThatThrownBy(() -> EventJson.decode(noReference.getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("paymentReference");
+        assertThatThrownBy(() -> EventJson.decode("{\"type\":\"OrderShipped\"}".getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("undecodable");
+    }
+
+    @Test
     void decodingRejectsWhatBreaksTheContract() {
         assertThatThrownBy(() -> EventJson.decode("not json".getBytes(StandardCharsets.UTF_8), OrderRequested.class))
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("undecodable");
