@@ -20,10 +20,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Orders per second into MySQL: the db-sink's writer deciding a poll's worth of orders per SKU in one
@@ -57,7 +57,7 @@ public final class SinkBenchmark implements Callable<Integer> {
         try (DevelopmentServers servers = serversOptions.start("sink");
              Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "sink-benchmark", 2,
                      new SimpleMeterRegistry())) {
-            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15));
+            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
             System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);
             for (int round = 1; round <= rounds; round++) {
                 for (int skuCount : new int[] {1, 8}) {

@@ -13,7 +13,6 @@ import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,12 +50,13 @@ public final class DbSink implements AutoCloseable {
     private final DecidedOrders decided;
     private ConsumerLoop<OrderRequested> loop;
 
-    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Admin admin, Duration windowTolerance, ServiceHost host) {
+    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Admin admin, Duration windowTolerance, Duration paymentWindow,
+                   ServiceHost host) {
         this.database = database;
         this.producer = producer;
         this.admin = admin;
         BrokerCheck.addTo(host.readiness(), admin);
-        this.decisions = new OrderDecisions(new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance)::write, UNEXPECTED_ATTEMPTS,
+        this.decisions = new OrderDecisions(new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow)::write, UNEXPECTED_ATTEMPTS,
                 UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
         this.producerMetrics = new KafkaClientMetrics(producer);
@@ -70,7 +70,7 @@ public final class DbSink implements AutoCloseable {
         Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters());
         host.readiness().reachable("mysql", database::ping);
         DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
-                Admin.create(KafkaClients.admin(bootstrap)), config.saleWindowTolerance(), host);
+                Admin.create(KafkaClients.admin(bootstrap)), config.saleWindowTolerance(), config.paymentWindow(), host);
         Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
         sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host);

@@ -44,14 +44,17 @@ public final class OrderBatchWriter {
     private final DSLContext dsl;
     private final Clock clock;
     private final Duration windowTolerance;
+    private final Duration paymentWindow;
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
     private final Outbox outbox = new Outbox();
 
-    public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance) {
+    /** @param paymentWindow how long an order confirmed here awaits payment */
+    public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance, Duration paymentWindow) {
         this.dsl = dsl;
         this.clock = clock;
         this.windowTolerance = windowTolerance;
+        this.paymentWindow = paymentWindow;
     }
 
     /** Decides {@code batch}, orders of {@code skuId} in arrival order, in one transaction. */
@@ -73,7 +76,7 @@ public final class OrderBatchWriter {
         }
 
         List<OrderResult> decisions = decideFresh(tx, skuId, fresh, now);
-        orders.insert(tx, fresh, decisions);
+        orders.insert(tx, fresh, decisions, paymentWindow);
         outbox.complete(tx, fresh.stream().map(OrderRequested::orderId).toList(), now);
         results.addAll(decisions);
         return results;

@@ -36,7 +36,7 @@ class OrderBatchWriterIT {
     @BeforeAll
     static void connect() {
         database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
-        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15));
+        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
     }
 
     @AfterAll

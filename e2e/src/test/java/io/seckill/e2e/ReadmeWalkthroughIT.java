@@ -76,7 +76,9 @@ class ReadmeWalkthroughIT {
             assertThat(script.exitValue()).as(output).isZero();
             assertThat(output).contains("\"skuId\":42").contains("\"status\":\"CONFIRMED\"")
                     .contains("\"code\":\"PURCHASE_LIMIT_REACHED\"")
-                    .contains("\"mysqlStock\":98").contains("\"redisStock\":98").contains("\"confirmedQuantity\":2");
+                    .contains("\"status\":\"PAID\"").contains("\"paymentReference\":\"psp-0001\"")
+                    .contains("\"mysqlStock\":98").contains("\"redisStock\":98").contains("\"confirmedQuantity\":2")
+                    .contains("\"paidQuantity\":2");
 
             // The banner's buyer token works as printed.
             String bannerToken = systemOutput.stream().filter(line -> line.contains("buyer   Authorization: Bearer "))

@@ -1,7 +1,12 @@
 package io.seckill.ingress;
 
+import io.javalin.http.Context;
 import io.seckill.redisstate.IdempotencyClaims;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -44,6 +49,18 @@ final class IdempotentReplies {
             throw new Problem(ErrorCode.INVALID_IDEMPOTENCY_KEY, HEADER + " must be 1-128 characters of A-Z a-z 0-9 _ . : -");
         }
         return raw;
+    }
+
+    /** What makes two requests "the same" for an idempotency key: method, path and body. */
+    static String fingerprint(Context ctx) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update((ctx.method() + " " + ctx.path() + "\n").getBytes(StandardCharsets.UTF_8));
+            sha.update(ctx.bodyAsBytes());
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work) {

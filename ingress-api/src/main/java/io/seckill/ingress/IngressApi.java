@@ -12,6 +12,7 @@ import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.ingress.auth.BuyerToken;
 import io.seckill.ingress.auth.TrustedHeaderIdentity;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleDefinitions;
@@ -93,13 +94,16 @@ public final class IngressApi implements AutoCloseable {
         this.outbox = new OutboxWriter(database.dsl(), outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                 config.outboxWriters(), metrics);
         this.fence = new OrderFence(database.dsl(), outboxTable, saleStore, statuses, clock);
+        IdempotentReplies idempotent = new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(),
+                IdempotentReplies.claimTtl(config.outboxWait())));
         OrderDesk desk = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(database.dsl(), outboxTable),
                 knownSkus, new OrderPublisher(producer),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics),
-                new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(), IdempotentReplies.claimTtl(config.outboxWait()))),
-                metrics, config, clock);
+                idempotent, metrics, config, clock);
         OrderStatusQuery status = new OrderStatusQuery(identity, statuses, database.dsl(), orders, outboxTable);
+        OrderEndingDesk endings = new OrderEndingDesk(identity, database.dsl(), orders, outboxTable, new OrderEndings(config.relayGrace()),
+                paymentVerifier(config.paymentVerifier()), producer, idempotent, clock);
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
@@ -128,6 +132,8 @@ public final class IngressApi implements AutoCloseable {
             });
             cfg.routes.get("/api/v1/orders/{orderId}", status::get);
             cfg.routes.get("/api/v1/orders", status::list);
+            cfg.routes.post("/api/v1/orders/{orderId}/payment", endings::pay);
+            cfg.routes.post("/api/v1/orders/{orderId}/cancellation", endings::cancel);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
             if (config.benchmarkMode()) {
@@ -171,6 +177,16 @@ public final class IngressApi implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka is back", e.toString());
         }
+    }
+
+    /** The payment provider's port; only the development stand-in exists, and it says so. */
+    private static PaymentVerifier paymentVerifier(String name) {
+        if (!"development".equals(name)) {
+            throw new IllegalArgumentException("SECKILL_PAYMENT_VERIFIER " + name + " is unknown: the only one built in is development;"
+                    + " a payment provider implements PaymentVerifier");
+        }
+        LOG.warn("SECKILL_PAYMENT_VERIFIER=development: every payment reference is taken as paid; nothing is charged");
+        return PaymentVerifier.acceptingEveryReference();
     }
 
     /** Fails fast on a missing or weak secret: an ingress must never start open. */

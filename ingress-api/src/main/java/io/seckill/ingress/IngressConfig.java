@@ -14,7 +14,8 @@ import java.time.Duration;
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
-                            int outboxWriters, int redisPipelines, boolean benchmarkMode, int topicPartitions) {
+                            int outboxWriters, int redisPipelines, boolean benchmarkMode, String paymentVerifier,
+                            int topicPartitions) {
 
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
@@ -58,6 +59,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.integer("SECKILL_OUTBOX_WRITERS", 1),
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
+                env.string("SECKILL_PAYMENT_VERIFIER", "development"),
                 KafkaClients.topicPartitions(env));
     }
 }

@@ -3,18 +3,14 @@ package io.seckill.ingress;
 import io.javalin.http.Context;
 import io.seckill.ingress.auth.BuyerIdentity;
 import io.seckill.mysqlstate.SqlFailures;
-import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
+import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -81,7 +77,7 @@ final class OrderDesk {
             return;
         }
         rateLimiter.admit(userId, clientAddress(ctx));
-        idempotent.execute(userId, key, fingerprint(ctx), () -> {
+        idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), () -> {
             try {
                 Reply reply = attempt(skuId, userId, quantity, key, () -> { }, ctx.path());
                 return reply.status() == 202 ? reply : keyedOrders.earlierOrder(userId, key, skuId).map(OrderDesk::accepted).orElse(reply);
@@ -189,17 +185,5 @@ final class OrderDesk {
             }
         }
         return ctx.ip();
-    }
-
-    /** What makes two requests "the same" for an idempotency key: method, path and body. */
-    private static String fingerprint(Context ctx) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update((ctx.method() + " " + ctx.path() + "\n").getBytes(StandardCharsets.UTF_8));
-            sha.update(ctx.bodyAsBytes());
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
     }
 }

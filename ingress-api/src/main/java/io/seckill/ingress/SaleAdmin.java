@@ -90,6 +90,7 @@ record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders 
         body.put("redisStock", redis.stock());
         body.put("pendingReservations", redis.pending());
         body.put("confirmedQuantity", orders.confirmedQuantity(dsl, skuId));
+        body.put("paidQuantity", orders.paidQuantity(dsl, skuId));
         Json.respond(ctx, 200, body);
     }
 }

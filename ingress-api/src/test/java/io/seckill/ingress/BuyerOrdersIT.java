@@ -8,6 +8,7 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ class BuyerOrdersIT {
         String confirmed = fixture.http.buy(sku, "lister", 2).orderId();
         fixture.http.buy(sku, "someone-else", 1);
         OrderRequested decided = OrderRequested.of(confirmed, sku, "lister", 2, Instant.now());
-        new Orders().insert(fixture.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())));
+        new Orders().insert(fixture.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
         String fenced = UUID.randomUUID().toString();
         new Outbox().voidUnrecorded(fixture.sql(), List.of(new Outbox.Unrecorded(fenced, sku, "lister", 1)), Instant.now());
 

@@ -70,6 +70,25 @@ public final class HttpApi {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"));
     }
 
+    /** {@code POST /api/v1/orders/{orderId}/payment}, with an Idempotency-Key unless it is null. */
+    public Reply pay(String userId, String orderId, String paymentReference, String idempotencyKey) {
+        return send(keyed(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId + "/payment"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"paymentReference\":\"" + paymentReference + "\"}")), idempotencyKey));
+    }
+
+    /** {@code POST /api/v1/orders/{orderId}/cancellation}, with an Idempotency-Key unless it is null. */
+    public Reply cancel(String userId, String orderId, String idempotencyKey) {
+        return send(keyed(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId + "/cancellation"))
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .POST(HttpRequest.BodyPublishers.noBody()), idempotencyKey));
+    }
+
+    private static HttpRequest.Builder keyed(HttpRequest.Builder request, String idempotencyKey) {
+        return idempotencyKey == null ? request : request.header("Idempotency-Key", idempotencyKey);
+    }
+
     public Reply order(String userId, String orderId) {
         return send(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId))
                 .header("Authorization", "Bearer " + tokenFor(userId)).GET());

@@ -8,37 +8,95 @@ import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.InsertValuesStep8;
+import org.jooq.InsertValuesStep9;
 import org.jooq.impl.DSL;
 
 /**
- * The owner of the {@code orders} table: every decided order, CONFIRMED or REJECTED, unique by order id.
- * Each method runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
+ * The owner of the {@code orders} table: every decided order, CONFIRMED or REJECTED, unique by order id,
+ * and how each confirmed one ended (PAID, CANCELLED, EXPIRED). Each method runs on the
+ * {@link DSLContext} it is given, so a caller's transaction can include it.
  */
 public final class Orders {
 
-    /** The decisions already recorded for any of these orders, by order id. */
+    /** The statuses whose units are sold: confirmed and awaiting payment, or paid. */
+    public static final List<OrderStatus> HOLDING_STOCK = List.of(OrderStatus.CONFIRMED, OrderStatus.PAID);
+
+    /**
+     * An order as MySQL holds it, with the time of each step: {@code payBy} is set when it was confirmed
+     * (null for orders confirmed before payment deadlines existed, which never expire), the others when
+     * it ended that way.
+     */
+    public record Stored(String orderId, long skuId, String userId, int quantity, OrderStatus status, RejectReason reason,
+                         Instant requestedAt, Instant decidedAt, Instant payBy, Instant paidAt, String paymentReference,
+                         Instant cancelledAt, Instant expiredAt) {
+
+        /** Whether the deadline has passed at {@code now} (never for an order without one). */
+        public boolean overdue(Instant now) {
+            return payBy != null && !now.isBefore(payBy);
+        }
+    }
+
+    /** The decisions already recorded for any of these orders, by order id (CONFIRMED or REJECTED, however they ended since). */
     public Map<String, OrderResult> decided(DSLContext db, Collection<String> orderIds) {
         return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.in(orderIds)).fetchMap(ORDERS.ORDER_ID, Orders::resultOf);
     }
 
-    public Optional<OrderResult> find(DSLContext db, String orderId) {
-        return Optional.ofNullable(decided(db, List.of(orderId)).get(orderId));
+    /** One order with its lifecycle, as stored. */
+    public Optional<Stored> stored(DSLContext db, String orderId) {
+        return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.eq(orderId)).fetchOptional(Orders::storedOf);
     }
 
-    /** A buyer's decided orders of one SKU, newest first (at most {@code limit}). */
-    public List<OrderResult> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
+    /** The same, with the row locked until the caller's transaction ends: the one place an order's ending is decided. */
+    public Optional<Stored> lock(DSLContext tx, String orderId) {
+        return tx.selectFrom(ORDERS).where(ORDERS.ORDER_ID.eq(orderId)).forUpdate().fetchOptional(Orders::storedOf);
+    }
+
+    /** A buyer's decided orders of one SKU with their lifecycle, newest first (at most {@code limit}). */
+    public List<Stored> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
         return db.selectFrom(ORDERS)
                 .where(ORDERS.SKU_ID.eq(skuId)).and(ORDERS.USER_ID.eq(userId))
                 .orderBy(ORDERS.REQUESTED_AT.desc())
                 .limit(limit)
-                .fetch(Orders::resultOf);
+                .fetch(Orders::storedOf);
+    }
+
+    /**
+     * Locks up to {@code limit} confirmed orders whose deadline passed at {@code now}, oldest deadline first,
+     * through the (status, pay_by) index; rows another transaction holds (a payment being made) are skipped.
+     */
+    public List<Stored> lockOverdue(DSLContext tx, Instant now, int limit) {
+        return tx.selectFrom(ORDERS)
+                .where(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .and(ORDERS.PAY_BY.le(now))
+                .orderBy(ORDERS.PAY_BY)
+                .limit(limit)
+                .forUpdate().skipLocked()
+                .fetch(Orders::storedOf);
+    }
+
+    public void markPaid(DSLContext tx, String orderId, String paymentReference, Instant at) {
+        tx.update(ORDERS).set(ORDERS.STATUS, OrderStatus.PAID).set(ORDERS.PAID_AT, at).set(ORDERS.PAYMENT_REFERENCE, paymentReference)
+                .where(ORDERS.ORDER_ID.eq(orderId)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .execute();
+    }
+
+    public void markCancelled(DSLContext tx, String orderId, Instant at) {
+        tx.update(ORDERS).set(ORDERS.STATUS, OrderStatus.CANCELLED).set(ORDERS.CANCELLED_AT, at)
+                .where(ORDERS.ORDER_ID.eq(orderId)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .execute();
+    }
+
+    public void markExpired(DSLContext tx, Collection<String> orderIds, Instant at) {
+        tx.update(ORDERS).set(ORDERS.STATUS, OrderStatus.EXPIRED).set(ORDERS.EXPIRED_AT, at)
+                .where(ORDERS.ORDER_ID.in(orderIds)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .execute();
     }
 
     public boolean exists(DSLContext db, String orderId) {
@@ -49,28 +107,60 @@ public final class Orders {
         return db.fetchExists(ORDERS, ORDERS.SKU_ID.eq(skuId));
     }
 
+    /** Units sold and kept: confirmed (awaiting payment) or paid. */
     public long confirmedQuantity(DSLContext db, long skuId) {
-        BigDecimal confirmed = db.select(DSL.sum(ORDERS.QUANTITY)).from(ORDERS)
-                .where(ORDERS.SKU_ID.eq(skuId)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
-                .fetchOne(0, BigDecimal.class);
-        return confirmed == null ? 0 : confirmed.longValue();
+        return quantity(db, skuId, HOLDING_STOCK);
     }
 
-    /** @param decisions one per order of {@code orders}, in the same order */
-    public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions) {
-        InsertValuesStep8<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant> insert =
+    public long paidQuantity(DSLContext db, long skuId) {
+        return quantity(db, skuId, List.of(OrderStatus.PAID));
+    }
+
+    private static long quantity(DSLContext db, long skuId, List<OrderStatus> statuses) {
+        BigDecimal sum = db.select(DSL.sum(ORDERS.QUANTITY)).from(ORDERS)
+                .where(ORDERS.SKU_ID.eq(skuId)).and(ORDERS.STATUS.in(statuses))
+                .fetchOne(0, BigDecimal.class);
+        return sum == null ? 0 : sum.longValue();
+    }
+
+    /**
+     * @param decisions one per order of {@code orders}, in the same order
+     * @param paymentWindow how long a confirmed order awaits payment: its {@code pay_by} is its decision time plus this
+     */
+    public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow) {
+        InsertValuesStep9<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant, Instant> insert =
                 tx.insertInto(ORDERS, ORDERS.ORDER_ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY,
-                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT);
+                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT, ORDERS.PAY_BY);
         for (int i = 0; i < decisions.size(); i++) {
             OrderResult result = decisions.get(i);
+            Instant payBy = result.status() == OrderStatus.CONFIRMED ? result.decidedAt().plus(paymentWindow) : null;
             insert = insert.values(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                    result.status(), result.reason(), orders.get(i).requestedAt(), result.decidedAt());
+                    result.status(), result.reason(), orders.get(i).requestedAt(), result.decidedAt(), payBy);
         }
         insert.execute();
     }
 
+    /** Rejections only, which await no payment. */
+    public void insertRejected(DSLContext tx, List<OrderRequested> orders, List<OrderResult> rejections) {
+        if (rejections.stream().anyMatch(result -> result.status() != OrderStatus.REJECTED)) {
+            throw new IllegalArgumentException("not all rejections: " + rejections);
+        }
+        insert(tx, orders, rejections, Duration.ZERO);
+    }
+
+    private static Stored storedOf(OrdersRecord row) {
+        return new Stored(row.getOrderId(), row.getSkuId(), row.getUserId(), row.getQuantity(), row.getStatus(), row.getReason(),
+                row.getRequestedAt(), row.getDecidedAt(), row.getPayBy(), row.getPaidAt(), row.getPaymentReference(),
+                row.getCancelledAt(), row.getExpiredAt());
+    }
+
+    /** The decision on the order: an order that was paid, cancelled or expired since was CONFIRMED. */
     private static OrderResult resultOf(OrdersRecord row) {
+        OrderStatus decision = switch (row.getStatus()) {
+            case CONFIRMED, PAID, CANCELLED, EXPIRED -> OrderStatus.CONFIRMED;
+            case PENDING, REJECTED -> row.getStatus();
+        };
         return new OrderResult(OrderResult.CURRENT_VERSION, row.getOrderId(), row.getSkuId(), row.getUserId(),
-                row.getQuantity(), row.getStatus(), row.getReason(), row.getDecidedAt());
+                row.getQuantity(), decision, row.getReason(), row.getDecidedAt());
     }
 }

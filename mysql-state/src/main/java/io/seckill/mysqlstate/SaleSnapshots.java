@@ -19,6 +19,7 @@ public final class SaleSnapshots {
 
     private final Skus skus = new Skus();
     private final StockAdjustments adjustments = new StockAdjustments();
+    private final OrderEvents orderEvents = new OrderEvents();
 
     /** An order recorded in the outbox and not decided yet. */
     public record OpenOrder(String orderId, String userId, int quantity, Instant createdAt) {
@@ -27,8 +28,10 @@ public final class SaleSnapshots {
     /**
      * @param purchases units each buyer holds in confirmed orders
      * @param adjustmentIds the stock adjustments the sale's stock holds
+     * @param returnedOrders the cancelled and expired orders whose units the sale's stock holds again
      */
-    public record SaleSnapshot(Skus.VersionedSale sale, List<OpenOrder> open, Map<String, Integer> purchases, List<String> adjustmentIds) {
+    public record SaleSnapshot(Skus.VersionedSale sale, List<OpenOrder> open, Map<String, Integer> purchases, List<String> adjustmentIds,
+                               List<String> returnedOrders) {
     }
 
     public Optional<SaleSnapshot> read(DSLContext db, long skuId) {
@@ -42,7 +45,8 @@ public final class SaleSnapshots {
                     tx.select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY).from(USER_PURCHASES)
                             .where(USER_PURCHASES.SKU_ID.eq(skuId))
                             .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY),
-                    adjustments.idsOf(tx, skuId)));
+                    adjustments.idsOf(tx, skuId),
+                    orderEvents.returnedOrders(tx, skuId)));
         });
     }
 }

@@ -10,7 +10,8 @@ import org.jooq.DSLContext;
 
 /**
  * The owner of the {@code sku} table: a sale's definition and the stock MySQL holds, which only ever
- * goes down through a conditional charge (its CHECK keeps it from going negative besides). Each method
+ * goes down through a conditional charge (its CHECK keeps it from going negative besides), and back up
+ * only when an order ends unpaid. Each method
  * runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
  */
 public final class Skus {
@@ -85,6 +86,16 @@ public final class Skus {
                 .where(SKU.ID.eq(skuId))
                 .and(SKU.STOCK.ge(quantity))
                 .execute() == 1;
+    }
+
+    /** Puts back {@code quantity} units of an order that ended without being paid. */
+    public void giveBack(DSLContext db, long skuId, int quantity, Instant now) {
+        db.update(SKU)
+                .set(SKU.STOCK, SKU.STOCK.plus(quantity))
+                .set(SKU.VERSION, SKU.VERSION.plus(1))
+                .set(SKU.UPDATED_AT, now)
+                .where(SKU.ID.eq(skuId))
+                .execute();
     }
 
     /** The stock under the row lock, which holds until the caller's transaction ends. */

@@ -134,7 +134,7 @@ class TablesIT {
         OrderRequested won = OrderRequested.of(UUID.randomUUID().toString(), sku, "mia", 2, now);
         OrderRequested lost = OrderRequested.of(UUID.randomUUID().toString(), sku, "ned", 1, now);
         List<OrderResult> decisions = List.of(OrderResult.confirmed(won, now), OrderResult.rejected(lost, RejectReason.SOLD_OUT, now));
-        orders.insert(db, List.of(won, lost), decisions);
+        orders.insert(db, List.of(won, lost), decisions, Duration.ofMinutes(15));
 
         Map<String, OrderResult> decided = orders.decided(db, List.of(won.orderId(), lost.orderId(), UUID.randomUUID().toString()));
         assertThat(decided).containsEntry(won.orderId(), decisions.get(0)).containsEntry(lost.orderId(), decisions.get(1)).hasSize(2);

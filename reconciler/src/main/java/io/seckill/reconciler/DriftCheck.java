@@ -1,5 +1,6 @@
 package io.seckill.reconciler;
 
+import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * and nothing else. MySQL's side is one consistent snapshot (stock and undecided orders together);
  * during a sale a difference is normal for a moment (a decision is committed in MySQL before its
  * result settles the Redis ledger), so a SKU is only judged at rest: nothing pending in Redis, no
- * undecided order in MySQL. A difference seen at rest, the same in {@code repairAfter} checks in a
+ * undecided order in MySQL, no cancelled or expired order's units on their way back. A difference seen at rest, the same in {@code repairAfter} checks in a
  * row, is drift: Redis's free stock is set to MySQL's, counted and logged, and only if Redis did not
  * move meanwhile ({@link SaleStore#correctStock}).
  */
@@ -27,15 +28,18 @@ final class DriftCheck {
     private final DSLContext dsl;
     private final Skus skus;
     private final Outbox outbox;
+    private final OrderEvents orderEvents;
     private final SaleStore saleStore;
     private final int repairAfter;
     private final ReconcilerMetrics metrics;
     private final Map<Long, Streak> streaks = new HashMap<>();
 
-    DriftCheck(DSLContext dsl, Skus skus, Outbox outbox, SaleStore saleStore, int repairAfter, ReconcilerMetrics metrics) {
+    DriftCheck(DSLContext dsl, Skus skus, Outbox outbox, OrderEvents orderEvents, SaleStore saleStore, int repairAfter,
+               ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.outbox = outbox;
+        this.orderEvents = orderEvents;
         this.saleStore = saleStore;
         this.repairAfter = repairAfter;
         this.metrics = metrics;
@@ -45,10 +49,11 @@ final class DriftCheck {
     synchronized List<SkuFigures> run() {
         MySqlSide mysql = dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            return new MySqlSide(skus.stocks(tx), outbox.openQuantities(tx));
+            return new MySqlSide(skus.stocks(tx), outbox.openQuantities(tx), orderEvents.returningQuantities(tx));
         });
         List<SkuFigures> all = mysql.stocks().entrySet().stream()
-                .map(sku -> figures(sku.getKey(), sku.getValue(), mysql.undecided().getOrDefault(sku.getKey(), 0)))
+                .map(sku -> figures(sku.getKey(), sku.getValue(), mysql.undecided().getOrDefault(sku.getKey(), 0),
+                        mysql.returning().getOrDefault(sku.getKey(), 0)))
                 .filter(sku -> sku.redisStock() >= 0)
                 .toList();
         streaks.keySet().retainAll(all.stream().map(SkuFigures::skuId).toList());
@@ -72,12 +77,12 @@ final class DriftCheck {
         }
     }
 
-    private SkuFigures figures(long skuId, int mysqlStock, int undecided) {
+    private SkuFigures figures(long skuId, int mysqlStock, int undecided, int returning) {
         SaleStore.RedisSkuState redis = saleStore.state(skuId);
-        return new SkuFigures(skuId, mysqlStock, undecided, redis.stock(), redis.pending());
+        return new SkuFigures(skuId, mysqlStock, undecided, returning, redis.stock(), redis.pending());
     }
 
-    private record MySqlSide(Map<Long, Integer> stocks, Map<Long, Integer> undecided) {
+    private record MySqlSide(Map<Long, Integer> stocks, Map<Long, Integer> undecided, Map<Long, Integer> returning) {
     }
 
     private record Streak(long drift, int checks) {

@@ -4,12 +4,8 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jooq.DSLContext;
 
 /**
@@ -26,25 +22,10 @@ record OutboxRelay(DSLContext dsl, Outbox outbox, Producer<String, byte[]> produ
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<Outbox.DueRow> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
-            publish(claimed);
+            KafkaSends.sendAll(producer, claimed.stream()
+                    .map(row -> Topic.ORDER_REQUESTS.encodedRecord(row.skuId(), row.payload().getBytes(StandardCharsets.UTF_8)))
+                    .toList(), "order(s)");
             return claimed.size();
         });
-    }
-
-    private void publish(List<Outbox.DueRow> due) {
-        List<Future<RecordMetadata>> acks = new ArrayList<>();
-        for (Outbox.DueRow row : due) {
-            acks.add(producer.send(Topic.ORDER_REQUESTS.encodedRecord(row.skuId(), row.payload().getBytes(StandardCharsets.UTF_8))));
-        }
-        try {
-            for (Future<RecordMetadata> ack : acks) {
-                ack.get();
-            }
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("re-sending " + due.size() + " order(s) failed; they come due again after their backoff", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted re-sending orders", e);
-        }
     }
 }

@@ -2,6 +2,8 @@ package io.seckill.reconciler;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.OrderEndings;
+import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
@@ -34,8 +36,8 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The reconciler process: outbox relay, result and compensation settlement, dead letters, the sweep of
- * leaked reservations, drift check.
+ * The reconciler process: outbox relays (orders, lifecycle events), result and compensation settlement,
+ * dead letters, the sweep of leaked reservations, payment deadlines and the units they give back, drift check.
  */
 public final class Reconciler implements AutoCloseable {
 
@@ -47,7 +49,7 @@ public final class Reconciler implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
     private final KafkaClientMetrics producerMetrics;
-    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(4);
+    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(5);
     private final List<ConsumerLoop<?>> loops = new ArrayList<>();
 
     private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin admin, ServiceHost host) {
@@ -83,6 +85,7 @@ public final class Reconciler implements AutoCloseable {
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
         Outbox outbox = new Outbox();
+        OrderEvents orderEvents = new OrderEvents();
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
         ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
         DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock, metrics);
@@ -90,6 +93,9 @@ public final class Reconciler implements AutoCloseable {
                 settler::onResults, host));
         loops.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
+        StockReturns returns = new StockReturns(database.dsl(), orderEvents, saleStore, clock, metrics);
+        loops.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
+                returns::onEvents, host));
         loops.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
@@ -105,7 +111,23 @@ public final class Reconciler implements AutoCloseable {
             }
             undeliverable.giveUp();
         });
-        OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, config.outboxRetention(), config.relayBatch(), clock);
+        LifecycleRelay lifecycleRelay = new LifecycleRelay(database.dsl(), orderEvents, producer, config.relayBackoff(), config.relayBatch(),
+                clock);
+        every(config.relayInterval(), "lifecycle relay", () -> {
+            int sent = lifecycleRelay.relayDue();
+            if (sent > 0) {
+                LOG.info("lifecycle relay re-sent {} event(s)", sent);
+            }
+        });
+        PaymentDeadlines deadlines = new PaymentDeadlines(database.dsl(), new OrderEndings(config.relayBackoff().grace()), producer,
+                config.expiryBatch(), clock, metrics);
+        every(config.expiryInterval(), "payment deadlines", () -> {
+            int expired = deadlines.expireOverdue();
+            if (expired > 0) {
+                LOG.info("expired {} order(s) not paid by their deadline", expired);
+            }
+        });
+        OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, orderEvents, config.outboxRetention(), config.relayBatch(), clock);
         every(config.outboxPurgeInterval(), "outbox purge", () -> {
             int deleted = purge.purge();
             if (deleted > 0) {
@@ -120,7 +142,7 @@ public final class Reconciler implements AutoCloseable {
         PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore,
                 config.leakSweepInterval(), clock);
         every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
-        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, saleStore, config.driftRepairAfter(), metrics);
+        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, orderEvents, saleStore, config.driftRepairAfter(), metrics);
         every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);

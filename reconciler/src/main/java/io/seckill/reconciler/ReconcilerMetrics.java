@@ -13,7 +13,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pipeline's business figures, as the reconciler sees them: compensations applied, dead letters
+ * The pipeline's business figures, as the reconciler sees them: compensations applied, orders expired
+ * and units returned, dead letters
  * by stage and reason, relay re-sends and backlog, the oldest undecided order's age, each SKU's pending
  * reservations and drift, and each consumer group's lag. Gauges hold the last measurement.
  */
@@ -23,6 +24,8 @@ final class ReconcilerMetrics {
     private final Clock clock;
     private final Counter compensationsApplied;
     private final Counter relayResent;
+    private final Counter ordersExpired;
+    private final Counter unitsReturned;
     private final Counter relayGaveUp;
     private final Counter redisRebuilds;
     private final Counter driftRepairs;
@@ -39,6 +42,10 @@ final class ReconcilerMetrics {
         this.clock = clock;
         this.compensationsApplied = Counter.builder("seckill.compensations.applied")
                 .description("compensations that gave reserved units back to Redis").register(meters);
+        this.ordersExpired = Counter.builder("seckill.orders.expired")
+                .description("confirmed orders expired unpaid after their payment deadline").register(meters);
+        this.unitsReturned = Counter.builder("seckill.stock.returned")
+                .description("units of cancelled and expired orders given back to Redis").register(meters);
         this.relayResent = Counter.builder("seckill.outbox.relay.resent")
                 .description("orders re-sent by the outbox relay").register(meters);
         this.transactionsAborted = Counter.builder("seckill.kafka.hanging.transactions.aborted")
@@ -89,6 +96,14 @@ final class ReconcilerMetrics {
 
     void compensationApplied() {
         compensationsApplied.increment();
+    }
+
+    void expired(int orders) {
+        ordersExpired.increment(orders);
+    }
+
+    void stockReturned(int units) {
+        unitsReturned.increment(units);
     }
 
     void relayed(int rows) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,7 @@ final class RedisRecovery {
                 snapshot.open().stream()
                         .map(order -> new SaleStore.Held(sale.skuId(), order.orderId(), order.userId(), order.quantity(), order.createdAt().toEpochMilli()))
                         .toList(),
-                snapshot.purchases(), snapshot.adjustmentIds());
+                snapshot.purchases(),
+                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList());
     }
 }

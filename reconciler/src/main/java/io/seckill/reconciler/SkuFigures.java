@@ -3,9 +3,10 @@ package io.seckill.reconciler;
 /**
  * One SKU as both stores see it. At rest, {@code redisStock + pendingReservations == mysqlStock};
  * {@link #drift()} is the difference, positive when Redis would sell more than MySQL holds.
- * {@code recordedUndecided}: units of orders MySQL recorded (open outbox rows) and has not decided.
+ * {@code recordedUndecided}: units of orders MySQL recorded (open outbox rows) and has not decided;
+ * {@code returning}: units MySQL took back from cancelled or expired orders that Redis has not got yet.
  */
-record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long redisStock, long pendingReservations) {
+record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long returning, long redisStock, long pendingReservations) {
 
     long drift() {
         return redisStock + pendingReservations - mysqlStock;
@@ -13,6 +14,6 @@ record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long redi
 
     /** Nothing in flight in either store: a difference now is not an order on its way. */
     boolean atRest() {
-        return pendingReservations == 0 && recordedUndecided == 0;
+        return pendingReservations == 0 && recordedUndecided == 0 && returning == 0;
     }
 }

@@ -51,7 +51,7 @@ record UndeliverableOrders(DSLContext dsl, Outbox outbox, Orders orders, SaleSto
                     .map(row -> EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class))
                     .toList();
             if (!undecided.isEmpty()) {
-                orders.insert(tx, undecided, undecided.stream().map(order -> OrderResult.rejected(order, RejectReason.UNDELIVERED, now)).toList());
+                orders.insertRejected(tx, undecided, undecided.stream().map(order -> OrderResult.rejected(order, RejectReason.UNDELIVERED, now)).toList());
             }
             outbox.complete(tx, ids, now);
             return rows.stream().filter(row -> !decided.containsKey(row.orderId())).toList();

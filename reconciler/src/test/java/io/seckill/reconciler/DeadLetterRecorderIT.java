@@ -17,6 +17,7 @@ import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,7 +59,7 @@ class DeadLetterRecorderIT {
     void poisonNamingADecidedOrderReleasesNothing() {
         long sku = Stores.openSale(5, 1);
         OrderRequested order = Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
-        new Orders().insert(Stores.sql(), List.of(order), List.of(OrderResult.confirmed(order, Instant.now())));
+        new Orders().insert(Stores.sql(), List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
 
         recorder.onDeadLetters(List.of(deadLetter(Topic.ORDER_REQUESTS, zeroQuantity(order))));
 

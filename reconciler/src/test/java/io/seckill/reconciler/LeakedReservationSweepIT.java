@@ -78,7 +78,7 @@ class LeakedReservationSweepIT {
         insertRow(confirmed);
         insertRow(rejected);
         ORDERS.insert(Stores.sql(), List.of(confirmed, rejected), List.of(OrderResult.confirmed(confirmed, Instant.now()),
-                OrderResult.rejected(rejected, RejectReason.SOLD_OUT, Instant.now())));
+                OrderResult.rejected(rejected, RejectReason.SOLD_OUT, Instant.now())), Duration.ofMinutes(15));
 
         sweep.sweep();
 

@@ -109,7 +109,7 @@ class OutboxRelayIT {
         long sku = Stores.openSale(10, 2);
         OrderRequested stuck = Stores.accepted(sku, "stuck", Instant.now().minusSeconds(1));
         OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));
-        ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())));
+        ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
         Stores.sql().update(OUTBOX).set(OUTBOX.RELAY_ATTEMPTS, 12).where(OUTBOX.ID.in(stuck.orderId(), decided.orderId())).execute();
         UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
                 Clock.systemUTC(), Stores.metrics());
@@ -117,11 +117,11 @@ class OutboxRelayIT {
         undeliverable.giveUp();
         undeliverable.giveUp();
 
-        assertThat(ORDERS.find(Stores.sql(), stuck.orderId())).hasValueSatisfying(order -> {
+        assertThat(ORDERS.stored(Stores.sql(), stuck.orderId())).hasValueSatisfying(order -> {
             assertThat(order.status()).isEqualTo(OrderStatus.REJECTED);
             assertThat(order.reason()).isEqualTo(RejectReason.UNDELIVERED);
         });
-        assertThat(ORDERS.find(Stores.sql(), decided.orderId())).map(OrderResult::status).contains(OrderStatus.CONFIRMED);
+        assertThat(ORDERS.stored(Stores.sql(), decided.orderId())).map(Orders.Stored::status).contains(OrderStatus.CONFIRMED);
         assertThat(new Outbox().states(Stores.sql(), List.of(stuck.orderId(), decided.orderId())).values())
                 .containsOnly(Outbox.RowState.COMPLETED);
         assertThat(Stores.PROBE.heldBy(sku, "stuck")).isZero();

@@ -11,6 +11,7 @@ import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -94,7 +95,7 @@ class RedisRecoveryIT {
         OrderResult result = OrderResult.confirmed(order, Instant.now());
         Stores.sql().transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            new Orders().insert(tx, List.of(order), List.of(result));
+            new Orders().insert(tx, List.of(order), List.of(result), Duration.ofMinutes(15));
             new Skus().charge(tx, sku, order.quantity(), Instant.now());
             tx.insertInto(USER_PURCHASES).set(USER_PURCHASES.SKU_ID, sku).set(USER_PURCHASES.USER_ID, order.userId())
                     .set(USER_PURCHASES.QUANTITY, order.quantity()).execute();

@@ -26,6 +26,8 @@ enum LuaScript {
     ADJUST_STOCK("adjust-stock.lua"),
     /** ARGV adjustmentId, delta. Returns 1 when reverted. */
     REVERT_ADJUSTMENT("revert-adjustment.lua"),
+    /** ARGV returnId, userId, quantity. Returns {RETURNED or ALREADY or NOT_LOADED, stock}. */
+    RETURN_UNITS("return-units.lua"),
     /** ARGV a step (BEGIN, ADD, BOUGHT, OPEN) and its values: a sale rebuilt from MySQL. */
     RESTORE_SALE("restore-sale.lua"),
     /** ARGV expected stock, corrected stock. Returns 1 when corrected, 0 when the stock moved or a reservation is pending. */

@@ -32,6 +32,23 @@ public final class SaleStore {
         return (Long) run(LuaScript.RELEASE, skuId, orderId);
     }
 
+    /** The id under which an order's returned units count among the SKU's applied adjustments. */
+    public static String returnId(String orderId) {
+        return "return:" + orderId;
+    }
+
+    /**
+     * Gives the units of an order that ended unpaid back to the sale and the buyer, at most once per order.
+     * NOT_LOADED: the sale is not in Redis (being rebuilt); nothing changed, try again later.
+     */
+    public Returned returnUnits(long skuId, String orderId, String userId, int quantity) {
+        List<?> reply = (List<?>) run(LuaScript.RETURN_UNITS, skuId, returnId(orderId), userId, Integer.toString(quantity));
+        return Returned.valueOf((String) reply.get(0));
+    }
+
+    /** What {@link #returnUnits} did. */
+    public enum Returned { RETURNED, ALREADY, NOT_LOADED }
+
     /**
      * Settles confirmed reservations, each at most once per order, in one round trip.
      * @throws RuntimeException when any of them failed (settling again is harmless)
