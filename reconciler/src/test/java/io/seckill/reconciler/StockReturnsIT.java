@@ -1,0 +1,90 @@
+package io.seckill.reconciler;
+
+import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
+import static io.seckill.schemas.db.Tables.USER_PURCHASES;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.mysqlstate.OrderEndings;
+import io.seckill.mysqlstate.OrderEvents;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.SaleSnapshots;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.RedisEpoch;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.Delivery;
+import io.seckill.schemas.events.OrderLifecycleEvent;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.kafka.Topic;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A cancelled order's units reach Redis once however often its event comes (a redelivery, the relay's
+ * re-send), and not at all when Redis was rebuilt from a MySQL that already held them.
+ */
+class StockReturnsIT {
+
+    private final StockReturns returns = new StockReturns(Stores.sql(), new OrderEvents(), Stores.SALES, Clock.systemUTC(), Stores.metrics());
+    private final OrderEndings endings = new OrderEndings(Duration.ofSeconds(10));
+
+    @Test
+    void aCancellationDeliveredThreeTimesGivesItsUnitsBackOnce() {
+        long sku = Stores.openSale(10, 2);
+        OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "returner");
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
+
+        returns.onEvents(List.of(delivery(cancelled), delivery(cancelled)));
+        returns.onEvents(List.of(delivery(cancelled)));
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "returner")).isZero();
+        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
+        assertThat(new OrderEvents().returningQuantities(Stores.sql())).doesNotContainKey(sku);
+    }
+
+    @Test
+    void aRedisRebuiltAfterTheCancellationCountsTheUnitsAndALateEventAddsNothing() {
+        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA),
+                Stores.metrics());
+        recovery.rebuildIfLost();
+        long sku = Stores.openSale(10, 2);
+        OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "rebuilt");
+
+        Stores.REDIS.flushAll();
+        assertThat(recovery.rebuildIfLost()).isPositive();
+        assertThat(Stores.SALES.state(sku)).as("MySQL holds the cancelled units again").isEqualTo(new SaleStore.RedisSkuState(10, 0));
+        returns.onEvents(List.of(delivery(cancelled)));
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "rebuilt")).isZero();
+    }
+
+    /** An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its buyer. */
+    private OrderLifecycleEvent confirmedThenCancelled(long sku, String buyer) {
+        OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, buyer, 2, Instant.now());
+        Stores.SALES.reserve(sku, order.orderId(), buyer, 2, order.requestedAt().toEpochMilli());
+        OrderResult confirmed = OrderResult.confirmed(order, Instant.now());
+        Stores.sql().transaction(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            new Orders().insert(tx, List.of(order), List.of(confirmed), Duration.ofMinutes(15));
+            new Skus().charge(tx, sku, 2, Instant.now());
+            tx.insertInto(USER_PURCHASES).set(USER_PURCHASES.SKU_ID, sku).set(USER_PURCHASES.USER_ID, buyer)
+                    .set(USER_PURCHASES.QUANTITY, 2).execute();
+        });
+        Stores.SALES.confirmAll(List.of(confirmed));
+        return endings.cancel(Stores.sql(), order.orderId(), buyer, Instant.now()).event().orElseThrow();
+    }
+
+    private static Delivery<OrderLifecycleEvent> delivery(OrderLifecycleEvent event) {
+        return new Delivery<>(event, new ConsumerRecord<>(Topic.ORDER_LIFECYCLE.topicName(), 0, 0, event.orderId(),
+                Topic.ORDER_LIFECYCLE.encode(event)));
+    }
+}
