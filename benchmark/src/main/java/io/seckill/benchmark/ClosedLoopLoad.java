@@ -85,21 +85,11 @@ final class ClosedLoopLoad {
                     }
                 } catch (Exception e) {
                     failures++;
-                    closeQuietly(connection);
+                    HttpConnection.closeQuietly(connection);
                     connection = null;
                 }
             }
-            closeQuietly(connection);
-        }
-    }
-
-    private static void closeQuietly(HttpConnection connection) {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (Exception ignored) {
-                // closing a connection we are abandoning anyway
-            }
+            HttpConnection.closeQuietly(connection);
         }
     }
 

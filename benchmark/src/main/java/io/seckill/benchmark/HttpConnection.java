@@ -1,5 +1,6 @@
 package io.seckill.benchmark;
 
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,14 @@ final class HttpConnection implements AutoCloseable {
 
     /** Sends a complete request and reads the whole response. @return the status code */
     int exchange(byte[] request) throws IOException {
+        return exchange(request, null);
+    }
+
+    /**
+     * The same, keeping the response's body (a fixed-length one) in {@code body} when it is not null: a
+     * caller that needs what a winner was answered (its order id).
+     */
+    int exchange(byte[] request, ByteArrayOutputStream body) throws IOException {
         out.write(request);
         out.flush();
         String statusLine = readLine();
@@ -55,7 +64,12 @@ final class HttpConnection implements AutoCloseable {
             }
             readLine();
         } else if (contentLength > 0) {
-            skip(contentLength);
+            if (body == null) {
+                skip(contentLength);
+            } else {
+                body.reset();
+                copy(contentLength, body);
+            }
         }
         return status;
     }
@@ -82,6 +96,19 @@ final class HttpConnection implements AutoCloseable {
         }
     }
 
+    private void copy(long bytes, ByteArrayOutputStream into) throws IOException {
+        long left = bytes;
+        while (left > 0) {
+            if (position == limit) {
+                fill();
+            }
+            int taken = (int) Math.min(left, limit - position);
+            into.write(buffer, position, taken);
+            position += taken;
+            left -= taken;
+        }
+    }
+
     private int next() throws IOException {
         if (position == limit) {
             fill();
@@ -96,6 +123,17 @@ final class HttpConnection implements AutoCloseable {
         }
         position = 0;
         limit = read;
+    }
+
+    /** Closes a connection being abandoned after a failure; a failure to close it changes nothing. */
+    static void closeQuietly(HttpConnection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (IOException ignored) {
+                // abandoned anyway
+            }
+        }
     }
 
     @Override

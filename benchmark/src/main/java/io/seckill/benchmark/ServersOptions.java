@@ -23,6 +23,11 @@ final class ServersOptions {
         return DevelopmentServers.start(root, work.resolve("data"), logs(), Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
     }
 
+    /** The benchmark's folder under {@code benchmark/target/}. */
+    Path work() {
+        return work;
+    }
+
     Path logs() {
         return work.resolve("logs");
     }

@@ -1,0 +1,122 @@
+package io.seckill.benchmark;
+
+import io.seckill.benchmark.baselines.BaselineMain;
+import io.seckill.benchmark.baselines.RedisQueueDesign;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A baseline design ({@code naive} or {@code redis-queue}, {@link BaselineMain}) as a JVM process of its
+ * own beside the development servers, on the benchmark module's classpath ({@code target/classes} and
+ * {@code target/lib}); its orders in its own tables ({@code naive_*}, {@code rq_*}).
+ */
+final class BaselineSaleDesign implements SaleDesign {
+
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+    private final String name;
+    private final String tables;
+    private final Process process;
+    private final int port;
+    private final SaleQueries queries;
+    private final RedisClient redis;
+
+    private BaselineSaleDesign(String name, Process process, int port, SaleQueries queries, RedisClient redis) {
+        this.name = name;
+        this.tables = "naive".equals(name) ? "naive" : "rq";
+        this.process = process;
+        this.port = port;
+        this.queries = queries;
+        this.redis = redis;
+    }
+
+    static BaselineSaleDesign start(String name, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
+                                    RedisClient redis) throws IOException, InterruptedException {
+        Path module = repository.resolve("benchmark/target");
+        String classpath = module.resolve("classes") + File.pathSeparator + module.resolve("lib") + File.separator + "*";
+        Files.createDirectories(logs);
+        Path log = logs.resolve("baseline-" + name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "-cp", classpath, BaselineMain.class.getName(), name)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(serverSettings);
+        builder.environment().put("BASELINE_PORT", Integer.toString(port));
+        Process process = builder.start();
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (!Files.readString(log).contains("listening on")) {
+            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("baseline " + name + " did not start; its output:\n" + Files.readString(log));
+            }
+            Thread.sleep(250);
+        }
+        return new BaselineSaleDesign(name, process, port, queries, redis);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    /** The baselines have no per-unit limit: one order per buyer and SKU (their unique key), of any quantity. */
+    @Override
+    public void defineSales(List<Long> skus, int units, int perBuyer) throws Exception {
+        for (long sku : skus) {
+            queries.execute("INSERT INTO " + tables + "_sku (id, stock) VALUES (?, ?)", sku, units);
+            if (redis != null) {
+                redis.set(RedisQueueDesign.stockKey(sku), Integer.toString(units));
+                redis.del(RedisQueueDesign.buyersKey(sku));
+            }
+        }
+    }
+
+    @Override
+    public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
+        return queries.committed("SELECT order_id, created_at FROM " + tables + "_orders WHERE order_id IN (%s)", orderIds);
+    }
+
+    @Override
+    public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
+        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables + "_orders WHERE sku_id IN (%s) GROUP BY sku_id", skus, Long.class);
+    }
+
+    @Override
+    public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
+        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables + "_orders WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus,
+                String.class);
+    }
+
+    /** redis-queue: Redis stock - MySQL stock; naive has one store. */
+    @Override
+    public Map<Long, Long> drift(List<Long> skus) throws Exception {
+        Map<Long, Long> drift = new HashMap<>();
+        for (long sku : skus) {
+            long mysql = queries.single("SELECT stock FROM " + tables + "_sku WHERE id = ?", sku);
+            drift.put(sku, redis == null ? 0 : Long.parseLong(redis.get(RedisQueueDesign.stockKey(sku))) - mysql);
+        }
+        return drift;
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

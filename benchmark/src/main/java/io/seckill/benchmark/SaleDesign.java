@@ -1,0 +1,37 @@
+package io.seckill.benchmark;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One design in the whole-sale comparison, as the load generator and the checks see it: where buyers
+ * send their requests, how a sale is defined, and what MySQL (and Redis) hold afterwards.
+ */
+interface SaleDesign extends AutoCloseable {
+
+    /** The name in the report: seckill, naive, redis-queue. */
+    String name();
+
+    /** The port buyers' requests go to (its buy route is {@code POST /api/v1/skus/{skuId}/orders}). */
+    int port();
+
+    /** Defines a sale of {@code units} on each SKU, open now, at most {@code perBuyer} units a buyer. */
+    void defineSales(List<Long> skus, int units, int perBuyer) throws Exception;
+
+    /** When each of these orders was committed in MySQL (by MySQL's clock or the committer's), those that are. */
+    Map<String, Instant> committed(Collection<String> orderIds) throws Exception;
+
+    /** Units MySQL holds as sold, per SKU. */
+    Map<Long, Long> soldUnits(List<Long> skus) throws Exception;
+
+    /** Units each buyer holds in MySQL of each of these SKUs, by "sku:buyer". */
+    Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception;
+
+    /** Per SKU, what the fast store would still sell minus what MySQL holds (0 for a design with one store), at rest. */
+    Map<Long, Long> drift(List<Long> skus) throws Exception;
+
+    @Override
+    void close() throws Exception;
+}

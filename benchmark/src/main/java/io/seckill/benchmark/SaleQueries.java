@@ -1,0 +1,84 @@
+package io.seckill.benchmark;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The read-only SQL the whole-sale checks run against each design's tables, named by the caller: the
+ * orders committed, the units sold per SKU and held per buyer. Timestamps are read as UTC, as every
+ * design writes them.
+ */
+record SaleQueries(DataSource database) {
+
+    private static final int CHUNK = 1_000;
+
+    /** {@code sql} selects (order id, commit time) for the ids bound to its one {@code IN (%s)}. */
+    Map<String, Instant> committed(String sql, Collection<String> orderIds) throws SQLException {
+        Map<String, Instant> committed = new HashMap<>();
+        List<String> ids = List.copyOf(orderIds);
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            try (Connection connection = database.getConnection();
+                 PreparedStatement select = connection.prepareStatement(String.format(sql, String.join(",", Collections.nCopies(chunk.size(), "?"))))) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    select.setString(i + 1, chunk.get(i));
+                }
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        Timestamp at = rows.getTimestamp(2);
+                        committed.put(rows.getString(1), at.toLocalDateTime().toInstant(ZoneOffset.UTC));
+                    }
+                }
+            }
+        }
+        return committed;
+    }
+
+    /** {@code sql} selects (key, sum) for the SKU ids bound to its one {@code IN (%s)}. */
+    <K> Map<K, Long> sums(String sql, List<Long> skus, Class<K> keyType) throws SQLException {
+        Map<K, Long> sums = new HashMap<>();
+        try (Connection connection = database.getConnection();
+             PreparedStatement select = connection.prepareStatement(String.format(sql, String.join(",", Collections.nCopies(skus.size(), "?"))))) {
+            for (int i = 0; i < skus.size(); i++) {
+                select.setLong(i + 1, skus.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    sums.put(rows.getObject(1, keyType), rows.getLong(2));
+                }
+            }
+        }
+        return sums;
+    }
+
+    void execute(String sql, Object... values) throws SQLException {
+        try (Connection connection = database.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                statement.setObject(i + 1, values[i]);
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    long single(String sql, Object... values) throws SQLException {
+        try (Connection connection = database.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                statement.setObject(i + 1, values[i]);
+            }
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.seckill.benchmark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.benchmark.processes.SeckillProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * seckill as a user runs it: {@code bin/seckill all} (the four services in one process) on the
+ * development servers, buyers named by a gateway ({@code SECKILL_AUTH_MODE=trusted-header}, as the
+ * baselines read them), no rate limit (every request comes from one address).
+ */
+final class SeckillSaleDesign implements SaleDesign {
+
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SeckillProcess process;
+    private final SaleQueries queries;
+    private final IngressAdmin admin;
+    private final int port;
+
+    private SeckillSaleDesign(SeckillProcess process, SaleQueries queries, int port, String adminToken) {
+        this.process = process;
+        this.queries = queries;
+        this.port = port;
+        this.admin = new IngressAdmin(URI.create("http://localhost:" + port), adminToken);
+    }
+
+    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port) throws InterruptedException {
+        // The servers' addresses given: the run command uses them instead of starting servers of its own.
+        Map<String, String> environment = new HashMap<>(servers.settings());
+        environment.putAll(Map.of(
+                "SECKILL_DATA_DIR", servers.dataDirectory().resolveSibling("seckill-all").toString(),
+                "SECKILL_HTTP_PORT", Integer.toString(port),
+                "SECKILL_MANAGEMENT_PORT", "0",
+                "SECKILL_AUTH_MODE", "trusted-header",
+                "SECKILL_RATE_LIMIT_PER_USER", "0",
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
+                "JAVA_OPTS", "-Xmx1g"));
+        SeckillProcess process = servers.service("seckill-all", "all", environment);
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (!process.ready()) {
+            if (!process.alive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("seckill did not get ready; its output:\n" + process.output());
+            }
+            Thread.sleep(250);
+        }
+        return new SeckillSaleDesign(process, queries, port, servers.settings().get("SECKILL_ADMIN_TOKEN"));
+    }
+
+    @Override
+    public String name() {
+        return "seckill";
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void defineSales(List<Long> skus, int units, int perBuyer) throws Exception {
+        for (long sku : skus) {
+            admin.defineSale(sku, units, perBuyer);
+        }
+    }
+
+    /** Decided in MySQL, confirmed or rejected (a rejection returned the stock: decided, not lost), with the sink's time. */
+    @Override
+    public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
+        return queries.committed("SELECT order_id, decided_at FROM orders WHERE order_id IN (%s)", orderIds);
+    }
+
+    @Override
+    public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
+        return queries.sums("SELECT sku_id, SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID') AND sku_id IN (%s) GROUP BY sku_id",
+                skus, Long.class);
+    }
+
+    @Override
+    public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
+        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus, String.class);
+    }
+
+    /** Redis stock + pending reservations - MySQL stock, from the admin figures. */
+    @Override
+    public Map<Long, Long> drift(List<Long> skus) throws Exception {
+        Map<Long, Long> drift = new HashMap<>();
+        for (long sku : skus) {
+            HttpResponse<String> figures = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/admin/v1/skus/" + sku))
+                    .header("Authorization", "Bearer " + admin.adminToken()).GET().build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = JSON.readTree(figures.body());
+            drift.put(sku, body.path("redisStock").asLong() + body.path("pendingReservations").asLong() - body.path("mysqlStock").asLong());
+        }
+        return drift;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (!process.stop(Duration.ofSeconds(60))) {
+            process.close();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.seckill.benchmark;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.benchmark.processes.DevelopmentServers;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A whole flash sale, start to finish, against each design on the same servers with the same load
+ * generator: {@code --units} over {@code --skus} SKUs, {@code --buyers} buyers making {@code --attempts}
+ * attempts each for 1-3 units, all arriving as fast as {@code --connections} connections can send them
+ * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
+ * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
+ * and what the stores hold afterwards (oversold, lost, over the limit, drift). Rounds interleave the
+ * designs; the report gives medians (and the worst round's correctness) as a table, Markdown and a PNG
+ * chart under {@code benchmark/target/whole-sale-*}/report.
+ */
+@Command(name = "whole-sale", mixinStandardHelpOptions = true, description = "A whole flash sale against seckill, naive and redis-queue.")
+public final class WholeSaleBenchmark implements Callable<Integer> {
+
+    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue", description = "designs to run (default ${DEFAULT-VALUE})")
+    List<String> designs;
+
+    @Option(names = "--units", defaultValue = "1000", description = "units for sale, over all SKUs (default ${DEFAULT-VALUE})")
+    int units;
+
+    @Option(names = "--skus", defaultValue = "4", description = "SKUs (default ${DEFAULT-VALUE})")
+    int skuCount;
+
+    @Option(names = "--buyers", defaultValue = "20000", description = "buyers (default ${DEFAULT-VALUE})")
+    int buyers;
+
+    @Option(names = "--attempts", defaultValue = "2", description = "attempts per buyer (default ${DEFAULT-VALUE})")
+    int attempts;
+
+    @Option(names = "--limit", defaultValue = "3", description = "units per buyer and SKU (seckill's limit; default ${DEFAULT-VALUE})")
+    int limit;
+
+    @Option(names = "--connections", defaultValue = "64", description = "concurrent connections (default ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "--rate", defaultValue = "0", description = "open loop at this many requests/s; 0: closed loop (default ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
+    Duration drainTimeout;
+
+    @Mixin
+    ServersOptions serversOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        List<WholeSaleRound> results = new ArrayList<>();
+        String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
+        String heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s)",
+                units, skuCount, buyers, attempts, limit, connections, loop, rounds);
+        System.out.println(heading);
+        try (DevelopmentServers servers = serversOptions.start("whole-sale");
+             HikariDataSource database = pool(servers.settings());
+             RedisClient redis = RedisClient.create(servers.settings().get("SECKILL_REDIS_URL"))) {
+            SaleQueries queries = new SaleQueries(database);
+            List<SaleDesign> running = new ArrayList<>();
+            try {
+                for (String design : designs) {
+                    System.out.println("starting " + design);
+                    running.add(start(design, servers, queries, redis));
+                }
+                for (int round = 1; round <= rounds; round++) {
+                    for (SaleDesign design : running) {
+                        results.add(runRound(design, round));
+                        System.out.println(WholeSaleReport.line(results.get(results.size() - 1)));
+                    }
+                }
+            } finally {
+                for (SaleDesign design : running) {
+                    design.close();
+                }
+            }
+        }
+        WholeSaleReport report = new WholeSaleReport(results);
+        System.out.println();
+        System.out.println(report.table());
+        Path directory = serversOptions.work().resolve("report");
+        report.write(directory, heading);
+        System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
+        return 0;
+    }
+
+    private SaleDesign start(String design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
+        Path repository = serversOptions.repository.toAbsolutePath().normalize();
+        return switch (design) {
+            case "seckill" -> SeckillSaleDesign.start(servers, queries, freePort());
+            case "naive" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
+            case "redis-queue" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown design " + design);
+        };
+    }
+
+    private WholeSaleRound runRound(SaleDesign design, int round) throws Exception {
+        long firstSku = 6_000_000_000L + System.nanoTime() % 1_000_000_000L;
+        List<Long> skus = new ArrayList<>();
+        for (int i = 0; i < skuCount; i++) {
+            skus.add(firstSku + i);
+        }
+        int unitsPerSku = units / skuCount;
+        design.defineSales(skus, unitsPerSku, limit);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attemptsOf(design.name(), round, skus), rate);
+        return WholeSaleRound.check(design, round, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
+    }
+
+    /** The same buyers, SKUs and quantities for every design in a round (a seed per round), in a shuffled order. */
+    private List<WholeSaleLoad.Attempt> attemptsOf(String design, int round, List<Long> skus) {
+        Random random = new Random(round);
+        List<WholeSaleLoad.Attempt> all = new ArrayList<>(buyers * attempts);
+        for (int buyer = 0; buyer < buyers; buyer++) {
+            for (int attempt = 0; attempt < attempts; attempt++) {
+                all.add(new WholeSaleLoad.Attempt(design + "-" + round + "-" + buyer, skus.get(random.nextInt(skus.size())), 1 + random.nextInt(3)));
+            }
+        }
+        Collections.shuffle(all, random);
+        return all;
+    }
+
+    private static HikariDataSource pool(Map<String, String> settings) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(settings.get("SECKILL_MYSQL_URL"));
+        config.setUsername(settings.get("SECKILL_MYSQL_USER"));
+        config.setPassword(settings.getOrDefault("SECKILL_MYSQL_PASSWORD", ""));
+        config.setMaximumPoolSize(2);
+        return new HikariDataSource(config);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new WholeSaleBenchmark()).execute(args));
+    }
+}

@@ -1,0 +1,163 @@
+package io.seckill.benchmark;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Every buy attempt of a whole sale sent to one design, each connection taking the next attempt as soon as
+ * its previous answer is in (closed loop), or each attempt sent at its own time on a fixed schedule (open
+ * loop: its latency counts from when it was due, so a stalled server is charged for the requests it kept
+ * waiting, not only for the ones in flight; coordinated omission corrected). Winners (2xx, their order id
+ * kept) and losers (409) are recorded apart; answers are also counted per time slice, for the chart.
+ */
+final class WholeSaleLoad {
+
+    static final long SLICE_MS = 250;
+    private static final int MAX_SLICES = 4 * 60 * 20;
+    private static final Pattern ORDER_ID = Pattern.compile("\"orderId\":\"([^\"]+)\"");
+
+    /** One buy request: a buyer, a SKU, a quantity. */
+    record Attempt(String buyer, long sku, int quantity) {
+    }
+
+    /** A winner's order as answered, with when (epoch ms). */
+    record Accepted(String orderId, String buyer, long sku, int quantity, long answeredAtMs) {
+    }
+
+    /** @param answersPerSlice answers completed in each {@link #SLICE_MS} from the start */
+    record Outcome(Histogram winners, Histogram losers, long failed, long seconds100, List<Accepted> accepted, long[] answersPerSlice) {
+
+        double seconds() {
+            return seconds100 / 100.0;
+        }
+
+        double requestsPerSecond() {
+            return (winners.getTotalCount() + losers.getTotalCount() + failed) / seconds();
+        }
+    }
+
+    private final String host;
+    private final int port;
+    private final int connections;
+
+    WholeSaleLoad(String host, int port, int connections) {
+        this.host = host;
+        this.port = port;
+        this.connections = connections;
+    }
+
+    /** @param ratePerSecond 0: closed loop; else the open loop's fixed rate */
+    Outcome run(List<Attempt> attempts, double ratePerSecond) throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        AtomicLongArray slices = new AtomicLongArray(MAX_SLICES);
+        long start = System.nanoTime();
+        long interval = ratePerSecond > 0 ? (long) (1e9 / ratePerSecond) : 0;
+        List<Worker> workers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            Worker worker = new Worker(attempts, next, slices, start, interval);
+            workers.add(worker);
+            worker.thread.start();
+        }
+        Histogram winners = new Histogram(3);
+        Histogram losers = new Histogram(3);
+        long failed = 0;
+        List<Accepted> accepted = new ArrayList<>();
+        for (Worker worker : workers) {
+            worker.thread.join();
+            winners.add(worker.winners);
+            losers.add(worker.losers);
+            failed += worker.failed;
+            accepted.addAll(worker.accepted);
+        }
+        long elapsed = System.nanoTime() - start;
+        int used = (int) Math.min(MAX_SLICES, elapsed / (SLICE_MS * 1_000_000) + 1);
+        long[] perSlice = new long[used];
+        for (int i = 0; i < used; i++) {
+            perSlice[i] = slices.get(i);
+        }
+        return new Outcome(winners, losers, failed, Math.max(1, elapsed / 10_000_000), accepted, perSlice);
+    }
+
+    private byte[] request(Attempt attempt) {
+        byte[] body = ("{\"quantity\":" + attempt.quantity() + "}").getBytes(StandardCharsets.UTF_8);
+        String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-User-Id: "
+                + attempt.buyer() + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+        byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] request = new byte[headBytes.length + body.length];
+        System.arraycopy(headBytes, 0, request, 0, headBytes.length);
+        System.arraycopy(body, 0, request, headBytes.length, body.length);
+        return request;
+    }
+
+    private final class Worker implements Runnable {
+        final Thread thread = new Thread(this, "whole-sale-load");
+        final Histogram winners = new Histogram(3);
+        final Histogram losers = new Histogram(3);
+        final List<Accepted> accepted = new ArrayList<>();
+        final List<Attempt> attempts;
+        final AtomicInteger next;
+        final AtomicLongArray slices;
+        final long start;
+        final long interval;
+        long failed;
+
+        Worker(List<Attempt> attempts, AtomicInteger next, AtomicLongArray slices, long start, long interval) {
+            this.attempts = attempts;
+            this.next = next;
+            this.slices = slices;
+            this.start = start;
+            this.interval = interval;
+        }
+
+        @Override
+        public void run() {
+            ByteArrayOutputStream body = new ByteArrayOutputStream(256);
+            HttpConnection connection = null;
+            for (int index = next.getAndIncrement(); index < attempts.size(); index = next.getAndIncrement()) {
+                Attempt attempt = attempts.get(index);
+                long due = interval > 0 ? start + index * interval : System.nanoTime();
+                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                    LockSupport.parkNanos(wait);
+                }
+                try {
+                    if (connection == null) {
+                        connection = new HttpConnection(host, port);
+                    }
+                    int status = connection.exchange(request(attempt), body);
+                    long done = System.nanoTime();
+                    record(attempt, status, body, done - due);
+                    slices.incrementAndGet((int) Math.min(MAX_SLICES - 1, (done - start) / (SLICE_MS * 1_000_000)));
+                } catch (Exception e) {
+                    failed++;
+                    HttpConnection.closeQuietly(connection);
+                    connection = null;
+                }
+            }
+            HttpConnection.closeQuietly(connection);
+        }
+
+        private void record(Attempt attempt, int status, ByteArrayOutputStream body, long latency) {
+            if (status >= 200 && status < 300) {
+                winners.recordValue(latency);
+                Matcher orderId = ORDER_ID.matcher(body.toString(StandardCharsets.UTF_8));
+                if (orderId.find()) {
+                    accepted.add(new Accepted(orderId.group(1), attempt.buyer(), attempt.sku(), attempt.quantity(), System.currentTimeMillis()));
+                } else {
+                    failed++;
+                }
+            } else if (status == 409) {
+                losers.recordValue(latency);
+            } else {
+                failed++;
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.seckill.benchmark;
+
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+import javax.imageio.ImageIO;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The whole-sale comparison's report: a table of each design's medians over the rounds (printed, and
+ * written as Markdown) and a chart (PNG): answers per second over the last round, and latency percentiles
+ * of winners and losers per design.
+ */
+final class WholeSaleReport {
+
+    private static final String HEADER = "| design | every buyer answered in | req/s | winners p50/p99/p999 ms | losers p50/p99/p999 ms "
+            + "| drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue |";
+
+    private final Map<String, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
+
+    WholeSaleReport(List<WholeSaleRound> rounds) {
+        rounds.forEach(round -> byDesign.computeIfAbsent(round.design(), design -> new ArrayList<>()).add(round));
+    }
+
+    /** The medians table as Markdown; the speed ratios compare the time to answer every buyer. */
+    String table() {
+        StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(13)).append("|\n");
+        for (Map.Entry<String, List<WholeSaleRound>> design : byDesign.entrySet()) {
+            List<WholeSaleRound> rounds = design.getValue();
+            double seconds = median(rounds, round -> round.load().seconds());
+            table.append(String.format(Locale.ROOT, "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d | %d | %d | %s | %s |%n",
+                    design.getKey(), seconds, median(rounds, round -> round.load().requestsPerSecond()),
+                    median(rounds, round -> round.winnersMs(50)), median(rounds, round -> round.winnersMs(99)),
+                    median(rounds, round -> round.winnersMs(99.9)),
+                    median(rounds, round -> round.losersMs(50)), median(rounds, round -> round.losersMs(99)),
+                    median(rounds, round -> round.losersMs(99.9)),
+                    median(rounds, WholeSaleRound::drainP50Ms), median(rounds, WholeSaleRound::drainP99Ms),
+                    median(rounds, round -> round.sold()),
+                    worst(rounds, WholeSaleRound::oversold), worst(rounds, WholeSaleRound::lost), worst(rounds, WholeSaleRound::overLimit),
+                    worst(rounds, WholeSaleRound::drift), ratio("naive", seconds), ratio("redis-queue", seconds)));
+        }
+        return table.toString();
+    }
+
+    /** How many times faster than {@code baseline} this design answered every buyer (median time over median time). */
+    private String ratio(String baseline, double seconds) {
+        List<WholeSaleRound> rounds = byDesign.get(baseline);
+        return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", median(rounds, round -> round.load().seconds()) / seconds);
+    }
+
+    /** Each round's figures, as the run printed them. */
+    String rounds() {
+        StringBuilder lines = new StringBuilder();
+        byDesign.values().stream().flatMap(List::stream).forEach(round -> lines.append(line(round)).append('\n'));
+        return lines.toString();
+    }
+
+    static String line(WholeSaleRound round) {
+        return String.format(Locale.ROOT, "round %d  %-11s answered in %6.2f s  %,9.0f req/s  winners p99 %7.2f ms  losers p99 %7.2f ms"
+                        + "  drain p99 %6.0f ms  sold %,d  oversold %d  lost %d  over limit %d  drift %d",
+                round.round(), round.design(), round.load().seconds(), round.load().requestsPerSecond(), round.winnersMs(99),
+                round.losersMs(99), round.drainP99Ms(), round.sold(), round.oversold(), round.lost(), round.overLimit(), round.drift());
+    }
+
+    void write(Path directory, String heading) throws IOException {
+        Files.createDirectories(directory);
+        Files.writeString(directory.resolve("report.md"), "# Whole sale, side by side\n\n" + heading + "\n\nMedians over the rounds "
+                + "(correctness: the worst round):\n\n" + table() + "\nEvery round:\n\n```\n" + rounds() + "```\n\n![chart](chart.png)\n");
+        ImageIO.write(chart(), "png", directory.resolve("chart.png").toFile());
+    }
+
+    private BufferedImage chart() {
+        XYSeriesCollection throughput = new XYSeriesCollection();
+        DefaultCategoryDataset latency = new DefaultCategoryDataset();
+        for (Map.Entry<String, List<WholeSaleRound>> design : byDesign.entrySet()) {
+            WholeSaleRound last = design.getValue().get(design.getValue().size() - 1);
+            XYSeries series = new XYSeries(design.getKey());
+            long[] slices = last.load().answersPerSlice();
+            for (int i = 0; i < slices.length; i++) {
+                series.add(i * WholeSaleLoad.SLICE_MS / 1000.0, slices[i] * 1000.0 / WholeSaleLoad.SLICE_MS);
+            }
+            throughput.addSeries(series);
+            List<WholeSaleRound> rounds = design.getValue();
+            for (double percentile : new double[] {50, 99, 99.9}) {
+                latency.addValue(median(rounds, round -> round.winnersMs(percentile)), design.getKey(), "winners p" + format(percentile));
+                latency.addValue(median(rounds, round -> round.losersMs(percentile)), design.getKey(), "losers p" + format(percentile));
+            }
+        }
+        JFreeChart overTime = ChartFactory.createXYLineChart("Answers per second over the last round", "seconds from the start",
+                "answers/s", throughput, PlotOrientation.VERTICAL, true, false, false);
+        JFreeChart percentiles = ChartFactory.createBarChart("Latency percentiles (medians over the rounds)", "", "ms", latency,
+                PlotOrientation.VERTICAL, true, false, false);
+        BufferedImage image = new BufferedImage(1200, 1000, BufferedImage.TYPE_INT_RGB);
+        Graphics2D canvas = image.createGraphics();
+        canvas.drawImage(overTime.createBufferedImage(1200, 500), 0, 0, null);
+        canvas.drawImage(percentiles.createBufferedImage(1200, 500), 0, 500, null);
+        canvas.dispose();
+        return image;
+    }
+
+    private static String format(double percentile) {
+        return percentile == Math.rint(percentile) ? Integer.toString((int) percentile) : Double.toString(percentile);
+    }
+
+    private static double median(List<WholeSaleRound> rounds, ToDoubleFunction<WholeSaleRound> figure) {
+        return Report.median(rounds.stream().mapToDouble(figure).toArray());
+    }
+
+    private static long worst(List<WholeSaleRound> rounds, ToLongFunction<WholeSaleRound> count) {
+        return rounds.stream().mapToLong(count).max().orElse(0);
+    }
+}

@@ -1,0 +1,63 @@
+package io.seckill.benchmark;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one design did with one whole sale: the load's figures, how long accepted orders took to reach
+ * MySQL after their answer (the drain), and the correctness counts, each checked against the stores.
+ *
+ * @param oversold units sold beyond a SKU's stock, summed over the SKUs
+ * @param lost orders answered as accepted that MySQL never recorded within the drain timeout
+ * @param overLimit buyers holding more units of a SKU than the limit
+ * @param drift at rest, per SKU, |what the fast store would still sell - what MySQL holds|, summed
+ */
+record WholeSaleRound(String design, int round, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
+                      long lost, long overLimit, long drift) {
+
+    /** Checks the stores after the load: waits for the accepted orders to reach MySQL, then counts. */
+    static WholeSaleRound check(SaleDesign design, int round, WholeSaleLoad.Outcome load, List<Long> skus, int unitsPerSku, int limit,
+                                long drainTimeoutMs) throws Exception {
+        List<String> ids = load.accepted().stream().map(WholeSaleLoad.Accepted::orderId).toList();
+        long deadline = System.currentTimeMillis() + drainTimeoutMs;
+        Map<String, Instant> committed = design.committed(ids);
+        while (committed.size() < ids.size() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+            committed = design.committed(ids);
+        }
+        List<Double> drains = new ArrayList<>();
+        for (WholeSaleLoad.Accepted order : load.accepted()) {
+            Instant at = committed.get(order.orderId());
+            if (at != null) {
+                drains.add((double) Math.max(0, at.toEpochMilli() - order.answeredAtMs()));
+            }
+        }
+        double[] sorted = drains.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        Map<Long, Long> sold = design.soldUnits(skus);
+        long oversold = sold.values().stream().mapToLong(units -> Math.max(0, units - unitsPerSku)).sum();
+        long overLimit = design.unitsPerBuyer(skus).values().stream().filter(units -> units > limit).count();
+        // At rest: what is still on its way (seckill's results settling the ledger) has had the drain to arrive.
+        Thread.sleep(1_000);
+        long drift = design.drift(skus).values().stream().mapToLong(Math::abs).sum();
+        return new WholeSaleRound(design.name(), round, load, percentile(sorted, 50), percentile(sorted, 99),
+                sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
+    }
+
+    private static double percentile(double[] sorted, double percentile) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    double winnersMs(double percentile) {
+        return load.winners().getValueAtPercentile(percentile) / 1e6;
+    }
+
+    double losersMs(double percentile) {
+        return load.losers().getValueAtPercentile(percentile) / 1e6;
+    }
+}
