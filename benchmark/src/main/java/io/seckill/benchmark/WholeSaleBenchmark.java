@@ -42,7 +42,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--skus", defaultValue = "4", description = "SKUs (default ${DEFAULT-VALUE})")
     int skuCount;
 
-    @Option(names = "--buyers", defaultValue = "20000", description = "buyers (default ${DEFAULT-VALUE})")
+    @Option(names = "--buyers", defaultValue = "50000", description = "buyers (default ${DEFAULT-VALUE})")
     int buyers;
 
     @Option(names = "--attempts", defaultValue = "2", description = "attempts per buyer (default ${DEFAULT-VALUE})")
@@ -60,6 +60,9 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
+    @Option(names = "--warmup-rounds", defaultValue = "2", description = "unrecorded rounds first, so every design runs JIT-compiled (default ${DEFAULT-VALUE})")
+    int warmupRounds;
+
     @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
     Duration drainTimeout;
 
@@ -71,8 +74,8 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         List<WholeSaleRound> results = new ArrayList<>();
         String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
-        String heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s)",
-                units, skuCount, buyers, attempts, limit, connections, loop, rounds);
+        String heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s) after %d warm-up round(s)",
+                units, skuCount, buyers, attempts, limit, connections, loop, rounds, warmupRounds);
         System.out.println(heading);
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
              HikariDataSource database = pool(servers.settings());
@@ -84,10 +87,13 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                     System.out.println("starting " + design);
                     running.add(start(design, servers, queries, redis));
                 }
-                for (int round = 1; round <= rounds; round++) {
+                for (int round = 1 - warmupRounds; round <= rounds; round++) {
                     for (SaleDesign design : running) {
-                        results.add(runRound(design, round));
-                        System.out.println(WholeSaleReport.line(results.get(results.size() - 1)));
+                        WholeSaleRound result = runRound(design, round);
+                        System.out.println((round < 1 ? "warm-up " : "") + WholeSaleReport.line(result));
+                        if (round >= 1) {
+                            results.add(result);
+                        }
                     }
                 }
             } finally {
