@@ -38,7 +38,8 @@ final class SeckillSaleDesign implements SaleDesign {
         this.admin = new IngressAdmin(URI.create("http://localhost:" + port), adminToken);
     }
 
-    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port) throws InterruptedException {
+    /** @param javaOptions the JVM's options, e.g. a heap size and a flight recording */
+    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, String javaOptions) throws InterruptedException {
         // The servers' addresses given: the run command uses them instead of starting servers of its own.
         Map<String, String> environment = new HashMap<>(servers.settings());
         environment.putAll(Map.of(
@@ -48,7 +49,7 @@ final class SeckillSaleDesign implements SaleDesign {
                 "SECKILL_AUTH_MODE", "trusted-header",
                 "SECKILL_RATE_LIMIT_PER_USER", "0",
                 "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
-                "JAVA_OPTS", "-Xmx1g"));
+                "JAVA_OPTS", javaOptions));
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
         while (!process.ready()) {

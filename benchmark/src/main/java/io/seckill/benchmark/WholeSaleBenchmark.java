@@ -66,6 +66,10 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
     Duration drainTimeout;
 
+    @Option(names = "--seckill-java-opts", defaultValue = "-Xmx1g",
+            description = "JVM options of seckill's process, e.g. -XX:StartFlightRecording=filename=seckill.jfr,settings=profile (default ${DEFAULT-VALUE})")
+    String seckillJavaOptions;
+
     @Mixin
     ServersOptions serversOptions;
 
@@ -114,7 +118,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     private SaleDesign start(String design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case "seckill" -> SeckillSaleDesign.start(servers, queries, freePort());
+            case "seckill" -> SeckillSaleDesign.start(servers, queries, freePort(), seckillJavaOptions);
             case "naive" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
             case "redis-queue" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown design " + design);
