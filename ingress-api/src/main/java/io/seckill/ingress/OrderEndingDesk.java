@@ -67,10 +67,8 @@ final class OrderEndingDesk {
     void cancel(Context ctx) {
         String userId = identity.userId(ctx);
         String orderId = PathParams.orderId(ctx);
-        once(ctx, userId, () -> {
-            buyersOrder(orderId, userId);
-            return answer(endings.cancel(dsl, orderId, userId, clock.instant()), orderId, userId);
-        });
+        // The transaction itself finds no order of this buyer (NOT_FOUND): no read ahead of it.
+        once(ctx, userId, () -> answer(endings.cancel(dsl, orderId, userId, clock.instant()), orderId, userId));
     }
 
     private void once(Context ctx, String userId, Supplier<Reply> work) {
@@ -89,7 +87,10 @@ final class OrderEndingDesk {
         reply.writeTo(ctx);
     }
 
-    /** The buyer's decided order; one still on its way is not confirmed yet, anyone else's does not exist. */
+    /**
+     * The buyer's decided order, read before the payment is verified (the provider is asked without a row lock held);
+     * one still on its way is not confirmed yet, anyone else's does not exist.
+     */
     private Orders.Stored buyersOrder(String orderId, String userId) {
         Optional<Orders.Stored> order = orders.stored(dsl, orderId).filter(found -> found.userId().equals(userId));
         if (order.isPresent()) {

@@ -21,7 +21,7 @@ import org.jooq.DSLContext;
  */
 record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, Outbox outbox, SaleStore saleStore, Clock clock) {
 
-    void put(Context ctx) throws InterruptedException {
+    void put(Context ctx) {
         long skuId = PathParams.skuId(ctx);
         SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
         sale.validate();

@@ -26,7 +26,7 @@ import org.jooq.impl.DSL;
 public final class Orders {
 
     /** The statuses whose units are sold: confirmed and awaiting payment, or paid. */
-    public static final List<OrderStatus> HOLDING_STOCK = List.of(OrderStatus.CONFIRMED, OrderStatus.PAID);
+    private static final List<OrderStatus> HOLDING_STOCK = List.of(OrderStatus.CONFIRMED, OrderStatus.PAID);
 
     /**
      * An order as MySQL holds it, with the time of each step: {@code payBy} is set when it was confirmed

@@ -7,28 +7,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
  * A cancelled order's units reach Redis once however often its event comes (a redelivery, the relay's
- * re-send), and not at all when Redis was rebuilt from a MySQL that already held them.
+ * re-send), not at all when Redis was rebuilt from a MySQL that already held them, and also when the
+ * event's direct publish was lost: the relay sends it, and never again once it was consumed.
  */
 class StockReturnsIT {
 
@@ -65,6 +71,36 @@ class StockReturnsIT {
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
         assertThat(Stores.PROBE.heldBy(sku, "rebuilt")).isZero();
+    }
+
+    @Test
+    void aCancellationWhosePublishWasLostIsSentByTheRelayAndItsUnitsReachRedis() throws Exception {
+        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
+        long sku = Stores.openSale(10, 2);
+        OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "unpublished");
+        // Past the relay's grace: the event was never published and never consumed.
+        Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "lifecycle-relay-test"));
+             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
+            LifecycleRelay relay = new LifecycleRelay(Stores.sql(), new OrderEvents(), producer,
+                    new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
+
+            assertThat(relay.relayDue()).isPositive();
+            assertThat(relay.relayDue()).as("sent again only after its backoff").isZero();
+            List<OrderLifecycleEvent> sent = kafka.readAll(Topic.ORDER_LIFECYCLE.topicName()).stream()
+                    .filter(record -> cancelled.orderId().equals(new String(record.key(), StandardCharsets.UTF_8)))
+                    .map(record -> Topic.ORDER_LIFECYCLE.decode(record.value()))
+                    .toList();
+            assertThat(sent).containsExactly(cancelled);
+
+            returns.onEvents(sent.stream().map(StockReturnsIT::delivery).toList());
+
+            assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
+            LifecycleRelay muchLater = new LifecycleRelay(Stores.sql(), new OrderEvents(), producer,
+                    new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, Clock.offset(later, Duration.ofHours(1)));
+            assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
+            assertThat(muchLater.relayDue()).as("a consumed event is never sent again").isZero();
+        }
     }
 
     /** An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its buyer. */
