@@ -24,30 +24,34 @@ final class BaselineSaleDesign implements SaleDesign {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
-    private final String name;
+    private final Design design;
     private final String tables;
     private final Process process;
     private final int port;
     private final SaleQueries queries;
     private final RedisClient redis;
 
-    private BaselineSaleDesign(String name, Process process, int port, SaleQueries queries, RedisClient redis) {
-        this.name = name;
-        this.tables = "naive".equals(name) ? "naive" : "rq";
+    private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, RedisClient redis) {
+        this.design = design;
+        this.tables = switch (design) {
+            case NAIVE -> "naive";
+            case REDIS_QUEUE -> "rq";
+            case SECKILL -> throw new IllegalArgumentException("seckill is not a baseline");
+        };
         this.process = process;
         this.port = port;
         this.queries = queries;
         this.redis = redis;
     }
 
-    static BaselineSaleDesign start(String name, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
+    static BaselineSaleDesign start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
                                     RedisClient redis) throws IOException, InterruptedException {
         Path module = repository.resolve("benchmark/target");
         String classpath = module.resolve("classes") + File.pathSeparator + module.resolve("lib") + File.separator + "*";
         Files.createDirectories(logs);
-        Path log = logs.resolve("baseline-" + name + ".log");
+        Path log = logs.resolve("baseline-" + design.label() + ".log");
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-cp", classpath, BaselineMain.class.getName(), name)
+                "-Xmx1g", "-cp", classpath, BaselineMain.class.getName(), design.label())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(serverSettings);
         builder.environment().put("BASELINE_PORT", Integer.toString(port));
@@ -56,16 +60,16 @@ final class BaselineSaleDesign implements SaleDesign {
         while (!Files.readString(log).contains("listening on")) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("baseline " + name + " did not start; its output:\n" + Files.readString(log));
+                throw new IllegalStateException("baseline " + design.label() + " did not start; its output:\n" + Files.readString(log));
             }
             Thread.sleep(250);
         }
-        return new BaselineSaleDesign(name, process, port, queries, redis);
+        return new BaselineSaleDesign(design, process, port, queries, redis);
     }
 
     @Override
-    public String name() {
-        return name;
+    public Design design() {
+        return design;
     }
 
     @Override

@@ -11,8 +11,8 @@ import java.util.Map;
  */
 interface SaleDesign extends AutoCloseable {
 
-    /** The name in the report: seckill, naive, redis-queue. */
-    String name();
+    /** Which design this is (its name in the report). */
+    Design design();
 
     /** The port buyers' requests go to (its buy route is {@code POST /api/v1/skus/{skuId}/orders}). */
     int port();

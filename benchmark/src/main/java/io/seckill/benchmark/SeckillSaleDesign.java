@@ -62,8 +62,8 @@ final class SeckillSaleDesign implements SaleDesign {
     }
 
     @Override
-    public String name() {
-        return "seckill";
+    public Design design() {
+        return Design.SECKILL;
     }
 
     @Override

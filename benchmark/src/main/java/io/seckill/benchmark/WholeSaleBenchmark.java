@@ -33,8 +33,9 @@ import redis.clients.jedis.RedisClient;
 @Command(name = "whole-sale", mixinStandardHelpOptions = true, description = "A whole flash sale against seckill, naive and redis-queue.")
 public final class WholeSaleBenchmark implements Callable<Integer> {
 
-    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue", description = "designs to run (default ${DEFAULT-VALUE})")
-    List<String> designs;
+    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue", converter = Design.Converter.class,
+            description = "designs to run (default ${DEFAULT-VALUE})")
+    List<Design> designs;
 
     @Option(names = "--units", defaultValue = "1000", description = "units for sale, over all SKUs (default ${DEFAULT-VALUE})")
     int units;
@@ -73,12 +74,28 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Mixin
     ServersOptions serversOptions;
 
+    private String heading;
+
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
+        WholeSaleReport report = new WholeSaleReport(run());
+        System.out.println();
+        System.out.println(report.table());
+        Path directory = serversOptions.work().resolve("report");
+        report.write(directory, heading);
+        System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
+        return 0;
+    }
+
+    /**
+     * Runs the sale with the options given, printing each round as it ends.
+     * @return the recorded rounds (warm-up rounds left out), every design's in the order run
+     */
+    public List<WholeSaleRound> run() throws Exception {
         List<WholeSaleRound> results = new ArrayList<>();
         String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
-        String heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s) after %d warm-up round(s)",
+        heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s) after %d warm-up round(s)",
                 units, skuCount, buyers, attempts, limit, connections, loop, rounds, warmupRounds);
         System.out.println(heading);
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
@@ -87,8 +104,8 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
-                for (String design : designs) {
-                    System.out.println("starting " + design);
+                for (Design design : designs) {
+                    System.out.println("starting " + design.label());
                     running.add(start(design, servers, queries, redis));
                 }
                 for (int round = 1 - warmupRounds; round <= rounds; round++) {
@@ -106,22 +123,15 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                 }
             }
         }
-        WholeSaleReport report = new WholeSaleReport(results);
-        System.out.println();
-        System.out.println(report.table());
-        Path directory = serversOptions.work().resolve("report");
-        report.write(directory, heading);
-        System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
-        return 0;
+        return results;
     }
 
-    private SaleDesign start(String design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
+    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case "seckill" -> SeckillSaleDesign.start(servers, queries, freePort(), seckillJavaOptions);
-            case "naive" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
-            case "redis-queue" -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
-            default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown design " + design);
+            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), seckillJavaOptions);
+            case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
+            case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
         };
     }
 
@@ -133,17 +143,17 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         }
         int unitsPerSku = units / skuCount;
         design.defineSales(skus, unitsPerSku, limit);
-        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attemptsOf(design.name(), round, skus), rate);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attemptsOf(design.design(), round, skus), rate);
         return WholeSaleRound.check(design, round, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
     }
 
     /** The same buyers, SKUs and quantities for every design in a round (a seed per round), in a shuffled order. */
-    private List<WholeSaleLoad.Attempt> attemptsOf(String design, int round, List<Long> skus) {
+    private List<WholeSaleLoad.Attempt> attemptsOf(Design design, int round, List<Long> skus) {
         Random random = new Random(round);
         List<WholeSaleLoad.Attempt> all = new ArrayList<>(buyers * attempts);
         for (int buyer = 0; buyer < buyers; buyer++) {
             for (int attempt = 0; attempt < attempts; attempt++) {
-                all.add(new WholeSaleLoad.Attempt(design + "-" + round + "-" + buyer, skus.get(random.nextInt(skus.size())), 1 + random.nextInt(3)));
+                all.add(new WholeSaleLoad.Attempt(design.label() + "-" + round + "-" + buyer, skus.get(random.nextInt(skus.size())), 1 + random.nextInt(3)));
             }
         }
         Collections.shuffle(all, random);

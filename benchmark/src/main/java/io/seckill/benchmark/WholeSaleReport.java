@@ -30,7 +30,7 @@ final class WholeSaleReport {
     private static final String HEADER = "| design | every buyer answered in | req/s | winners p50/p99/p999 ms | losers p50/p99/p999 ms "
             + "| drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue |";
 
-    private final Map<String, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
+    private final Map<Design, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
 
     WholeSaleReport(List<WholeSaleRound> rounds) {
         rounds.forEach(round -> byDesign.computeIfAbsent(round.design(), design -> new ArrayList<>()).add(round));
@@ -39,11 +39,11 @@ final class WholeSaleReport {
     /** The medians table as Markdown; the speed ratios compare the time to answer every buyer. */
     String table() {
         StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(13)).append("|\n");
-        for (Map.Entry<String, List<WholeSaleRound>> design : byDesign.entrySet()) {
+        for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             List<WholeSaleRound> rounds = design.getValue();
             double seconds = median(rounds, round -> round.load().seconds());
             table.append(String.format(Locale.ROOT, "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d | %d | %d | %s | %s |%n",
-                    design.getKey(), seconds, median(rounds, round -> round.load().requestsPerSecond()),
+                    design.getKey().label(), seconds, median(rounds, round -> round.load().requestsPerSecond()),
                     median(rounds, round -> round.winnersMs(50)), median(rounds, round -> round.winnersMs(99)),
                     median(rounds, round -> round.winnersMs(99.9)),
                     median(rounds, round -> round.losersMs(50)), median(rounds, round -> round.losersMs(99)),
@@ -51,13 +51,13 @@ final class WholeSaleReport {
                     median(rounds, WholeSaleRound::drainP50Ms), median(rounds, WholeSaleRound::drainP99Ms),
                     median(rounds, round -> round.sold()),
                     worst(rounds, WholeSaleRound::oversold), worst(rounds, WholeSaleRound::lost), worst(rounds, WholeSaleRound::overLimit),
-                    worst(rounds, WholeSaleRound::drift), ratio("naive", seconds), ratio("redis-queue", seconds)));
+                    worst(rounds, WholeSaleRound::drift), ratio(Design.NAIVE, seconds), ratio(Design.REDIS_QUEUE, seconds)));
         }
         return table.toString();
     }
 
     /** How many times faster than {@code baseline} this design answered every buyer (median time over median time). */
-    private String ratio(String baseline, double seconds) {
+    private String ratio(Design baseline, double seconds) {
         List<WholeSaleRound> rounds = byDesign.get(baseline);
         return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", median(rounds, round -> round.load().seconds()) / seconds);
     }
@@ -72,7 +72,7 @@ final class WholeSaleReport {
     static String line(WholeSaleRound round) {
         return String.format(Locale.ROOT, "round %d  %-11s answered in %6.2f s  %,9.0f req/s  winners p99 %7.2f ms  losers p99 %7.2f ms"
                         + "  drain p99 %6.0f ms  sold %,d  oversold %d  lost %d  over limit %d  drift %d",
-                round.round(), round.design(), round.load().seconds(), round.load().requestsPerSecond(), round.winnersMs(99),
+                round.round(), round.design().label(), round.load().seconds(), round.load().requestsPerSecond(), round.winnersMs(99),
                 round.losersMs(99), round.drainP99Ms(), round.sold(), round.oversold(), round.lost(), round.overLimit(), round.drift());
     }
 
@@ -86,9 +86,9 @@ final class WholeSaleReport {
     private BufferedImage chart() {
         XYSeriesCollection throughput = new XYSeriesCollection();
         DefaultCategoryDataset latency = new DefaultCategoryDataset();
-        for (Map.Entry<String, List<WholeSaleRound>> design : byDesign.entrySet()) {
+        for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             WholeSaleRound last = design.getValue().get(design.getValue().size() - 1);
-            XYSeries series = new XYSeries(design.getKey());
+            XYSeries series = new XYSeries(design.getKey().label());
             long[] slices = last.load().answersPerSlice();
             for (int i = 0; i < slices.length; i++) {
                 series.add(i * WholeSaleLoad.SLICE_MS / 1000.0, slices[i] * 1000.0 / WholeSaleLoad.SLICE_MS);
@@ -96,8 +96,8 @@ final class WholeSaleReport {
             throughput.addSeries(series);
             List<WholeSaleRound> rounds = design.getValue();
             for (double percentile : new double[] {50, 99, 99.9}) {
-                latency.addValue(median(rounds, round -> round.winnersMs(percentile)), design.getKey(), "winners p" + format(percentile));
-                latency.addValue(median(rounds, round -> round.losersMs(percentile)), design.getKey(), "losers p" + format(percentile));
+                latency.addValue(median(rounds, round -> round.winnersMs(percentile)), design.getKey().label(), "winners p" + format(percentile));
+                latency.addValue(median(rounds, round -> round.losersMs(percentile)), design.getKey().label(), "losers p" + format(percentile));
             }
         }
         JFreeChart overTime = ChartFactory.createXYLineChart("Answers per second over the last round", "seconds from the start",

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param overLimit buyers holding more units of a SKU than the limit
  * @param drift at rest, per SKU, |what the fast store would still sell - what MySQL holds|, summed
  */
-record WholeSaleRound(String design, int round, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
+public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
                       long lost, long overLimit, long drift) {
 
     /** Checks the stores after the load: waits for the accepted orders to reach MySQL, then counts. */
@@ -41,7 +41,7 @@ record WholeSaleRound(String design, int round, WholeSaleLoad.Outcome load, doub
         // At rest: what is still on its way (seckill's results settling the ledger) has had the drain to arrive.
         Thread.sleep(1_000);
         long drift = design.drift(skus).values().stream().mapToLong(Math::abs).sum();
-        return new WholeSaleRound(design.name(), round, load, percentile(sorted, 50), percentile(sorted, 99),
+        return new WholeSaleRound(design.design(), round, load, percentile(sorted, 50), percentile(sorted, 99),
                 sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
     }
 
@@ -51,6 +51,21 @@ record WholeSaleRound(String design, int round, WholeSaleLoad.Outcome load, doub
         }
         int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    /** Buyers answered 2xx, their order accepted. */
+    public long winners() {
+        return load.winners().getTotalCount();
+    }
+
+    /** Buyers answered 409: sold out, not enough left, or over their limit. */
+    public long losers() {
+        return load.losers().getTotalCount();
+    }
+
+    /** Attempts answered otherwise, or not at all. */
+    public long failed() {
+        return load.failed();
     }
 
     double winnersMs(double percentile) {

@@ -3,6 +3,7 @@ package io.seckill.benchmark.baselines;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
+import io.seckill.benchmark.Design;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import java.sql.Connection;
@@ -41,26 +42,30 @@ public final class BaselineMain {
         InfraAddresses infra = InfraAddresses.from(env);
         int port = env.integer("BASELINE_PORT", 8090);
         HikariDataSource database = pool(infra);
-        Javalin server = switch (args.length == 1 ? args[0] : "") {
-            case "naive" -> {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: BaselineMain naive|redis-queue");
+        }
+        Design design = Design.of(args[0]);
+        Javalin server = switch (design) {
+            case NAIVE -> {
                 schema(database, NaiveDesign.SCHEMA);
                 NaiveDesign naive = new NaiveDesign(database);
                 yield BaselineHttp.start(port, naive::buy);
             }
-            case "redis-queue" -> {
+            case REDIS_QUEUE -> {
                 schema(database, RedisQueueDesign.SCHEMA);
                 createTopic(infra.kafkaBootstrap());
                 RedisClient redis = RedisClient.create(infra.redisUrl());
-                RedisQueueDesign design = new RedisQueueDesign(redis, producer(infra.kafkaBootstrap()));
+                RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafkaBootstrap()));
                 for (int i = 0; i < CONSUMERS; i++) {
                     Thread consumer = new Thread(new RedisQueueConsumer(infra.kafkaBootstrap(), database, redis), "rq-consumer-" + i);
                     consumer.start();
                 }
-                yield BaselineHttp.start(port, design::buy);
+                yield BaselineHttp.start(port, redisQueue::buy);
             }
-            default -> throw new IllegalArgumentException("usage: BaselineMain naive|redis-queue");
+            case SECKILL -> throw new IllegalArgumentException("seckill is the product (bin/seckill all), not a baseline");
         };
-        System.out.println("baseline " + args[0] + " listening on http://localhost:" + server.port());
+        System.out.println("baseline " + design.label() + " listening on http://localhost:" + server.port());
         new CountDownLatch(1).await();
     }
 

@@ -1,0 +1,42 @@
+package io.seckill.benchmark;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+
+/** The designs of the whole-sale comparison, by the names the command line and the report use. */
+public enum Design {
+
+    /** The product, as a user runs it: {@code bin/seckill all}. */
+    SECKILL("seckill"),
+    /** One MySQL transaction per buy request, answered after commit. */
+    NAIVE("naive"),
+    /** Redis Lua decrement, the order to Kafka answered before any durable record, a consumer writing MySQL. */
+    REDIS_QUEUE("redis-queue");
+
+    private final String label;
+
+    Design(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** @throws IllegalArgumentException naming the designs there are, when {@code label} is none of them */
+    public static Design of(String label) {
+        return Arrays.stream(values()).filter(design -> design.label.equals(label)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown design " + label + "; the designs are "
+                        + Arrays.stream(values()).map(Design::label).collect(Collectors.joining(", "))));
+    }
+
+    /** Reads {@code --designs seckill,naive} on the command line. */
+    static final class Converter implements CommandLine.ITypeConverter<Design> {
+
+        @Override
+        public Design convert(String label) {
+            return of(label);
+        }
+    }
+}
