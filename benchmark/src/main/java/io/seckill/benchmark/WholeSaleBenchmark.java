@@ -61,7 +61,10 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--warmup-rounds", defaultValue = "2", description = "unrecorded rounds first, so every design runs JIT-compiled (default ${DEFAULT-VALUE})")
+    // Fewer leave seckill and redis-queue still getting faster from round to round as their JIT settles
+    // (naive, bound by MySQL, settles sooner): the rounds would then measure the warm-up.
+    @Option(names = "--warmup-rounds", defaultValue = "5",
+            description = "unrecorded rounds first, until every design runs at its steady speed (default ${DEFAULT-VALUE})")
     int warmupRounds;
 
     @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
