@@ -96,6 +96,9 @@ class BadRequestIT {
                 new Case("text/plain body", api -> post(api, buy, alice, "text/plain", "{\"quantity\":1}"), 415, "UNSUPPORTED_MEDIA_TYPE"),
                 new Case("no content type", api -> post(api, buy, alice, null, "{\"quantity\":1}"), 415, "UNSUPPORTED_MEDIA_TYPE"),
                 new Case("oversized body", api -> post(api, buy, alice, JSON, "{\"quantity\":1,\"pad\":\"" + "x".repeat(20_000) + "\"}"), 413, "PAYLOAD_TOO_LARGE"),
+                new Case("oversized chunked body", api -> chunked(api, buy, alice, "{\"quantity\":1,\"pad\":\"" + "x".repeat(20_000) + "\"}"), 413,
+                        "PAYLOAD_TOO_LARGE"),
+                new Case("malformed chunked body", api -> chunked(api, buy, alice, "{\"quantity\":"), 400, "MALFORMED_JSON"),
                 // ids
                 new Case("non-numeric SKU id", api -> post(api, "/api/v1/skus/abc/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
                 new Case("zero SKU id", api -> post(api, "/api/v1/skus/0/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
@@ -173,6 +176,11 @@ class BadRequestIT {
 
     private static HttpRequest.Builder post(HttpApi api, String path, String authorization, String contentType, String body) {
         return withHeaders(HttpRequest.newBuilder(api.uri(path)).POST(BodyPublishers.ofString(body)), authorization, contentType);
+    }
+
+    /** A body of undeclared length: sent chunked. */
+    private static HttpRequest.Builder chunked(HttpApi api, String path, String authorization, String body) {
+        return withHeaders(HttpRequest.newBuilder(api.uri(path)).POST(BodyPublishers.fromPublisher(BodyPublishers.ofString(body))), authorization, JSON);
     }
 
     private static HttpRequest.Builder put(HttpApi api, String path, String authorization, String body) {

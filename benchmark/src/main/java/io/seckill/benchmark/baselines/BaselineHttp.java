@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The HTTP side every design is measured behind: Javalin configured as the seckill ingress configures it
- * (body cap, no compression, no banner), the same buy route and body, the buyer named by the
+ * (body cap, no compression, the response copy buffer, no banner), the same buy route and body, the buyer named by the
  * {@code X-User-Id} header as the ingress's trusted-header mode reads it.
  */
 final class BaselineHttp {
@@ -32,6 +32,7 @@ final class BaselineHttp {
             cfg.http.maxRequestSize = 16 * 1024;
             cfg.http.prefer405over404 = true;
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
+            cfg.http.responseBufferSize = 2 * 1024;
             cfg.startup.showJavalinBanner = false;
             cfg.routes.post(BUY_ROUTE, ctx -> {
                 String userId = ctx.header("X-User-Id");
