@@ -38,9 +38,12 @@ public final class Database implements AutoCloseable {
         config.setUsername(addresses.mysqlUser());
         config.setPassword(addresses.mysqlPassword());
         config.setMaximumPoolSize(maxPoolSize);
-        // All DATETIME columns hold UTC; batched inserts become one multi-row statement.
+        // All DATETIME columns hold UTC, MySQL's clock (the session's zone) as well as what Java writes: the
+        // jOOQ converters hand over UTC wall times, which the driver must pass as they are, never shifting
+        // them by the JVM's own zone. Batched inserts become one multi-row statement.
         config.addDataSourceProperty("connectionTimeZone", "UTC");
         config.addDataSourceProperty("forceConnectionTimeZoneToSession", "true");
+        config.addDataSourceProperty("preserveInstants", "false");
         config.addDataSourceProperty("rewriteBatchedStatements", "true");
         config.addDataSourceProperty("cachePrepStmts", "true");
         HikariDataSource dataSource = new HikariDataSource(config);
