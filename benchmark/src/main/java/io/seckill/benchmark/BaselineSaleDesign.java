@@ -1,6 +1,7 @@
 package io.seckill.benchmark;
 
 import io.seckill.benchmark.baselines.BaselineMain;
+import io.seckill.benchmark.baselines.BaselineSql;
 import io.seckill.benchmark.baselines.RedisQueueDesign;
 import java.io.File;
 import java.io.IOException;
@@ -25,7 +26,7 @@ final class BaselineSaleDesign implements SaleDesign {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
     private final Design design;
-    private final String tables;
+    private final BaselineSql tables;
     private final Process process;
     private final int port;
     private final SaleQueries queries;
@@ -33,11 +34,7 @@ final class BaselineSaleDesign implements SaleDesign {
 
     private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, RedisClient redis) {
         this.design = design;
-        this.tables = switch (design) {
-            case NAIVE -> "naive";
-            case REDIS_QUEUE -> "rq";
-            case SECKILL -> throw new IllegalArgumentException("seckill is not a baseline");
-        };
+        this.tables = BaselineSql.of(design);
         this.process = process;
         this.port = port;
         this.queries = queries;
@@ -81,7 +78,7 @@ final class BaselineSaleDesign implements SaleDesign {
     @Override
     public void defineSales(List<Long> skus, int units, int perBuyer) throws Exception {
         for (long sku : skus) {
-            queries.execute("INSERT INTO " + tables + "_sku (id, stock) VALUES (?, ?)", sku, units);
+            queries.execute("INSERT INTO " + tables.skus() + " (id, stock) VALUES (?, ?)", sku, units);
             if (redis != null) {
                 redis.set(RedisQueueDesign.stockKey(sku), Integer.toString(units));
                 redis.del(RedisQueueDesign.buyersKey(sku));
@@ -91,17 +88,17 @@ final class BaselineSaleDesign implements SaleDesign {
 
     @Override
     public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
-        return queries.committed("SELECT order_id, created_at FROM " + tables + "_orders WHERE order_id IN (%s)", orderIds);
+        return queries.committed("SELECT order_id, created_at FROM " + tables.orders() + " WHERE order_id IN (%s)", orderIds);
     }
 
     @Override
     public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
-        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables + "_orders WHERE sku_id IN (%s) GROUP BY sku_id", skus, Long.class);
+        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN (%s) GROUP BY sku_id", skus, Long.class);
     }
 
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
-        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables + "_orders WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus,
+        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus,
                 String.class);
     }
 
@@ -110,7 +107,7 @@ final class BaselineSaleDesign implements SaleDesign {
     public Map<Long, Long> drift(List<Long> skus) throws Exception {
         Map<Long, Long> drift = new HashMap<>();
         for (long sku : skus) {
-            long mysql = queries.single("SELECT stock FROM " + tables + "_sku WHERE id = ?", sku);
+            long mysql = queries.single("SELECT stock FROM " + tables.skus() + " WHERE id = ?", sku);
             drift.put(sku, redis == null ? 0 : Long.parseLong(redis.get(RedisQueueDesign.stockKey(sku))) - mysql);
         }
         return drift;

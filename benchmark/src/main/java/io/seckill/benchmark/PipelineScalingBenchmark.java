@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.LongStream;
 import org.jooq.Record2;
 import picocli.CommandLine;
@@ -40,6 +39,7 @@ import picocli.CommandLine.Option;
         description = "Decided orders/s and 202 -> decided latency with more stream-processor and db-sink processes.")
 public final class PipelineScalingBenchmark implements Callable<Integer> {
 
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
     private static final String TOKEN_SECRET = "pipeline-scaling-benchmark-secret-0123456789";
     private static final String ADMIN_TOKEN = "pipeline-scaling-admin-token";
     private static final int SKUS = 8;
@@ -69,13 +69,13 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         System.out.printf("%nmedians over %d round(s), %d connections, %s loaded per round (logs: %s)%n", options.rounds, options.connections,
                 options.duration, serversOptions.logs());
         System.out.printf(ROW, "streams x sinks", "accepted/s", "decided/s", "p50 ms", "p99 ms");
-        double baseline = median(results.get(setups.get(0)), Figures::decidedPerSecond);
+        double baseline = Report.median(results.get(setups.get(0)), Figures::decidedPerSecond);
         for (String setup : setups) {
             List<Figures> figures = results.get(setup);
-            double decided = median(figures, Figures::decidedPerSecond);
+            double decided = Report.median(figures, Figures::decidedPerSecond);
             System.out.printf(Locale.ROOT, ROW, setup + " (" + String.format(Locale.ROOT, "%.2fx", decided / baseline) + ")",
-                    format(median(figures, Figures::acceptedPerSecond)), format(decided),
-                    format(median(figures, Figures::p50Millis)), format(median(figures, Figures::p99Millis)));
+                    format(Report.median(figures, Figures::acceptedPerSecond)), format(decided),
+                    format(Report.median(figures, Figures::p50Millis)), format(Report.median(figures, Figures::p99Millis)));
         }
         return 0;
     }
@@ -105,7 +105,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             processes.add(ingress);
             StringBuilder readiness = new StringBuilder(setup + " ready after (s, from process start, all starting at once):");
             for (SeckillProcess process : processes) {
-                awaitReady(process);
+                process.awaitReady(READY_TIMEOUT);
                 readiness.append(String.format(Locale.ROOT, " %s %.1f", process.name().substring(setup.length() + 1),
                         Duration.between(process.started(), Instant.now()).toMillis() / 1000.0));
             }
@@ -160,27 +160,9 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         Instant last = decided.stream().map(Record2::value2).max(Instant::compareTo).orElseThrow();
         double[] latencies = decided.stream().mapToDouble(row -> Duration.between(row.value1(), row.value2()).toNanos() / 1e6).sorted().toArray();
         return new Figures(load.requestsPerSecond(), decided.size() / (Duration.between(first, last).toNanos() / 1e9),
-                percentile(latencies, 50), percentile(latencies, 99));
+                Report.percentile(latencies, 50), Report.percentile(latencies, 99));
     }
 
-    private static void awaitReady(SeckillProcess process) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (!process.ready()) {
-            if (!process.alive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(process.name() + " is not ready; its output:\n" + process.output());
-            }
-            Thread.sleep(250);
-        }
-    }
-
-    private static double percentile(double[] sorted, double percentile) {
-        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static double median(List<Figures> figures, ToDoubleFunction<Figures> figure) {
-        return Report.median(figures.stream().mapToDouble(figure).toArray());
-    }
 
     private static String format(double value) {
         return String.format(Locale.ROOT, "%,.1f", value);

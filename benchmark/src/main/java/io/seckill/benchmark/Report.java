@@ -1,8 +1,10 @@
 package io.seckill.benchmark;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /** Prints benchmark figures as fixed-width tables. */
 final class Report {
@@ -35,6 +37,20 @@ final class Report {
                     format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(99.9)).toArray()), 2),
                     "", format(ratio * 100, 1) + "%");
         }
+    }
+
+    /** The median of {@code figure} over {@code items}. */
+    static <T> double median(Collection<T> items, ToDoubleFunction<T> figure) {
+        return median(items.stream().mapToDouble(figure).toArray());
+    }
+
+    /** The value at {@code percentile} (nearest rank) of values sorted ascending; 0 when there are none. */
+    static double percentile(double[] sorted, double percentile) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
     static double median(double[] values) {

@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Collections;
@@ -36,8 +36,8 @@ record SaleQueries(DataSource database) {
                 }
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        Timestamp at = rows.getTimestamp(2);
-                        committed.put(rows.getString(1), at.toLocalDateTime().toInstant(ZoneOffset.UTC));
+                        // As stored, no zone applied: the driver's Timestamp would apply the JVM's.
+                        committed.put(rows.getString(1), rows.getObject(2, LocalDateTime.class).toInstant(ZoneOffset.UTC));
                     }
                 }
             }

@@ -51,13 +51,7 @@ final class SeckillSaleDesign implements SaleDesign {
                 "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
                 "JAVA_OPTS", javaOptions));
         SeckillProcess process = servers.service("seckill-all", "all", environment);
-        Instant deadline = Instant.now().plus(READY_TIMEOUT);
-        while (!process.ready()) {
-            if (!process.alive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("seckill did not get ready; its output:\n" + process.output());
-            }
-            Thread.sleep(250);
-        }
+        process.awaitReady(READY_TIMEOUT);
         return new SeckillSaleDesign(process, queries, port, servers.settings().get("SECKILL_ADMIN_TOKEN"));
     }
 

@@ -73,8 +73,8 @@ public final class SinkBenchmark implements Callable<Integer> {
         System.out.printf("%nmedians over %d round(s)%n", rounds);
         System.out.printf(ROW, "SKUs", "writer", "orders/s", "batched/x");
         for (int skuCount : new int[] {1, 8}) {
-            double batchedRate = median(rates.get(label(skuCount, true)));
-            double perOrderRate = median(rates.get(label(skuCount, false)));
+            double batchedRate = Report.median(rates.get(label(skuCount, true)), Double::doubleValue);
+            double perOrderRate = Report.median(rates.get(label(skuCount, false)), Double::doubleValue);
             System.out.printf(Locale.ROOT, ROW, skuCount, "batched (one tx per SKU)", String.format(Locale.ROOT, "%,.0f", batchedRate),
                     String.format(Locale.ROOT, "%.1fx", batchedRate / perOrderRate));
             System.out.printf(Locale.ROOT, ROW, skuCount, "one transaction per order", String.format(Locale.ROOT, "%,.0f", perOrderRate), "1.0x");
@@ -123,10 +123,6 @@ public final class SinkBenchmark implements Callable<Integer> {
 
     private static int confirmedIn(List<OrderResult> results) {
         return (int) results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).count();
-    }
-
-    private static double median(List<Double> values) {
-        return Report.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     public static void main(String[] args) {

@@ -77,8 +77,6 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Mixin
     ServersOptions serversOptions;
 
-    private String heading;
-
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
@@ -86,7 +84,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         System.out.println();
         System.out.println(report.table());
         Path directory = serversOptions.work().resolve("report");
-        report.write(directory, heading);
+        report.write(directory, heading());
         System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
         return 0;
     }
@@ -97,10 +95,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
      */
     public List<WholeSaleRound> run() throws Exception {
         List<WholeSaleRound> results = new ArrayList<>();
-        String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
-        heading = String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, %d round(s) after %d warm-up round(s)",
-                units, skuCount, buyers, attempts, limit, connections, loop, rounds, warmupRounds);
-        System.out.println(heading);
+        System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
              HikariDataSource database = pool(servers.settings());
              RedisClient redis = RedisClient.create(servers.settings().get("SECKILL_REDIS_URL"))) {
@@ -127,6 +122,13 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             }
         }
         return results;
+    }
+
+    /** The sale's sizes and mode, as the run prints them and the report is headed. */
+    private String heading() {
+        String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
+        return String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
+                + "%d round(s) after %d warm-up round(s)", units, skuCount, buyers, attempts, limit, connections, loop, rounds, warmupRounds);
     }
 
     private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {

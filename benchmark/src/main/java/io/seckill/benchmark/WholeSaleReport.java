@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
@@ -41,15 +40,15 @@ final class WholeSaleReport {
         StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(13)).append("|\n");
         for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             List<WholeSaleRound> rounds = design.getValue();
-            double seconds = median(rounds, round -> round.load().seconds());
+            double seconds = Report.median(rounds, round -> round.load().seconds());
             table.append(String.format(Locale.ROOT, "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d | %d | %d | %s | %s |%n",
-                    design.getKey().label(), seconds, median(rounds, round -> round.load().requestsPerSecond()),
-                    median(rounds, round -> round.winnersMs(50)), median(rounds, round -> round.winnersMs(99)),
-                    median(rounds, round -> round.winnersMs(99.9)),
-                    median(rounds, round -> round.losersMs(50)), median(rounds, round -> round.losersMs(99)),
-                    median(rounds, round -> round.losersMs(99.9)),
-                    median(rounds, WholeSaleRound::drainP50Ms), median(rounds, WholeSaleRound::drainP99Ms),
-                    median(rounds, round -> round.sold()),
+                    design.getKey().label(), seconds, Report.median(rounds, round -> round.load().requestsPerSecond()),
+                    Report.median(rounds, round -> round.winnersMs(50)), Report.median(rounds, round -> round.winnersMs(99)),
+                    Report.median(rounds, round -> round.winnersMs(99.9)),
+                    Report.median(rounds, round -> round.losersMs(50)), Report.median(rounds, round -> round.losersMs(99)),
+                    Report.median(rounds, round -> round.losersMs(99.9)),
+                    Report.median(rounds, WholeSaleRound::drainP50Ms), Report.median(rounds, WholeSaleRound::drainP99Ms),
+                    Report.median(rounds, round -> round.sold()),
                     worst(rounds, WholeSaleRound::oversold), worst(rounds, WholeSaleRound::lost), worst(rounds, WholeSaleRound::overLimit),
                     worst(rounds, WholeSaleRound::drift), ratio(Design.NAIVE, seconds), ratio(Design.REDIS_QUEUE, seconds)));
         }
@@ -59,7 +58,7 @@ final class WholeSaleReport {
     /** How many times faster than {@code baseline} this design answered every buyer (median time over median time). */
     private String ratio(Design baseline, double seconds) {
         List<WholeSaleRound> rounds = byDesign.get(baseline);
-        return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", median(rounds, round -> round.load().seconds()) / seconds);
+        return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", Report.median(rounds, round -> round.load().seconds()) / seconds);
     }
 
     /** Each round's figures, as the run printed them. */
@@ -96,8 +95,8 @@ final class WholeSaleReport {
             throughput.addSeries(series);
             List<WholeSaleRound> rounds = design.getValue();
             for (double percentile : new double[] {50, 99, 99.9}) {
-                latency.addValue(median(rounds, round -> round.winnersMs(percentile)), design.getKey().label(), "winners p" + format(percentile));
-                latency.addValue(median(rounds, round -> round.losersMs(percentile)), design.getKey().label(), "losers p" + format(percentile));
+                latency.addValue(Report.median(rounds, round -> round.winnersMs(percentile)), design.getKey().label(), "winners p" + format(percentile));
+                latency.addValue(Report.median(rounds, round -> round.losersMs(percentile)), design.getKey().label(), "losers p" + format(percentile));
             }
         }
         JFreeChart overTime = ChartFactory.createXYLineChart("Answers per second over the last round", "seconds from the start",
@@ -114,10 +113,6 @@ final class WholeSaleReport {
 
     private static String format(double percentile) {
         return percentile == Math.rint(percentile) ? Integer.toString((int) percentile) : Double.toString(percentile);
-    }
-
-    private static double median(List<WholeSaleRound> rounds, ToDoubleFunction<WholeSaleRound> figure) {
-        return Report.median(rounds.stream().mapToDouble(figure).toArray());
     }
 
     private static long worst(List<WholeSaleRound> rounds, ToLongFunction<WholeSaleRound> count) {

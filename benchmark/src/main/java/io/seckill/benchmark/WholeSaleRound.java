@@ -41,16 +41,8 @@ public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome loa
         // At rest: what is still on its way (seckill's results settling the ledger) has had the drain to arrive.
         Thread.sleep(1_000);
         long drift = design.drift(skus).values().stream().mapToLong(Math::abs).sum();
-        return new WholeSaleRound(design.design(), round, load, percentile(sorted, 50), percentile(sorted, 99),
+        return new WholeSaleRound(design.design(), round, load, Report.percentile(sorted, 50), Report.percentile(sorted, 99),
                 sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
-    }
-
-    private static double percentile(double[] sorted, double percentile) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
     /** Buyers answered 2xx, their order accepted. */

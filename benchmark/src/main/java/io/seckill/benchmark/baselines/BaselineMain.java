@@ -48,12 +48,12 @@ public final class BaselineMain {
         Design design = Design.of(args[0]);
         Javalin server = switch (design) {
             case NAIVE -> {
-                schema(database, NaiveDesign.SCHEMA);
+                schema(database, NaiveDesign.SQL.schema());
                 NaiveDesign naive = new NaiveDesign(database);
                 yield BaselineHttp.start(port, naive::buy);
             }
             case REDIS_QUEUE -> {
-                schema(database, RedisQueueDesign.SCHEMA);
+                schema(database, RedisQueueDesign.SQL.schema());
                 createTopic(infra.kafkaBootstrap());
                 RedisClient redis = RedisClient.create(infra.redisUrl());
                 RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafkaBootstrap()));

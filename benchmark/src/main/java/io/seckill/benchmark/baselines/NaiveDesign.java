@@ -1,6 +1,7 @@
 package io.seckill.benchmark.baselines;
 
 import io.javalin.http.Context;
+import io.seckill.benchmark.Design;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -11,19 +12,11 @@ import javax.sql.DataSource;
  * The textbook starting point: one MySQL transaction per buy request, answered after its commit. A
  * conditional UPDATE takes the stock ({@code stock >= q}, so never below zero), the order goes in under a
  * unique (sku, buyer) key (the per-user limit: one order per buyer and SKU), and either failure rolls
- * the transaction back. Pooled connections and prepared statements; the only indexes it needs are the
- * primary and the unique key.
+ * the transaction back. Pooled connections and prepared statements, the indexes of {@link BaselineSql}.
  */
 final class NaiveDesign {
 
-    static final String[] SCHEMA = {
-        "CREATE TABLE IF NOT EXISTS naive_sku (id BIGINT NOT NULL PRIMARY KEY, stock INT NOT NULL, CHECK (stock >= 0))",
-        "CREATE TABLE IF NOT EXISTS naive_orders (order_id CHAR(36) NOT NULL PRIMARY KEY, sku_id BIGINT NOT NULL,"
-                + " user_id VARCHAR(64) NOT NULL, quantity INT NOT NULL, created_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-                + " UNIQUE KEY uq_naive_buyer (sku_id, user_id))"
-    };
-
-    private static final BaselineSql SQL = new BaselineSql("naive");
+    static final BaselineSql SQL = BaselineSql.of(Design.NAIVE);
 
     private final DataSource database;
 

@@ -1,8 +1,6 @@
 package io.seckill.benchmark.baselines;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -26,12 +24,9 @@ final class RedisQueueConsumer implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueueConsumer.class);
 
-    private static final BaselineSql SQL = new BaselineSql("rq");
-
     private final Properties settings;
     private final DataSource database;
     private final UnifiedJedis redis;
-    private volatile boolean running = true;
 
     RedisQueueConsumer(String bootstrap, DataSource database, UnifiedJedis redis) {
         this.database = database;
@@ -49,7 +44,7 @@ final class RedisQueueConsumer implements Runnable {
     public void run() {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings)) {
             consumer.subscribe(List.of(RedisQueueDesign.TOPIC));
-            while (running) {
+            while (true) {
                 var records = consumer.poll(Duration.ofMillis(100));
                 for (ConsumerRecord<String, String> record : records) {
                     record(record.value());
@@ -63,10 +58,6 @@ final class RedisQueueConsumer implements Runnable {
         }
     }
 
-    void stop() {
-        running = false;
-    }
-
     private void record(String message) throws SQLException {
         String[] order = message.split(":");
         String orderId = order[0];
@@ -75,23 +66,17 @@ final class RedisQueueConsumer implements Runnable {
         int quantity = Integer.parseInt(order[3]);
         try (Connection connection = database.getConnection()) {
             connection.setAutoCommit(false);
-            try (PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM rq_orders WHERE sku_id = ? AND user_id = ?")) {
-                exists.setLong(1, skuId);
-                exists.setString(2, userId);
-                try (ResultSet found = exists.executeQuery()) {
-                    if (found.next()) {
-                        connection.rollback();
-                        return;
-                    }
-                }
+            if (RedisQueueDesign.SQL.hasOrder(connection, skuId, userId)) {
+                connection.rollback();
+                return;
             }
-            if (!SQL.charge(connection, skuId, quantity)) {
+            if (!RedisQueueDesign.SQL.charge(connection, skuId, quantity)) {
                 connection.rollback();
                 redis.incrBy(RedisQueueDesign.stockKey(skuId), quantity);
                 redis.srem(RedisQueueDesign.buyersKey(skuId), userId);
                 return;
             }
-            SQL.insertOrder(connection, orderId, skuId, userId, quantity);
+            RedisQueueDesign.SQL.insertOrder(connection, orderId, skuId, userId, quantity);
             connection.commit();
         }
     }

@@ -1,6 +1,7 @@
 package io.seckill.benchmark.baselines;
 
 import io.javalin.http.Context;
+import io.seckill.benchmark.Design;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.Producer;
@@ -18,12 +19,7 @@ import redis.clients.jedis.UnifiedJedis;
 public final class RedisQueueDesign {
 
     static final String TOPIC = "rq-orders";
-    static final String[] SCHEMA = {
-        "CREATE TABLE IF NOT EXISTS rq_sku (id BIGINT NOT NULL PRIMARY KEY, stock INT NOT NULL, CHECK (stock >= 0))",
-        "CREATE TABLE IF NOT EXISTS rq_orders (order_id CHAR(36) NOT NULL PRIMARY KEY, sku_id BIGINT NOT NULL,"
-                + " user_id VARCHAR(64) NOT NULL, quantity INT NOT NULL, created_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-                + " UNIQUE KEY uq_rq_buyer (sku_id, user_id))"
-    };
+    static final BaselineSql SQL = BaselineSql.of(Design.REDIS_QUEUE);
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueueDesign.class);
     private static final String RESERVE = """
             if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return -1 end

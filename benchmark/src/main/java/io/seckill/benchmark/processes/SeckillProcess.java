@@ -139,6 +139,20 @@ public final class SeckillProcess implements AutoCloseable {
         return readiness().map(Readiness::ready).orElse(false);
     }
 
+    /**
+     * Waits until the process answers /ready with 200.
+     * @throws IllegalStateException with its output, when it ends or is not ready within {@code timeout}
+     */
+    public void awaitReady(Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!ready()) {
+            if (!alive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(name + " is not ready; its output:\n" + output());
+            }
+            Thread.sleep(250);
+        }
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.benchmark.Design;
 import io.seckill.benchmark.WholeSaleBenchmark;
 import io.seckill.benchmark.WholeSaleRound;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -21,6 +22,7 @@ class WholeSaleIT {
     private static final int UNITS = 40;
     private static final int BUYERS = 300;
     private static final int ATTEMPTS = 2;
+    private static final Duration DRAIN_BOUND = Duration.ofSeconds(30);
 
     @Test
     void everyDesignSellsExactlyItsStockToBuyersWithinTheirLimit() throws Exception {
@@ -40,6 +42,8 @@ class WholeSaleIT {
             assertThat(round.lost()).as("%s: accepted but not in MySQL", round.design()).isZero();
             assertThat(round.overLimit()).as("%s: buyers over the limit", round.design()).isZero();
             assertThat(round.drift()).as("%s: Redis and MySQL apart at rest", round.design()).isZero();
+            // Answer and commit times on one clock: any machine time zone, a drain of seconds, not hours.
+            assertThat(round.drainP99Ms()).as("%s: drain p99 ms", round.design()).isBetween(0.0, (double) DRAIN_BOUND.toMillis());
         });
     }
 }
