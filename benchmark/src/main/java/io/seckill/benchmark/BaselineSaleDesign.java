@@ -1,9 +1,7 @@
 package io.seckill.benchmark;
 
-import io.seckill.benchmark.baselines.BaselineMain;
-import io.seckill.benchmark.baselines.BaselineSql;
-import io.seckill.benchmark.baselines.RedisQueueDesign;
-import java.io.File;
+import io.seckill.baselines.BaselineSql;
+import io.seckill.baselines.RedisQueueDesign;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.RedisClient;
 
 /**
- * A baseline design ({@code naive} or {@code redis-queue}, {@link BaselineMain}) as a JVM process of its
- * own beside the development servers, on the benchmark module's classpath ({@code target/classes} and
- * {@code target/lib}); its orders in its own tables ({@code naive_*}, {@code rq_*}).
+ * A baseline design ({@code naive} or {@code redis-queue}) as a JVM process of its own beside the
+ * development servers, run from its packaged jar ({@code baselines/target/baselines.jar}); its orders in
+ * its own tables ({@code naive_*}, {@code rq_*}).
  */
 final class BaselineSaleDesign implements SaleDesign {
 
@@ -34,7 +32,7 @@ final class BaselineSaleDesign implements SaleDesign {
 
     private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, RedisClient redis) {
         this.design = design;
-        this.tables = BaselineSql.of(design);
+        this.tables = design.baseline().tables();
         this.process = process;
         this.port = port;
         this.queries = queries;
@@ -43,12 +41,11 @@ final class BaselineSaleDesign implements SaleDesign {
 
     static BaselineSaleDesign start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
                                     RedisClient redis) throws IOException, InterruptedException {
-        Path module = repository.resolve("benchmark/target");
-        String classpath = module.resolve("classes") + File.pathSeparator + module.resolve("lib") + File.separator + "*";
+        Path jar = repository.resolve("baselines/target/baselines.jar");
         Files.createDirectories(logs);
         Path log = logs.resolve("baseline-" + design.label() + ".log");
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-cp", classpath, BaselineMain.class.getName(), design.label())
+                "-Xmx1g", "-jar", jar.toString(), design.baseline().label())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(serverSettings);
         builder.environment().put("BASELINE_PORT", Integer.toString(port));

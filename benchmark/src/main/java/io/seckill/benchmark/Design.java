@@ -1,5 +1,6 @@
 package io.seckill.benchmark;
 
+import io.seckill.baselines.Baseline;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -22,6 +23,15 @@ public enum Design {
 
     public String label() {
         return label;
+    }
+
+    /** The baseline process this design runs as. @throws IllegalStateException for seckill, the product itself */
+    Baseline baseline() {
+        return switch (this) {
+            case SECKILL -> throw new IllegalStateException("seckill is the product (bin/seckill all), not a baseline");
+            case NAIVE -> Baseline.NAIVE;
+            case REDIS_QUEUE -> Baseline.REDIS_QUEUE;
+        };
     }
 
     /** @throws IllegalArgumentException naming the designs there are, when {@code label} is none of them */

@@ -3,7 +3,7 @@ package io.seckill.benchmark;
 import static io.seckill.schemas.db.Tables.ORDERS;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.dbsink.OrderBatchWriter;

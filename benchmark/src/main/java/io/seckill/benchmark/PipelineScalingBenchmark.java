@@ -4,8 +4,10 @@ import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.benchmark.processes.DevelopmentServers;
-import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
+import io.seckill.processdriver.IngressAdmin;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.auth.BuyerToken;
@@ -22,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
+import org.HdrHistogram.Histogram;
 import org.jooq.Record2;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -84,14 +87,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         String[] counts = setup.split("x");
         int streams = Integer.parseInt(counts[0]);
         int sinks = Integer.parseInt(counts[1]);
-        Map<String, String> settings = Map.of(
-                "JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC",
-                "SECKILL_MANAGEMENT_PORT", "0",
-                "SECKILL_HTTP_PORT", "0",
-                "SECKILL_TOKEN_SECRET", TOKEN_SECRET,
-                "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN,
-                "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").credentials(TOKEN_SECRET, ADMIN_TOKEN);
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (int i = 0; i < streams; i++) {
@@ -158,9 +154,10 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         }
         Instant first = decided.stream().map(Record2::value1).min(Instant::compareTo).orElseThrow();
         Instant last = decided.stream().map(Record2::value2).max(Instant::compareTo).orElseThrow();
-        double[] latencies = decided.stream().mapToDouble(row -> Duration.between(row.value1(), row.value2()).toNanos() / 1e6).sorted().toArray();
+        Histogram latenciesMicros = new Histogram(3);
+        decided.forEach(row -> latenciesMicros.recordValue(Math.max(0, Duration.between(row.value1(), row.value2()).toNanos() / 1_000)));
         return new Figures(load.requestsPerSecond(), decided.size() / (Duration.between(first, last).toNanos() / 1e9),
-                Report.percentile(latencies, 50), Report.percentile(latencies, 99));
+                latenciesMicros.getValueAtPercentile(50) / 1e3, latenciesMicros.getValueAtPercentile(99) / 1e3);
     }
 
 

@@ -44,15 +44,6 @@ final class Report {
         return median(items.stream().mapToDouble(figure).toArray());
     }
 
-    /** The value at {@code percentile} (nearest rank) of values sorted ascending; 0 when there are none. */
-    static double percentile(double[] sorted, double percentile) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
     static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);

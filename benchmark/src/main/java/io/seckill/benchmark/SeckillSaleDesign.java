@@ -2,8 +2,10 @@ package io.seckill.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.benchmark.processes.DevelopmentServers;
-import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
+import io.seckill.processdriver.IngressAdmin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,15 +43,8 @@ final class SeckillSaleDesign implements SaleDesign {
     /** @param javaOptions the JVM's options, e.g. a heap size and a flight recording */
     static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, String javaOptions) throws InterruptedException {
         // The servers' addresses given: the run command uses them instead of starting servers of its own.
-        Map<String, String> environment = new HashMap<>(servers.settings());
-        environment.putAll(Map.of(
-                "SECKILL_DATA_DIR", servers.dataDirectory().resolveSibling("seckill-all").toString(),
-                "SECKILL_HTTP_PORT", Integer.toString(port),
-                "SECKILL_MANAGEMENT_PORT", "0",
-                "SECKILL_AUTH_MODE", "trusted-header",
-                "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
-                "JAVA_OPTS", javaOptions));
+        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).settings(servers.settings())
+                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway();
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         process.awaitReady(READY_TIMEOUT);
         return new SeckillSaleDesign(process, queries, port, servers.settings().get("SECKILL_ADMIN_TOKEN"));

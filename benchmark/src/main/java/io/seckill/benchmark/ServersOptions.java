@@ -1,6 +1,6 @@
 package io.seckill.benchmark;
 
-import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.processdriver.DevelopmentServers;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package io.seckill.benchmark;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.dbsink.OrderBatchWriter;

@@ -2,7 +2,7 @@ package io.seckill.benchmark;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.seckill.benchmark.processes.DevelopmentServers;
+import io.seckill.processdriver.DevelopmentServers;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;

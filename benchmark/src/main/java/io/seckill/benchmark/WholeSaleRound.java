@@ -1,9 +1,9 @@
 package io.seckill.benchmark;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one design did with one whole sale: the load's figures, how long accepted orders took to reach
@@ -27,21 +27,20 @@ public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome loa
             Thread.sleep(200);
             committed = design.committed(ids);
         }
-        List<Double> drains = new ArrayList<>();
+        Histogram drainsMs = new Histogram(3);
         for (WholeSaleLoad.Accepted order : load.accepted()) {
             Instant at = committed.get(order.orderId());
             if (at != null) {
-                drains.add((double) Math.max(0, at.toEpochMilli() - order.answeredAtMs()));
+                drainsMs.recordValue(Math.max(0, at.toEpochMilli() - order.answeredAtMs()));
             }
         }
-        double[] sorted = drains.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         Map<Long, Long> sold = design.soldUnits(skus);
         long oversold = sold.values().stream().mapToLong(units -> Math.max(0, units - unitsPerSku)).sum();
         long overLimit = design.unitsPerBuyer(skus).values().stream().filter(units -> units > limit).count();
         // At rest: what is still on its way (seckill's results settling the ledger) has had the drain to arrive.
         Thread.sleep(1_000);
         long drift = design.drift(skus).values().stream().mapToLong(Math::abs).sum();
-        return new WholeSaleRound(design.design(), round, load, Report.percentile(sorted, 50), Report.percentile(sorted, 99),
+        return new WholeSaleRound(design.design(), round, load, drainsMs.getValueAtPercentile(50), drainsMs.getValueAtPercentile(99),
                 sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
     }
 

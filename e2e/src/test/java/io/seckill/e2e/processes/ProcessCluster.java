@@ -1,10 +1,9 @@
 package io.seckill.e2e.processes;
 
-import static org.awaitility.Awaitility.await;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.benchmark.processes.DevelopmentServers;
-import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
@@ -15,12 +14,9 @@ import io.seckill.redisstate.SaleStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.awaitility.core.ConditionTimeoutException;
-import org.awaitility.core.TerminalFailureException;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -30,20 +26,20 @@ import redis.clients.jedis.RedisClient;
  */
 final class ProcessCluster implements AutoCloseable {
 
-    static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    static final Path REPOSITORY = SeckillProcess.repositoryOfModuleUnderTest();
     /** Small heaps and the quick compiler: a dozen JVMs share two cores in these tests. */
     private static final String JAVA_OPTS = "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
     private final DevelopmentServers servers;
-    private final Map<String, String> environment;
+    private final ServiceEnvironment environment;
     private final List<SeckillProcess> processes = new ArrayList<>();
     final InfraAddresses infra;
     final Database database;
     final RedisClient redis;
     final SaleStore saleStore;
 
-    private ProcessCluster(DevelopmentServers servers, Map<String, String> environment) {
+    private ProcessCluster(DevelopmentServers servers, ServiceEnvironment environment) {
         this.servers = servers;
         this.environment = environment;
         this.infra = InfraAddresses.from(new Env(servers.settings()));
@@ -55,8 +51,7 @@ final class ProcessCluster implements AutoCloseable {
     /** Starts the servers; services started later get {@code settings} over the test defaults. */
     static ProcessCluster start(String name, Map<String, String> settings) throws InterruptedException {
         Path root = REPOSITORY.resolve("e2e/target/processes").resolve(name + "-" + UUID.randomUUID());
-        Map<String, String> environment = new HashMap<>(serviceSettings(JAVA_OPTS));
-        environment.putAll(settings);
+        ServiceEnvironment environment = serviceSettings(JAVA_OPTS).settings(settings);
         DevelopmentServers servers = DevelopmentServers.start(REPOSITORY, root.resolve("data"), root.resolve("logs"),
                 Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
         return new ProcessCluster(servers, environment);
@@ -66,15 +61,8 @@ final class ProcessCluster implements AutoCloseable {
      * What every service process of these tests runs with: free ports, the test credentials
      * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address).
      */
-    static Map<String, String> serviceSettings(String javaOptions) {
-        return Map.of(
-                "JAVA_OPTS", javaOptions,
-                "SECKILL_MANAGEMENT_PORT", "0",
-                "SECKILL_HTTP_PORT", "0",
-                "SECKILL_TOKEN_SECRET", HttpApi.TOKEN_SECRET,
-                "SECKILL_ADMIN_TOKEN", HttpApi.ADMIN_TOKEN,
-                "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+    static ServiceEnvironment serviceSettings(String javaOptions) {
+        return ServiceEnvironment.withJavaOptions(javaOptions).credentials(HttpApi.TOKEN_SECRET, HttpApi.ADMIN_TOKEN);
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */
@@ -97,7 +85,7 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    OneOfEach launchOneOfEach() {
+    OneOfEach launchOneOfEach() throws InterruptedException {
         OneOfEach services = new OneOfEach(launch("stream-processor", "stream-processor"), launch("db-sink", "db-sink"),
                 launch("reconciler", "reconciler"), launch("ingress-api", "ingress-api"));
         awaitReady(services.all().toArray(SeckillProcess[]::new));
@@ -105,15 +93,9 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     /** Waits until every given process answers /ready with 200. */
-    static void awaitReady(SeckillProcess... processes) {
+    static void awaitReady(SeckillProcess... processes) throws InterruptedException {
         for (SeckillProcess process : processes) {
-            try {
-                await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(250))
-                        .failFast(process.name() + " ended", () -> !process.alive())
-                        .until(process::ready);
-            } catch (ConditionTimeoutException | TerminalFailureException e) {
-                throw new AssertionError(process.name() + " is not ready; its output:\n" + process.output(), e);
-            }
+            process.awaitReady(READY_TIMEOUT);
         }
     }
 

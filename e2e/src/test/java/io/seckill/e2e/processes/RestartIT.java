@@ -3,11 +3,10 @@ package io.seckill.e2e.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.processdriver.SeckillProcess;
 import io.seckill.e2e.processes.SaleUnderTest.Bought;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,8 +21,7 @@ class RestartIT {
     @Test
     void theRunCommandStoppedMidSaleKeepsSalesOrdersAndStatusesAndSellsOn() throws Exception {
         Path root = ProcessCluster.REPOSITORY.resolve("e2e/target/processes/restart-" + UUID.randomUUID());
-        Map<String, String> environment = new HashMap<>(ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC"));
-        environment.put("SECKILL_DATA_DIR", root.resolve("data").toString());
+        Map<String, String> environment = ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC").dataDirectory(root.resolve("data")).asMap();
         SaleUnderTest sale;
         List<Bought> firstOrders;
         try (SeckillProcess first = SeckillProcess.start(ProcessCluster.REPOSITORY, "all-first", "all", environment, root.resolve("logs"))) {

@@ -3,7 +3,7 @@ package io.seckill.e2e.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.benchmark.processes.SeckillProcess;
+import io.seckill.processdriver.SeckillProcess;
 import io.seckill.ingress.HttpApi;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Skus;

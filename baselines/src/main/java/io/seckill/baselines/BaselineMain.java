@@ -1,0 +1,109 @@
+package io.seckill.baselines;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.javalin.Javalin;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * One baseline design as a process of its own, for the whole-sale comparison only (never part of the
+ * product): {@code naive} or {@code redis-queue}, on the servers the environment names (the same
+ * variables the services read), serving buyers on {@code BASELINE_PORT}. Runs until killed.
+ */
+public final class BaselineMain {
+
+    /** Connections: as many as the load generator's, so no request waits for one. */
+    private static final int POOL_SIZE = 64;
+    private static final int CONSUMERS = 2;
+
+    private BaselineMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Env env = Env.system();
+        InfraAddresses infra = InfraAddresses.from(env);
+        int port = env.integer("BASELINE_PORT", 8090);
+        HikariDataSource database = pool(infra);
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: BaselineMain naive|redis-queue");
+        }
+        Baseline design = Baseline.of(args[0]);
+        Javalin server = switch (design) {
+            case NAIVE -> {
+                schema(database, NaiveDesign.SQL.schema());
+                NaiveDesign naive = new NaiveDesign(database);
+                yield BaselineHttp.start(port, naive::buy);
+            }
+            case REDIS_QUEUE -> {
+                schema(database, RedisQueueDesign.SQL.schema());
+                createTopic(infra.kafkaBootstrap());
+                RedisClient redis = RedisClient.create(infra.redisUrl());
+                RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafkaBootstrap()));
+                for (int i = 0; i < CONSUMERS; i++) {
+                    Thread consumer = new Thread(new RedisQueueConsumer(infra.kafkaBootstrap(), database, redis), "rq-consumer-" + i);
+                    consumer.start();
+                }
+                yield BaselineHttp.start(port, redisQueue::buy);
+            }
+        };
+        System.out.println("baseline " + design.label() + " listening on http://localhost:" + server.port());
+        new CountDownLatch(1).await();
+    }
+
+    private static HikariDataSource pool(InfraAddresses infra) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(infra.mysqlUrl());
+        config.setUsername(infra.mysqlUser());
+        config.setPassword(infra.mysqlPassword());
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.addDataSourceProperty("cachePrepStmts", "true");
+        config.addDataSourceProperty("useServerPrepStmts", "true");
+        config.addDataSourceProperty("prepStmtCacheSize", "32");
+        return new HikariDataSource(config);
+    }
+
+    private static void schema(HikariDataSource database, String[] statements) throws SQLException {
+        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
+            for (String ddl : statements) {
+                statement.execute(ddl);
+            }
+        }
+    }
+
+    private static void createTopic(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(RedisQueueDesign.TOPIC, 12, (short) 1))).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    private static KafkaProducer<String, String> producer(String bootstrap) {
+        Properties settings = new Properties();
+        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.RETRIES_CONFIG, 3);
+        settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        return new KafkaProducer<>(settings);
+    }
+}

@@ -1,0 +1,100 @@
+package io.seckill.faultmatrix;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.ingress.auth.BuyerToken;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Buyers as the fault matrix sends them: each a user of their own, buying 1-3 units of one SKU through
+ * one of the ingresses in turn, {@code concurrency} at a time, as fast as they are answered. Every
+ * answer is kept: the status (or none, when the connection dropped) and the order id of a 202.
+ */
+final class Buyers {
+
+    /** What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection gave none. */
+    record Answer(String userId, long skuId, int quantity, int status, String orderId) {
+        static final int NO_ANSWER = -1;
+
+        boolean accepted() {
+            return status == 202;
+        }
+
+        /** Told it failed: an HTTP answer that is not a 202. */
+        boolean refused() {
+            return status != 202 && status != NO_ANSWER;
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final BuyerToken tokens = new BuyerToken(FaultCluster.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
+    private final AtomicInteger answered = new AtomicInteger();
+
+    int answered() {
+        return answered.get();
+    }
+
+    /** Starts {@code buyers} buyers of {@code skus}; the future completes with every answer. */
+    CompletableFuture<List<Answer>> start(String prefix, List<URI> ingresses, List<Long> skus, int buyers, int concurrency) {
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+        Random random = new Random(prefix.hashCode());
+        List<CompletableFuture<Answer>> answers = new ArrayList<>();
+        for (int buyer = 0; buyer < buyers; buyer++) {
+            String userId = prefix + "-" + buyer;
+            long sku = skus.get(random.nextInt(skus.size()));
+            int quantity = 1 + random.nextInt(3);
+            URI ingress = ingresses.get(buyer % ingresses.size());
+            answers.add(CompletableFuture.supplyAsync(() -> buy(ingress, userId, sku, quantity), pool));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(done -> answers.stream().map(CompletableFuture::join).toList())
+                .whenComplete((done, failure) -> pool.shutdown());
+    }
+
+    private Answer buy(URI ingress, String userId, long sku, int quantity) {
+        HttpRequest request = HttpRequest.newBuilder(ingress.resolve("/api/v1/skus/" + sku + "/orders"))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Authorization", "Bearer " + tokens.mint(userId, Instant.now().plus(Duration.ofHours(1))))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"))
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            String orderId = response.statusCode() == 202 ? JSON.readTree(response.body()).path("orderId").asText() : null;
+            return new Answer(userId, sku, quantity, response.statusCode(), orderId);
+        } catch (IOException e) {
+            return new Answer(userId, sku, quantity, Answer.NO_ANSWER, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(userId, sku, quantity, Answer.NO_ANSWER, null);
+        } finally {
+            answered.incrementAndGet();
+        }
+    }
+
+    /** The status of a buyer's order as the ingress tells it. */
+    String status(URI ingress, String userId, String orderId) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(ingress.resolve("/api/v1/orders/" + orderId))
+                .header("Authorization", "Bearer " + tokens.mint(userId, Instant.now().plus(Duration.ofHours(1)))).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode body = JSON.readTree(response.body());
+        return body.path("status").asText("HTTP " + response.statusCode());
+    }
+}

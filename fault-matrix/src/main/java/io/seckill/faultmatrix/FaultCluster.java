@@ -1,0 +1,238 @@
+package io.seckill.faultmatrix;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
+import io.seckill.processdriver.Signals;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.mysqlstate.Database;
+import io.seckill.redisstate.RedisConnections;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The system the fault matrix breaks: development servers and one process per service (two
+ * ingresses, so buyers keep a door while one is down), each started by {@code bin/seckill}, plus the
+ * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
+ * periods so that what it repairs is repaired within the matrix's bound. A supervisor starts again any
+ * service that ended on its own, as compose's {@code restart: on-failure} or systemd would (a service
+ * that cannot continue exits for exactly that), and counts it.
+ */
+final class FaultCluster implements AutoCloseable {
+
+    static final String TOKEN_SECRET = "fault-matrix-token-secret-0123456789abcdef";
+    static final String ADMIN_TOKEN = "fault-matrix-admin-token";
+    static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-a", "ingress-b");
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+    private final DevelopmentServers servers;
+    private final ServiceEnvironment environment;
+    private final Map<String, SeckillProcess> services = new ConcurrentHashMap<>();
+    private final Set<String> heldDown = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger restarts = new AtomicInteger();
+    private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "fault-matrix-supervisor");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private Database database;
+    private RedisClient redis;
+
+    private FaultCluster(DevelopmentServers servers, ServiceEnvironment environment) {
+        this.servers = servers;
+        this.environment = environment;
+    }
+
+    static FaultCluster start(Path repository, Path work, String javaOptions) throws InterruptedException {
+        DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
+                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
+        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).credentials(TOKEN_SECRET, ADMIN_TOKEN)
+                .topicPartitions(4).quickRepairs();
+        FaultCluster cluster = new FaultCluster(servers, environment);
+        try {
+            cluster.connect();
+            for (String service : SERVICES) {
+                cluster.launch(service);
+            }
+            for (String service : SERVICES) {
+                cluster.awaitReady(service);
+            }
+            cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
+            return cluster;
+        } catch (RuntimeException | InterruptedException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void connect() {
+        InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
+        database = Database.connectAndMigrate(infra, "fault-matrix", 4, new SimpleMeterRegistry());
+        redis = RedisConnections.open(infra.redisUrl(), 8);
+    }
+
+    Database database() {
+        return database;
+    }
+
+    RedisClient redis() {
+        return redis;
+    }
+
+    String kafkaBootstrap() {
+        return servers.settings().get(InfraAddresses.KAFKA_BOOTSTRAP);
+    }
+
+    List<URI> ingresses() {
+        return Stream.of("ingress-a", "ingress-b").map(name -> URI.create("http://localhost:" + services.get(name).buyersPort().orElseThrow())).toList();
+    }
+
+    /** kill -9 of a service's process; the supervisor leaves it down until {@link #restart}. */
+    void kill(String service) throws InterruptedException {
+        heldDown.add(service);
+        services.get(service).kill();
+    }
+
+    /** Starts a killed service again and waits until it is ready. */
+    void restart(String service) throws InterruptedException {
+        launch(service);
+        heldDown.remove(service);
+        awaitReady(service);
+    }
+
+    /** Services the supervisor started again because they ended on their own, so far. */
+    int supervisorRestarts() {
+        return restarts.get();
+    }
+
+    private void restartEnded() {
+        for (String service : SERVICES) {
+            SeckillProcess process = services.get(service);
+            if (!heldDown.contains(service) && !process.alive()) {
+                System.out.println("supervisor: " + service + " ended with status " + process.exitCode().orElse(-1) + "; starting it again");
+                restarts.incrementAndGet();
+                launch(service);
+            }
+        }
+    }
+
+    /** SIGSTOP of the servers' JVM: Kafka stops answering (MySQL and Redis are processes of their own and go on). */
+    void pauseKafka() throws IOException, InterruptedException {
+        servers.process().pause();
+    }
+
+    void resumeKafka() throws IOException, InterruptedException {
+        servers.process().resume();
+    }
+
+    void pauseMysql() throws IOException, InterruptedException {
+        Signals.send(mysqlPid(), "STOP");
+    }
+
+    void resumeMysql() throws IOException, InterruptedException {
+        Signals.send(mysqlPid(), "CONT");
+    }
+
+    /**
+     * kill -9 of mysqld; returns once the servers have started it again on its data ({@code MariaDbWatchdog}).
+     * Kafka and Redis go on meanwhile.
+     */
+    void killMysqlAndAwaitItsRestart() throws IOException, InterruptedException {
+        long killed = mysqlPid();
+        Signals.send(killed, "KILL");
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (!restarted(killed)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("mysqld was not started again within " + READY_TIMEOUT);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private boolean restarted(long killed) {
+        try {
+            long pid = mysqlPid();
+            return pid != killed && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            // The new server is writing its pid file.
+            return false;
+        }
+    }
+
+    /**
+     * kill -9 of the servers' JVM (the broker dies with it), then {@code bin/seckill servers} again:
+     * MySQL and Redis are stopped and started again on their data, the broker on its log.
+     * @param redisLosesItsData Redis is killed too and its files deleted: it comes back empty
+     */
+    void killServersAndStartAgain(boolean redisLosesItsData) throws InterruptedException {
+        redis.close();
+        database.close();
+        Path redisData = servers.dataDirectory().resolve("redis");
+        servers.killAndStartAgain(() -> {
+            if (redisLosesItsData) {
+                Signals.send(Signals.pidIn(redisData.resolve("redis.pid")), "KILL");
+                try (Stream<Path> files = Files.walk(redisData)) {
+                    for (Path file : files.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(redisData)).toList()) {
+                        Files.delete(file);
+                    }
+                }
+            }
+        });
+        connect();
+    }
+
+    private long mysqlPid() throws IOException {
+        return Signals.pidIn(servers.dataDirectory().resolve("mariadb/mariadbd.pid"));
+    }
+
+    /** Every service ready again (after a fault of the servers), within the bound. */
+    void awaitAllReady() throws InterruptedException {
+        for (String service : SERVICES) {
+            awaitReady(service);
+        }
+    }
+
+    private void launch(String service) {
+        String command = service.startsWith("ingress") ? "ingress-api" : service;
+        services.put(service, servers.service(service + "-" + Instant.now().toEpochMilli(), command, environment));
+    }
+
+    /** Waits for the service (as the supervisor may have started it again) to be ready. */
+    private void awaitReady(String service) throws InterruptedException {
+        SeckillProcess.awaitReady(() -> services.get(service), READY_TIMEOUT);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        supervisor.shutdownNow();
+        for (SeckillProcess process : services.values()) {
+            if (!process.stop(Duration.ofSeconds(30))) {
+                process.close();
+            }
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+        servers.close();
+    }
+}

@@ -1,0 +1,138 @@
+package io.seckill.faultmatrix;
+
+import io.seckill.runtime.KafkaClients;
+import io.seckill.schemas.kafka.SkuKey;
+import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/** Causes each {@link Fault} for real on a {@link FaultCluster}, and repairs it. */
+final class FaultInjector {
+
+    private static final Duration RESTART_AFTER = Duration.ofSeconds(5);
+    private static final Duration INGRESS_RESTART_AFTER = Duration.ofSeconds(3);
+    private static final Duration BROKER_OUTAGE = Duration.ofSeconds(90);
+    private static final Duration MYSQL_STALL = Duration.ofSeconds(15);
+    private static final int POISON_RECORDS = 1_000;
+
+    private final FaultCluster cluster;
+
+    FaultInjector(FaultCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired. */
+    void injectAndRepair(Fault fault, List<Long> skus) throws Exception {
+        switch (fault) {
+            case KILL_STREAM_PROCESSOR -> killAndRestart("stream-processor", RESTART_AFTER);
+            case KILL_DB_SINK -> killAndRestart("db-sink", RESTART_AFTER);
+            case KILL_RECONCILER -> killAndRestart("reconciler", RESTART_AFTER);
+            case KILL_INGRESS -> {
+                // MySQL stalled for a moment first: the ingress's winners then wait between the reserve and the outbox commit.
+                cluster.pauseMysql();
+                Thread.sleep(1_500);
+                cluster.kill("ingress-a");
+                cluster.resumeMysql();
+                Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
+                cluster.restart("ingress-a");
+            }
+            case MYSQL_RESTARTED -> {
+                cluster.killMysqlAndAwaitItsRestart();
+                cluster.awaitAllReady();
+            }
+            case BROKER_KILLED -> {
+                cluster.killServersAndStartAgain(false);
+                cluster.awaitAllReady();
+            }
+            case BROKER_UNREACHABLE -> {
+                cluster.pauseKafka();
+                Thread.sleep(BROKER_OUTAGE.toMillis());
+                cluster.resumeKafka();
+            }
+            case REDIS_FLUSHALL -> cluster.redis().flushAll();
+            case REDIS_RESTARTED_EMPTY -> {
+                cluster.killServersAndStartAgain(true);
+                cluster.awaitAllReady();
+            }
+            case MYSQL_STALLED -> {
+                cluster.pauseMysql();
+                Thread.sleep(MYSQL_STALL.toMillis());
+                cluster.resumeMysql();
+            }
+            case DUPLICATE_FLOOD -> republish(skus, 3);
+            case POISON_FLOOD -> poison(skus);
+        }
+    }
+
+    private void killAndRestart(String service, Duration after) throws InterruptedException {
+        cluster.kill(service);
+        Thread.sleep(after.toMillis());
+        cluster.restart(service);
+    }
+
+    /** Every order of the sale on order-requests so far, sent {@code times} more times, byte for byte. */
+    private void republish(List<Long> skus, int times) throws Exception {
+        Set<String> keys = skus.stream().map(SkuKey::of).collect(Collectors.toSet());
+        List<ConsumerRecord<String, byte[]>> orders = readAll(Topic.ORDER_REQUESTS.topicName()).stream()
+                .filter(record -> keys.contains(record.key())).toList();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafkaBootstrap(), "fault-matrix-duplicates"))) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < times; i++) {
+                for (ConsumerRecord<String, byte[]> order : orders) {
+                    acks.add(producer.send(Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(order.key()), order.value())));
+                }
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get();
+            }
+        }
+    }
+
+    private void poison(List<Long> skus) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafkaBootstrap(), "fault-matrix-poison"))) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < POISON_RECORDS; i++) {
+                byte[] poison = switch (i % 3) {
+                    case 0 -> ("\u0000\u00ffnot an order " + i).getBytes(StandardCharsets.ISO_8859_1);
+                    case 1 -> "{\"schemaVersion\":1,\"orderId\":\"not-a-uuid\",\"skuId\":1}".getBytes(StandardCharsets.UTF_8);
+                    default -> "{}".getBytes(StandardCharsets.UTF_8);
+                };
+                acks.add(producer.send(Topic.ORDER_REQUESTS.encodedRecord(skus.get(i % skus.size()), poison)));
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get();
+            }
+        }
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        Properties props = KafkaClients.consumer(cluster.kafkaBootstrap(), "fault-matrix-reader", "fault-matrix-reader");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition)) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package io.seckill.faultmatrix;
+
+import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import io.seckill.processdriver.IngressAdmin;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The fault matrix: each service its own process, a sale over three SKUs (300, 150 and 50 units,
+ * 1-3 units per buyer, at most 3 each) taken by a few thousand buyers through two ingresses, and one
+ * fault per row, injected once a tenth of the buyers were answered, while winners are still being
+ * accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
+ * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
+ * fault until everything settled, and whether a new sale works afterwards. One cluster serves every
+ * row in turn; each row's sale has SKUs of its own.
+ */
+@Command(name = "fault-matrix", mixinStandardHelpOptions = true, description = "Faults injected into a live sale, and what the promises made of them.")
+public final class FaultMatrix implements Callable<Integer> {
+
+    private static final int[] STOCKS = {300, 150, 50};
+    private static final int PER_USER_LIMIT = 3;
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
+    private static final AtomicLong NEXT_SKU = new AtomicLong(7_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
+
+    @Option(names = "--faults", split = ",", description = "the rows to run (default: all of them): ${COMPLETION-CANDIDATES}")
+    List<Fault> faults = List.of(Fault.values());
+
+    @Option(names = "--buyers", defaultValue = "3000", description = "buyers per row (default ${DEFAULT-VALUE})")
+    int buyers;
+
+    @Option(names = "--concurrency", defaultValue = "16", description = "buyers in flight at once (default ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    Path repository;
+
+    @Override
+    public Integer call() throws Exception {
+        List<RowResult> rows = run(repository.toAbsolutePath().normalize(), faults, buyers, concurrency, "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        return rows.stream().allMatch(RowResult::passed) ? 0 : 1;
+    }
+
+    /** Runs the rows on one cluster, printing each as it ends and the table at the end. */
+    public static List<RowResult> run(Path repository, List<Fault> faults, int buyers, int concurrency, String javaOptions) throws Exception {
+        Path work = repository.resolve("fault-matrix/target/fault-matrix-" + System.currentTimeMillis());
+        System.out.println("fault matrix: " + faults.size() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("logs"));
+        List<RowResult> rows = new ArrayList<>();
+        try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions)) {
+            for (Fault fault : faults) {
+                RowResult row = row(cluster, fault, buyers, concurrency);
+                rows.add(row);
+                System.out.println(RowResult.HEADER);
+                System.out.println(row.line());
+            }
+        }
+        System.out.println();
+        System.out.println(RowResult.HEADER);
+        rows.forEach(row -> System.out.println(row.line()));
+        return rows;
+    }
+
+    private static RowResult row(FaultCluster cluster, Fault fault, int buyerCount, int concurrencyLimit) throws Exception {
+        Buyers buyers = new Buyers();
+        int restartsBefore = cluster.supervisorRestarts();
+        List<URI> ingresses = cluster.ingresses();
+        List<Long> skus = new ArrayList<>();
+        for (int stock : STOCKS) {
+            long sku = NEXT_SKU.incrementAndGet();
+            new IngressAdmin(ingresses.get(0), FaultCluster.ADMIN_TOKEN).defineSale(sku, stock, PER_USER_LIMIT);
+            skus.add(sku);
+        }
+        System.out.println("row: " + fault.description() + " on SKUs " + skus);
+        CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase() + "-" + skus.get(0), ingresses, skus, buyerCount,
+                concurrencyLimit);
+        while (buyers.answered() < buyerCount / 10 && !sale.isDone()) {
+            Thread.sleep(20);
+        }
+        new FaultInjector(cluster).injectAndRepair(fault, skus);
+        long repairedAt = System.nanoTime();
+        List<Buyers.Answer> answers = sale.get();
+        double converged = awaitSettled(cluster, skus, answers, repairedAt);
+        boolean newSaleWorks = newSaleWorks(cluster, buyers);
+        return judge(cluster, fault, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
+    }
+
+    /** @return seconds from the repair until everything settled, -1 if it did not within the patience */
+    private static double awaitSettled(FaultCluster cluster, List<Long> skus, List<Buyers.Answer> answers, long repairedAt)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (settled(cluster, skus, answers)) {
+                return (System.nanoTime() - repairedAt) / 1e9;
+            }
+            Thread.sleep(500);
+        }
+        return -1;
+    }
+
+    private static boolean settled(FaultCluster cluster, List<Long> skus, List<Buyers.Answer> answers) {
+        try {
+            DSLContext db = cluster.database().dsl();
+            List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
+            if (decidedCount(db, accepted) < accepted.size()
+                    || db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
+                return false;
+            }
+            return drift(cluster, skus) == 0 && skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0);
+        } catch (RuntimeException stillBroken) {
+            return false;
+        }
+    }
+
+    private static RowResult judge(FaultCluster cluster, Fault fault, List<Long> skus, List<Buyers.Answer> answers, double converged,
+                                   boolean newSaleWorks, int restarts) {
+        DSLContext db = cluster.database().dsl();
+        List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
+        Map<String, OrderResult> decided = new Orders().decided(db, accepted);
+        int confirmed = (int) decided.values().stream().filter(order -> order.status() == OrderStatus.CONFIRMED).count();
+        int decidedCount = decidedCount(db, accepted);
+        long oversold = 0;
+        for (int i = 0; i < skus.size(); i++) {
+            oversold += Math.max(0, new Orders().confirmedQuantity(db, skus.get(i)) - STOCKS[i]);
+        }
+        Set<String> recordedBuyers = new HashSet<>(db.select(OUTBOX.USER_ID).from(OUTBOX)
+                .where(OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList())).and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
+                .fetch(OUTBOX.USER_ID));
+        recordedBuyers.addAll(db.select(ORDERS.USER_ID).from(ORDERS).where(ORDERS.SKU_ID.in(skus)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .fetch(ORDERS.USER_ID));
+        int ghosts = (int) answers.stream().filter(Buyers.Answer::refused).filter(answer -> recordedBuyers.contains(answer.userId())).count();
+        int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
+        return new RowResult(fault, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
+                drift(cluster, skus), unanswered, converged, newSaleWorks, restarts);
+    }
+
+    /**
+     * Orders with a final word: decided by the sink (orders), or fenced off before they were recorded
+     * (an outbox fence row: rejected NOT_RECORDED, their stock returned), as the buyer's status shows.
+     */
+    private static int decidedCount(DSLContext db, List<String> orderIds) {
+        Set<String> decided = new HashSet<>(new Orders().decided(db, orderIds).keySet());
+        new Outbox().states(db, orderIds).forEach((orderId, state) -> {
+            if (state == Outbox.RowState.VOIDED) {
+                decided.add(orderId);
+            }
+        });
+        return decided.size();
+    }
+
+    private static long drift(FaultCluster cluster, List<Long> skus) {
+        long drift = 0;
+        for (long sku : skus) {
+            SaleStore.RedisSkuState redis = saleStore(cluster).state(sku);
+            drift += Math.abs(redis.stock() + redis.pending() - new Skus().stock(cluster.database().dsl(), sku).orElseThrow());
+        }
+        return drift;
+    }
+
+    private static SaleStore saleStore(FaultCluster cluster) {
+        return new SaleStore(new LuaRunner(cluster.redis()));
+    }
+
+    /** A fresh sale: one buyer buys, and the order is confirmed within the patience. */
+    private static boolean newSaleWorks(FaultCluster cluster, Buyers buyers) throws Exception {
+        long sku = NEXT_SKU.incrementAndGet();
+        URI ingress = cluster.ingresses().get(1);
+        new IngressAdmin(ingress, FaultCluster.ADMIN_TOKEN).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT);
+        List<Buyers.Answer> answer = buyers.start("after-" + sku, List.of(ingress), List.of(sku), 1, 1).get();
+        if (!answer.get(0).accepted()) {
+            return false;
+        }
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            if ("CONFIRMED".equals(buyers.status(ingress, answer.get(0).userId(), answer.get(0).orderId()))) {
+                return true;
+            }
+            Thread.sleep(250);
+        }
+        return false;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FaultMatrix()).execute(args));
+    }
+}

@@ -1,0 +1,37 @@
+package io.seckill.processdriver;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+
+/** What a benchmark asks of an ingress before loading it: a sale of its own, open now, on a fresh SKU. */
+public record IngressAdmin(URI ingress, String adminToken) {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** Defines an open sale of {@code stock} units, one per buyer; fails unless it is new (201). */
+    public void defineSale(long skuId, int stock) throws IOException, InterruptedException {
+        defineSale(skuId, stock, 1);
+    }
+
+    /** Defines an open sale of {@code stock} units, at most {@code perUserLimit} per buyer; fails unless it is new (201). */
+    public void defineSale(long skuId, int stock, int perUserLimit) throws IOException, InterruptedException {
+        Instant now = Instant.now();
+        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
+                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
+        int status = status(HttpRequest.newBuilder(ingress.resolve("/admin/v1/skus/" + skuId))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+        if (status != 201) {
+            throw new IllegalStateException("defining benchmark SKU " + skuId + " answered " + status);
+        }
+    }
+
+    public static int status(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+}
