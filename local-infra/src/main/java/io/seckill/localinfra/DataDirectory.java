@@ -61,14 +61,21 @@ public record DataDirectory(Path root) {
         return root.resolve("servers.env");
     }
 
-    /** Deletes everything in it: the explicit way to start empty. */
+    /**
+     * Deletes everything in it: the explicit way to start empty. The JVM's scratch folder
+     * ({@code java.io.tmpdir}, which {@code bin/seckill} points into the data directory) is emptied
+     * too but stays, since the embedded servers write their files there next.
+     */
     public void wipe() {
         if (!Files.exists(root)) {
             return;
         }
+        Path scratch = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
+                if (!scratch.startsWith(path)) {
+                    Files.delete(path);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot empty the data directory " + root, e);

@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -45,15 +47,17 @@ public final class SeckillProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code bin/seckill command} in {@code repository} with {@code environment} added to this
-     * process's own; its output goes to {@code logDirectory/name.log}.
+     * Starts {@code bin/seckill command arguments} in {@code repository} with {@code environment} added
+     * to this process's own; its output goes to {@code logDirectory/name.log}.
      */
     public static SeckillProcess start(Path repository, String name, String command, Map<String, String> environment,
-                                       Path logDirectory) {
+                                       Path logDirectory, String... arguments) {
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
-            ProcessBuilder builder = new ProcessBuilder(repository.resolve("bin/seckill").toString(), command)
+            List<String> commandLine = new ArrayList<>(List.of(repository.resolve("bin/seckill").toString(), command));
+            commandLine.addAll(List.of(arguments));
+            ProcessBuilder builder = new ProcessBuilder(commandLine)
                     .directory(repository.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
