@@ -8,7 +8,7 @@ import io.seckill.runtime.KafkaClients;
 import java.time.Duration;
 
 /**
- * Everything the ingress reads from its environment. See the README's configuration table; the
+ * Everything the ingress reads from its environment. See docs/configuration.md; the
  * secrets have no default outside the launcher's development mode.
  */
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,

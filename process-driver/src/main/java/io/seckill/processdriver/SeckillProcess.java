@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One seckill process started as the README says ({@code bin/seckill COMMAND}), its output in a log
+ * One seckill process started as docs/operations.md says ({@code bin/seckill COMMAND}), its output in a log
  * file: what tests and benchmarks drive when they need real processes to kill, stop and pause.
  */
 public final class SeckillProcess implements AutoCloseable {

@@ -20,7 +20,7 @@ import java.util.UUID;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Development servers and service processes started the way the README says, each its own OS
+ * Development servers and service processes started the way docs/operations.md says, each its own OS
  * process, plus the test's own clients of the servers to check what the processes did. Data, logs
  * and settings live under {@code target/processes/NAME-*}.
  */
