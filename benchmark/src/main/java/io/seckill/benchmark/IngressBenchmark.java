@@ -1,6 +1,6 @@
 package io.seckill.benchmark;
 
-import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.identity.BuyerToken;
 import io.seckill.processdriver.IngressAdmin;
 import java.net.URI;
 import java.net.http.HttpRequest;

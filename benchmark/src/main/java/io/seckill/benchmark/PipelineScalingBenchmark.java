@@ -10,7 +10,7 @@ import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.identity.BuyerToken;
 import io.seckill.mysqlstate.Database;
 import io.seckill.schemas.events.OrderStatus;
 import java.net.URI;

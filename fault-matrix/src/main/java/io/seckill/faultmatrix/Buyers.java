@@ -2,7 +2,7 @@ package io.seckill.faultmatrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.identity.BuyerToken;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -5,7 +5,13 @@ import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.ingress.identity.BearerTokenIdentity;
+import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TrustedHeaderIdentity;
+import java.time.Clock;
 import java.time.Duration;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything the ingress reads from its environment. See docs/configuration.md; the
@@ -27,6 +33,22 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
     public record Auth(String mode, String tokenSecret, Duration clockSkew, String adminToken) {
         public boolean trustedHeader() {
             return "trusted-header".equals(mode);
+        }
+
+        /** Who a request's buyer is, by the mode; fails fast on a missing or weak secret: an ingress must never start open. */
+        public BuyerIdentity identity(Clock clock) {
+            if (trustedHeader()) {
+                LoggerFactory.getLogger(IngressConfig.class)
+                        .warn("auth mode trusted-header: X-User-Id is believed as sent; only run this behind a gateway that sets it");
+                return new TrustedHeaderIdentity();
+            }
+            if (!"token".equals(mode)) {
+                throw new IllegalArgumentException("SECKILL_AUTH_MODE must be token or trusted-header, was " + mode);
+            }
+            if (tokenSecret == null) {
+                throw new IllegalArgumentException(TOKEN_SECRET + " is required (at least " + BuyerToken.MIN_SECRET_BYTES + " bytes)");
+            }
+            return new BearerTokenIdentity(new BuyerToken(tokenSecret, clock, clockSkew));
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * code, the reserve script's latency histogram, outbox group commits, sold-out fast-path hits and
  * rate-limit hits.
  */
-final class IngressMetrics {
+public final class IngressMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
@@ -40,11 +40,11 @@ final class IngressMetrics {
                 .description("buys refused by a rate limit").register(registry);
     }
 
-    <T> T timeReserve(Supplier<T> call) {
+    public <T> T timeReserve(Supplier<T> call) {
         return reserveScript.record(call);
     }
 
-    void outboxCommitted(int rows, long nanos) {
+    public void outboxCommitted(int rows, long nanos) {
         outboxBatch.record(rows);
         outboxCommit.record(nanos, TimeUnit.NANOSECONDS);
     }
@@ -53,11 +53,11 @@ final class IngressMetrics {
         buy.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void soldOutFastPath() {
+    public void soldOutFastPath() {
         soldOutFastPath.increment();
     }
 
-    void rateLimited() {
+    public void rateLimited() {
         rateLimited.increment();
     }
 

@@ -3,6 +3,7 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seckill.ingress.http.Reply;
 import io.seckill.config.Env;
 import java.net.http.HttpRequest;
 import java.util.Map;

@@ -5,7 +5,8 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.http.Reply;
+import io.seckill.ingress.identity.BuyerToken;
 import io.seckill.redisstate.SkuKeys;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpRequest;

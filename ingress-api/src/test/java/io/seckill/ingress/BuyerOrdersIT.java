@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;

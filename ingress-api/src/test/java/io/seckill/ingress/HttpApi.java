@@ -1,8 +1,9 @@
 package io.seckill.ingress;
 
+import io.seckill.ingress.http.Reply;
+import io.seckill.ingress.identity.BuyerToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.ingress.auth.BuyerToken;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.ingress.http.Reply;
 import io.seckill.runtime.Concurrently;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,8 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -3,6 +3,7 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.Outbox;
 import java.time.Duration;
 import java.util.List;

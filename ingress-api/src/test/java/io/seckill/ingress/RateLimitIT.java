@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.ingress.http.Reply;
 import io.seckill.runtime.Concurrently;
 import java.util.List;
 import java.util.Map;

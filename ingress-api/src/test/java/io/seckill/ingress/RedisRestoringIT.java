@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.ingress.http.Reply;
 import java.net.http.HttpRequest;
 import org.junit.jupiter.api.Test;
 

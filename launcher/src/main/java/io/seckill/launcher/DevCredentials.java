@@ -2,7 +2,7 @@ package io.seckill.launcher;
 
 import io.seckill.config.Env;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.ingress.auth.BuyerToken;
+import io.seckill.ingress.identity.BuyerToken;
 import io.seckill.localinfra.DevelopmentSecrets;
 import java.time.Clock;
 import java.time.Duration;

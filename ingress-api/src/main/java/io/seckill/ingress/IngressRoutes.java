@@ -1,0 +1,143 @@
+package io.seckill.ingress;
+
+import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
+import io.seckill.ingress.admin.RedisAdmin;
+import io.seckill.ingress.admin.SaleAdmin;
+import io.seckill.ingress.admin.StockAdjustmentDesk;
+import io.seckill.ingress.buying.OrderDesk;
+import io.seckill.ingress.endings.OrderEndingDesk;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.ProblemErrorHandler;
+import io.seckill.ingress.http.Reply;
+import io.seckill.ingress.identity.AdminGuard;
+import io.seckill.ingress.orders.OrderStatusQuery;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The ingress's HTTP server: every route, each answered by its feature's desk, and how failures are answered. */
+final class IngressRoutes implements AutoCloseable {
+
+    /** Bodies here are a few dozen bytes; anything far larger is not a buyer. */
+    static final long MAX_BODY_BYTES = 16 * 1024;
+    /** Every answer but the OpenAPI document fits in one pass; a larger one takes several. */
+    static final int RESPONSE_COPY_BUFFER_BYTES = 2 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(IngressRoutes.class);
+
+    /** The desks the routes hand requests to. */
+    record Desks(AdminGuard adminGuard, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis, OrderDesk buying,
+                 OrderStatusQuery orders, OrderEndingDesk endings) {
+    }
+
+    private final List<String> routes = new ArrayList<>();
+    private final IngressMetrics metrics;
+    private final Javalin app;
+
+    private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode) {
+        this.metrics = metrics;
+        byte[] openApi = resource("/openapi.json");
+        this.app = Javalin.create(cfg -> {
+            cfg.http.maxRequestSize = MAX_BODY_BYTES;
+            cfg.http.prefer405over404 = true;
+            // Every answer here is a few hundred bytes: compressing costs more than it saves.
+            cfg.http.compressionStrategy = CompressionStrategy.NONE;
+            // Javalin copies each response through a buffer of this size, allocated per response; its
+            // default, Jetty's output buffer, made that copy most of the ingress's allocation.
+            cfg.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
+            cfg.startup.showJavalinBanner = false;
+            cfg.events.handlerAdded(handler -> {
+                if (handler.getHttpMethod().isHttpMethod()) {
+                    routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
+                }
+            });
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+            cfg.routes.before("/admin/*", desks.adminGuard()::check);
+            cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
+            cfg.routes.get("/admin/v1/skus/{skuId}", desks.sales()::get);
+            cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", desks.stockAdjustments()::post);
+            cfg.routes.post("/admin/v1/redis/rebuild", desks.redis()::rebuild);
+            cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
+                long started = System.nanoTime();
+                try {
+                    desks.buying().buy(ctx);
+                } finally {
+                    metrics.buy(System.nanoTime() - started);
+                }
+            });
+            cfg.routes.get("/api/v1/orders/{orderId}", desks.orders()::get);
+            cfg.routes.get("/api/v1/orders", desks.orders()::list);
+            cfg.routes.post("/api/v1/orders/{orderId}/payment", desks.endings()::pay);
+            cfg.routes.post("/api/v1/orders/{orderId}/cancellation", desks.endings()::cancel);
+            cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
+            cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
+            if (benchmarkMode) {
+                // The ceiling a benchmark compares against: the same server doing nothing.
+                cfg.routes.get("/bench/noop", ctx -> ctx.result("ok"));
+            }
+            cfg.routes.after(this::countRequest);
+            cfg.routes.exception(Problem.class, (problem, ctx) -> Json.problem(ctx, problem));
+            cfg.routes.exception(HttpResponseException.class, (failure, ctx) ->
+                    Json.problem(ctx, new Problem(ErrorCode.forHttpStatus(failure.getStatus()), failure.getMessage())));
+            cfg.routes.exception(Exception.class, (failure, ctx) -> {
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), failure);
+                Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
+            });
+        });
+    }
+
+    /** Serves the routes on {@code port} (0: a free one). */
+    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, int port) {
+        IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode);
+        try {
+            server.app.start(port);
+        } catch (RuntimeException e) {
+            // A port taken already: the server's threads started before the bind failed.
+            server.app.stop();
+            throw e;
+        }
+        return server;
+    }
+
+    private void countRequest(Context ctx) {
+        Object outcome = ctx.attribute(Reply.OUTCOME);
+        Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
+        String route = matched == null ? "unmatched" : matched.path;
+        metrics.request(route, outcome != null ? outcome.toString() : ctx.status().name());
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = IngressRoutes.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    int port() {
+        return app.port();
+    }
+
+    /** "METHOD /path" of every route served. */
+    List<String> routes() {
+        return List.copyOf(routes);
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

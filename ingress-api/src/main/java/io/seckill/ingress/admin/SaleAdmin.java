@@ -1,0 +1,100 @@
+package io.seckill.ingress.admin;
+
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.Problem;
+import io.javalin.http.Context;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.SaleDefinitions;
+import io.seckill.mysqlstate.Skus;
+import io.seckill.redisstate.SaleStore;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jooq.DSLContext;
+
+/**
+ * Admin endpoints: define a sale, MySQL first, and read a SKU's figures from both stores.
+ *
+ * <p>A definition closes the sale in Redis (refused while reservations are undecided), defines it in
+ * MySQL (refused once the SKU has orders: their stock would be counted twice or lost), then loads
+ * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
+ * both stores, and a definition MySQL refused or failed leaves both as they were.
+ */
+public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, Outbox outbox, SaleStore saleStore, Clock clock) {
+
+    public void put(Context ctx) {
+        long skuId = PathParams.skuId(ctx);
+        SaleDefinition sale = Json.body(ctx, SaleDefinition.class);
+        sale.validate();
+        // Checked again under the row lock below; asked first so that a refused definition does not close a live sale.
+        if (orders.anyFor(dsl, skuId) || outbox.anyFor(dsl, skuId)) {
+            throw hasOrders(skuId);
+        }
+        if (!saleStore.closeSale(skuId)) {
+            throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
+        }
+        SaleDefinitions.Defined defined;
+        try {
+            defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt()),
+                    clock.instant());
+        } catch (RuntimeException e) {
+            reopen(skuId);
+            throw e;
+        }
+        int status = switch (defined.outcome()) {
+            case CREATED -> 201;
+            case REPLACED -> 200;
+            case HAS_ORDERS -> {
+                reopen(skuId);
+                throw hasOrders(skuId);
+            }
+        };
+        Skus.Sale loaded = load(defined.sale());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("skuId", skuId);
+        body.put("name", loaded.name());
+        body.put("stock", loaded.stock());
+        body.put("perUserLimit", loaded.perUserLimit());
+        body.put("startsAt", loaded.startsAt());
+        body.put("endsAt", loaded.endsAt());
+        Json.respond(ctx, status, body);
+    }
+
+    /** Loads what MySQL holds; a newer definition already loaded stays (STALE). */
+    private Skus.Sale load(Skus.VersionedSale defined) {
+        Skus.Sale sale = defined.sale();
+        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
+                sale.endsAt().toEpochMilli(), defined.version())) {
+            case LOADED, STALE -> sale;
+            case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
+        };
+    }
+
+    /** The definition did not happen: the sale MySQL still holds is sold again as it was. */
+    private void reopen(long skuId) {
+        skus.current(dsl, skuId).ifPresent(current -> saleStore.reopenSale(skuId, current.sale().perUserLimit(),
+                current.sale().startsAt().toEpochMilli(), current.sale().endsAt().toEpochMilli(), current.version()));
+    }
+
+    private static Problem hasOrders(long skuId) {
+        return new Problem(ErrorCode.SALE_HAS_ORDERS, "SKU " + skuId + " already has orders; define a new SKU instead");
+    }
+
+    public void get(Context ctx) {
+        long skuId = PathParams.skuId(ctx);
+        int mysqlStock = skus.stock(dsl, skuId)
+                .orElseThrow(() -> new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
+        SaleStore.RedisSkuState redis = saleStore.state(skuId);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("skuId", skuId);
+        body.put("mysqlStock", mysqlStock);
+        body.put("redisStock", redis.stock());
+        body.put("pendingReservations", redis.pending());
+        body.put("confirmedQuantity", orders.confirmedQuantity(dsl, skuId));
+        body.put("paidQuantity", orders.paidQuantity(dsl, skuId));
+        Json.respond(ctx, 200, body);
+    }
+}

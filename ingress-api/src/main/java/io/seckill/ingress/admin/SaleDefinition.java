@@ -1,0 +1,29 @@
+package io.seckill.ingress.admin;
+
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Problem;
+import java.time.Instant;
+
+/** Body of {@code PUT /admin/v1/skus/{skuId}}. */
+public record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant startsAt, Instant endsAt) {
+
+    static final int MAX_STOCK = 100_000_000;
+
+    void validate() {
+        if (name == null || name.isBlank() || name.length() > 200) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "name must be 1-200 characters");
+        }
+        if (stock == null || stock < 0 || stock > MAX_STOCK) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "stock must be an integer from 0 to " + MAX_STOCK);
+        }
+        if (perUserLimit == null || perUserLimit < 1) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "perUserLimit must be a positive integer");
+        }
+        if (startsAt == null || endsAt == null) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "startsAt and endsAt are required (ISO-8601 instants)");
+        }
+        if (!endsAt.isAfter(startsAt)) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "endsAt must be after startsAt");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.seckill.ingress.admin;
+
+import io.seckill.ingress.buying.KnownSkus;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.Problem;
+import io.javalin.http.Context;
+import io.seckill.mysqlstate.StockAdjustments;
+import io.seckill.mysqlstate.StockAdjustments.Adjustment;
+import io.seckill.redisstate.SaleStore;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+
+/**
+ * {@code POST /admin/v1/skus/{skuId}/stock-adjustments}: adds stock to a live sale or removes some, in
+ * both stores exactly once per {@code adjustmentId} (a retry replays the first answer). Added stock goes
+ * to MySQL first, then to Redis, where every ingress sells it within its sold-out memory. Removed stock
+ * is taken from Redis's free units first, so it never eats into units reserved for orders on their
+ * way (sold + reserved stay covered); MySQL follows, and if MySQL refuses, Redis gets its units back.
+ * An addition Redis could not take (a sale being restored) is applied by the reconciler later.
+ */
+public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, KnownSkus knownSkus, Clock clock) {
+
+    public void post(Context ctx) {
+        long skuId = PathParams.skuId(ctx);
+        StockAdjustmentRequest request = Json.body(ctx, StockAdjustmentRequest.class);
+        request.validate();
+        Adjustment adjustment = new Adjustment(request.adjustmentId(), skuId, request.delta(), request.reason(), false);
+        Optional<Adjustment> earlier = adjustments.find(dsl, adjustment.adjustmentId());
+        if (earlier.isPresent()) {
+            replay(ctx, adjustment, earlier.get());
+            return;
+        }
+        if (adjustment.delta() > 0) {
+            add(ctx, adjustment);
+        } else {
+            remove(ctx, adjustment);
+        }
+    }
+
+    private void add(Context ctx, Adjustment adjustment) {
+        StockAdjustments.Recorded recorded = adjustments.record(dsl, adjustment, false, clock.instant());
+        switch (recorded.recording()) {
+            case RECORDED -> respond(ctx, 201, toRedis(recorded.adjustment().orElseThrow()));
+            case REPLAYED, ID_REUSED -> replay(ctx, adjustment, recorded.adjustment().orElseThrow());
+            case UNKNOWN_SKU -> throw unknownSku(adjustment.skuId());
+            case NOT_ENOUGH_STOCK -> throw notEnough(adjustment.skuId(), 0);
+        }
+    }
+
+    private void remove(Context ctx, Adjustment adjustment) {
+        SaleStore.Adjusted taken = saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+        switch (taken.adjustment()) {
+            case INSUFFICIENT -> throw notEnough(adjustment.skuId(), taken.stock());
+            case NOT_LOADED -> throw knownSkus.defined(adjustment.skuId())
+                    ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + adjustment.skuId() + " is being restored; try again shortly")
+                            .with(Json.RETRY_AFTER_SECONDS, 1)
+                    : unknownSku(adjustment.skuId());
+            case APPLIED, ALREADY -> { }
+        }
+        StockAdjustments.Recorded recorded;
+        try {
+            recorded = adjustments.record(dsl, adjustment, true, clock.instant());
+        } catch (RuntimeException e) {
+            saleStore.revertAdjustment(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+            throw e;
+        }
+        switch (recorded.recording()) {
+            case RECORDED -> respond(ctx, 201, recorded.adjustment().orElseThrow());
+            case REPLAYED -> replay(ctx, adjustment, recorded.adjustment().orElseThrow());
+            case ID_REUSED -> {
+                saleStore.revertAdjustment(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+                replay(ctx, adjustment, recorded.adjustment().orElseThrow());
+            }
+            case UNKNOWN_SKU -> {
+                saleStore.revertAdjustment(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+                throw unknownSku(adjustment.skuId());
+            }
+            case NOT_ENOUGH_STOCK -> {
+                saleStore.revertAdjustment(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+                throw notEnough(adjustment.skuId(), taken.stock());
+            }
+        }
+    }
+
+    /** The id was used before: the same adjustment is answered as it was, another one is refused. */
+    private void replay(Context ctx, Adjustment asked, Adjustment earlier) {
+        if (earlier.skuId() != asked.skuId() || earlier.delta() != asked.delta()) {
+            throw new Problem(ErrorCode.ADJUSTMENT_ID_REUSED, "adjustment " + asked.adjustmentId() + " was made for a different change");
+        }
+        respond(ctx, 200, earlier.inRedis() ? earlier : toRedis(earlier));
+    }
+
+    /** Applies a recorded addition in Redis; a sale being restored takes it later, from the reconciler. */
+    private Adjustment toRedis(Adjustment adjustment) {
+        return switch (saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta()).adjustment()) {
+            case APPLIED, ALREADY -> {
+                adjustments.markInRedis(dsl, adjustment.adjustmentId());
+                yield new Adjustment(adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta(), adjustment.reason(), true);
+            }
+            case NOT_LOADED, INSUFFICIENT -> adjustment;
+        };
+    }
+
+    private static void respond(Context ctx, int status, Adjustment adjustment) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("adjustmentId", adjustment.adjustmentId());
+        body.put("skuId", adjustment.skuId());
+        body.put("delta", adjustment.delta());
+        body.put("reason", adjustment.reason());
+        body.put("status", adjustment.inRedis() ? "APPLIED" : "APPLIED_IN_MYSQL");
+        Json.respond(ctx, status, body);
+    }
+
+    private static Problem unknownSku(long skuId) {
+        return new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+    }
+
+    private static Problem notEnough(long skuId, long available) {
+        return new Problem(ErrorCode.INSUFFICIENT_STOCK, "SKU " + skuId + " has only " + available
+                + " free unit(s); reserved and sold units cannot be removed").with("available", available);
+    }
+}

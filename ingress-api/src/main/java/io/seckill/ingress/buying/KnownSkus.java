@@ -1,0 +1,31 @@
+package io.seckill.ingress.buying;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seckill.mysqlstate.Skus;
+import java.time.Duration;
+import org.jooq.DSLContext;
+
+/**
+ * Whether MySQL defines a sale for a SKU, asked only when Redis has none loaded: a SKU MySQL knows is
+ * being restored into Redis (answered 503, try again), one it does not know is not for sale (404).
+ * Remembered for a second, so a storm on a SKU whose sale Redis lost asks MySQL once a second.
+ */
+public final class KnownSkus {
+
+    private static final Duration REMEMBERED = Duration.ofSeconds(1);
+    private static final int MAX_REMEMBERED = 10_000;
+
+    private final DSLContext dsl;
+    private final Skus skus;
+    private final Cache<Long, Boolean> known = Caffeine.newBuilder().expireAfterWrite(REMEMBERED).maximumSize(MAX_REMEMBERED).build();
+
+    public KnownSkus(DSLContext dsl, Skus skus) {
+        this.dsl = dsl;
+        this.skus = skus;
+    }
+
+    public boolean defined(long skuId) {
+        return known.get(skuId, sku -> skus.exists(dsl, sku));
+    }
+}

@@ -1,0 +1,198 @@
+package io.seckill.ingress.buying;
+
+import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.IngressMetrics;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.IdempotentReplies;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.RateLimiter;
+import io.seckill.ingress.http.Reply;
+import io.seckill.ingress.identity.BuyerIdentity;
+import io.javalin.http.Context;
+import io.seckill.mysqlstate.SqlFailures;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
+import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderStatus;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The buy endpoint. In order: who buys, is the request well-formed, is the SKU known sold out here
+ * (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
+ * answered from Redis alone. A winner's order is written to the outbox, then published; the 202 means
+ * it can no longer be lost. When the write fails, the answer follows the order's fate as
+ * {@link OrderFence} settles it: 503 only once the order can never be recorded (its reservation
+ * released), 202 when it was recorded after all or when MySQL cannot tell yet (the order is then
+ * decided later either way, and its status says how).
+ *
+ * <p>With an {@code Idempotency-Key} the rate limit and the key's lookup come first, because a retry
+ * of an order that won must get its 202 back even after the SKU sold out. The key is also written with
+ * the order's row, so a retry whose key Redis no longer holds still finds its order, and a second
+ * order under one key cannot be recorded.
+ */
+public final class OrderDesk {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrderDesk.class);
+
+    private final BuyerIdentity identity;
+    private final SaleStore saleStore;
+    private final OutboxWriter outbox;
+    private final OrderFence fence;
+    private final KeyedOrders keyedOrders;
+    private final KnownSkus knownSkus;
+    private final OrderPublisher publisher;
+    private final SoldOutMemory soldOut;
+    private final RateLimiter rateLimiter;
+    private final IdempotentReplies idempotent;
+    private final IngressMetrics metrics;
+    private final IngressConfig config;
+    private final Clock clock;
+
+    public OrderDesk(BuyerIdentity identity, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
+              KnownSkus knownSkus, OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
+              IngressMetrics metrics, IngressConfig config, Clock clock) {
+        this.identity = identity;
+        this.saleStore = saleStore;
+        this.outbox = outbox;
+        this.fence = fence;
+        this.keyedOrders = keyedOrders;
+        this.knownSkus = knownSkus;
+        this.publisher = publisher;
+        this.soldOut = soldOut;
+        this.rateLimiter = rateLimiter;
+        this.idempotent = idempotent;
+        this.metrics = metrics;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public void buy(Context ctx) {
+        String userId = identity.userId(ctx);
+        long skuId = PathParams.skuId(ctx);
+        String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
+        int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
+        if (key == null) {
+            attempt(skuId, userId, quantity, null, () -> rateLimiter.admit(userId, clientAddress(ctx)), ctx.path()).writeTo(ctx);
+            return;
+        }
+        rateLimiter.admit(userId, clientAddress(ctx));
+        idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), () -> {
+            try {
+                Reply reply = attempt(skuId, userId, quantity, key, () -> { }, ctx.path());
+                return reply.status() == 202 ? reply : keyedOrders.earlierOrder(userId, key, skuId).map(OrderDesk::accepted).orElse(reply);
+            } catch (Problem refused) {
+                // Refused, perhaps because this key's first order holds the buyer's slot or was the one recorded.
+                Optional<String> earlier = keyedOrders.earlierOrder(userId, key, skuId);
+                if (earlier.isPresent()) {
+                    return accepted(earlier.get());
+                }
+                if (refused.code().status() >= 500) {
+                    throw refused;
+                }
+                return Reply.problem(refused, ctx.path());
+            }
+        }).writeTo(ctx);
+    }
+
+    private Reply attempt(long skuId, String userId, int quantity, String idempotencyKey, Runnable admission, String path) {
+        Reply remembered = soldOut.answerFor(skuId);
+        if (remembered != null) {
+            metrics.soldOutFastPath();
+            return remembered;
+        }
+        admission.run();
+        String orderId = OrderIds.next();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli()));
+        return switch (outcome.reservation()) {
+            case RESERVED -> {
+                if (outcome.value() == 0) {
+                    soldOut.remember(skuId, soldOutAnswer(skuId, path));
+                }
+                yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey);
+            }
+            case SOLD_OUT -> {
+                Reply answer = soldOutAnswer(skuId, path);
+                soldOut.remember(skuId, answer);
+                yield answer;
+            }
+            case NOT_LOADED -> throw knownSkus.defined(skuId)
+                    ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
+                            .with(Json.RETRY_AFTER_SECONDS, 1)
+                    : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+            case SALE_NOT_STARTED -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
+                    .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case SALE_ENDED -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
+                    .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case QUANTITY_OVER_LIMIT -> throw new Problem(ErrorCode.VALIDATION_FAILED,
+                    "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId).with("perUserLimit", outcome.value());
+            case INSUFFICIENT_STOCK -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,
+                    "only " + outcome.value() + " unit(s) of SKU " + skuId + " left").with("available", outcome.value());
+            case PURCHASE_LIMIT_REACHED -> throw new Problem(ErrorCode.PURCHASE_LIMIT_REACHED,
+                    "buying " + quantity + " more unit(s) of SKU " + skuId + " would exceed the per-user limit of " + outcome.value())
+                    .with("perUserLimit", outcome.value());
+            // A fresh order id already in the ledger: nothing was reserved, and a retry gets a new id.
+            case DUPLICATE_ORDER -> throw new Problem(ErrorCode.SERVICE_UNAVAILABLE,
+                    "the order could not be recorded; nothing was reserved, try again");
+        };
+    }
+
+    private Reply record(OrderRequested order, String idempotencyKey) {
+        // Encoded once: the outbox row and the Kafka record carry the same bytes, as the relay's re-sends do.
+        String payload = EventJson.encodeToString(order);
+        try {
+            outbox.write(order, payload, idempotencyKey);
+        } catch (RuntimeException failure) {
+            OrderFence.Fate fate = SqlFailures.refusedStatement(failure) ? fence.release(order) : fence.settle(order);
+            LOG.warn("recording order {} failed; its fate: {}", order.orderId(), fate, failure);
+            return switch (fate) {
+                case RECORDED -> published(order, payload);
+                // Not published: the relay sends it once its row is there; if it never is, the sweep rejects it.
+                case UNKNOWN -> accepted(order.orderId());
+                case VOIDED -> {
+                    soldOut.forget(order.skuId());
+                    throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
+                }
+            };
+        }
+        return published(order, payload);
+    }
+
+    private Reply published(OrderRequested order, String payload) {
+        publisher.publish(order, payload);
+        return accepted(order.orderId());
+    }
+
+    private static Reply accepted(String orderId) {
+        String statusUrl = "/api/v1/orders/" + orderId;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("orderId", orderId);
+        body.put("status", OrderStatus.PENDING.name());
+        body.put("statusUrl", statusUrl);
+        return Reply.json(202, body, statusUrl);
+    }
+
+    private static Reply soldOutAnswer(long skuId, String path) {
+        return Reply.problem(new Problem(ErrorCode.SOLD_OUT, "SKU " + skuId + " is sold out"), path);
+    }
+
+    private String clientAddress(Context ctx) {
+        if (config.rateLimits().trustForwardedFor()) {
+            String forwarded = ctx.header("X-Forwarded-For");
+            if (forwarded != null && !forwarded.isBlank()) {
+                return forwarded.split(",")[0].trim();
+            }
+        }
+        return ctx.ip();
+    }
+}

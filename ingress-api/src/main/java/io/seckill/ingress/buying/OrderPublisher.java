@@ -1,0 +1,41 @@
+package io.seckill.ingress.buying;
+
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.kafka.SkuKey;
+import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fast path to Kafka, after the outbox row is committed. A failure here is logged, not thrown:
+ * the order is already safe in the outbox and the relay re-sends it after the grace period.
+ */
+public final class OrderPublisher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrderPublisher.class);
+
+    private final Producer<String, byte[]> producer;
+
+    public OrderPublisher(Producer<String, byte[]> producer) {
+        this.producer = producer;
+    }
+
+    /** @param payload the order as encoded into its outbox row */
+    void publish(OrderRequested order, String payload) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topic.ORDER_REQUESTS.topicName(),
+                SkuKey.of(order.skuId()), payload.getBytes(StandardCharsets.UTF_8));
+        try {
+            producer.send(record, (metadata, failure) -> {
+                if (failure != null) {
+                    LOG.warn("order {} not published ({}); the outbox relay will re-send it", order.orderId(), failure.toString());
+                }
+            });
+        } catch (KafkaException e) {
+            LOG.warn("order {} not published ({}); the outbox relay will re-send it", order.orderId(), e.toString());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.seckill.ingress.buying;
+
+import io.seckill.ingress.IngressMetrics;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
+import io.seckill.runtime.BatchQueue;
+import io.seckill.schemas.events.OrderRequested;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group commit for outbox rows ({@link BatchQueue}). Every winner must have its row committed before
+ * its 202, and one transaction per winner caps the ingress at the database's commit rate; instead a
+ * batch of rows is one INSERT and one commit. A failed batch is retried row by row, so one bad row
+ * fails alone. The batch's PENDING statuses go to Redis first, in one round trip, for the same reason.
+ */
+public final class OutboxWriter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxWriter.class);
+    private static final int MAX_BATCH = 256;
+
+    private final DSLContext dsl;
+    private final Outbox outbox;
+    private final OrderStatusStore statuses;
+    private final IngressMetrics metrics;
+    private final Duration relayGrace;
+    private final Duration waitLimit;
+    private final BatchQueue<Pending> writers;
+
+    public OutboxWriter(DSLContext dsl, Outbox outbox, OrderStatusStore statuses, Duration relayGrace, Duration waitLimit, int writerThreads,
+                 IngressMetrics metrics) {
+        this.dsl = dsl;
+        this.outbox = outbox;
+        this.statuses = statuses;
+        this.metrics = metrics;
+        this.relayGrace = relayGrace;
+        this.waitLimit = waitLimit;
+        this.writers = new BatchQueue<>("outbox-writer", writerThreads, MAX_BATCH, this::commit, IllegalStateException::new);
+    }
+
+    /**
+     * Returns once the order's PENDING status is in Redis and its row is committed.
+     * @param idempotencyKey the buyer's Idempotency-Key or null; a second row with the same key and buyer fails
+     * @throws RuntimeException when either is not known to be done within the wait limit: the row may
+     *         still have been committed, or be committed later ({@link OrderFence} settles which)
+     */
+    void write(OrderRequested order, String payload, String idempotencyKey) {
+        Pending pending = new Pending(Outbox.NewRow.of(order, payload, idempotencyKey, relayGrace),
+                OrderView.pending(order.orderId(), order.skuId(), order.userId(), order.quantity()), new CompletableFuture<>());
+        writers.submit(List.of(pending));
+        writers.await(pending.result(), waitLimit);
+    }
+
+    private void commit(List<Pending> batch) {
+        long started = System.nanoTime();
+        try {
+            // PENDING goes to Redis before the row exists, so no decision on the order can precede it.
+            statuses.putAll(batch.stream().map(Pending::status).toList());
+        } catch (RuntimeException statusFailure) {
+            batch.forEach(pending -> pending.result().completeExceptionally(statusFailure));
+            return;
+        }
+        try {
+            insert(batch);
+            metrics.outboxCommitted(batch.size(), System.nanoTime() - started);
+            batch.forEach(pending -> pending.result().complete(null));
+        } catch (RuntimeException batchFailure) {
+            if (batch.size() > 1) {
+                LOG.warn("outbox batch of {} failed; writing its rows one by one", batch.size(), batchFailure);
+            }
+            for (Pending pending : batch) {
+                try {
+                    insert(List.of(pending));
+                    pending.result().complete(null);
+                } catch (RuntimeException rowFailure) {
+                    pending.result().completeExceptionally(rowFailure);
+                }
+            }
+        }
+    }
+
+    private void insert(List<Pending> rows) {
+        outbox.insert(dsl, rows.stream().map(Pending::row).toList());
+    }
+
+    @Override
+    public void close() {
+        writers.close();
+    }
+
+    private record Pending(Outbox.NewRow row, OrderView status, CompletableFuture<Void> result) implements BatchQueue.Job {
+    }
+}

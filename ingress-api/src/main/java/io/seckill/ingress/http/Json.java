@@ -1,0 +1,91 @@
+package io.seckill.ingress.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Strict request bodies in, JSON and problem+json out. */
+public final class Json {
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    /** Problem extension that also becomes the Retry-After header. */
+    public static final String RETRY_AFTER_SECONDS = "retryAfterSeconds";
+
+    /** Unknown fields, strings for numbers, floats for ints and trailing garbage are all errors. */
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+
+    private Json() {
+    }
+
+    /** Reads a JSON body strictly; the request must say it is JSON. */
+    public static <T> T body(Context ctx, Class<T> type) {
+        String contentType = ctx.contentType();
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            throw new Problem(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json, was " + contentType);
+        }
+        byte[] body = ctx.bodyAsBytes();
+        if (body.length == 0) {
+            throw new Problem(ErrorCode.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
+        }
+        try {
+            T value = STRICT.readValue(body, type);
+            if (value == null) {
+                throw new Problem(ErrorCode.MALFORMED_JSON, "the request body is null; a JSON object is expected");
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new Problem(ErrorCode.MALFORMED_JSON, e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new Problem(ErrorCode.MALFORMED_JSON, "unreadable request body");
+        }
+    }
+
+    public static void respond(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(write(body));
+    }
+
+    public static void problem(Context ctx, Problem problem) {
+        Object retryAfter = problem.extensions().get(RETRY_AFTER_SECONDS);
+        if (retryAfter != null) {
+            ctx.header("Retry-After", retryAfter.toString());
+        }
+        ctx.attribute(Reply.OUTCOME, problem.code().name());
+        ctx.status(problem.code().status()).contentType(PROBLEM_JSON).result(write(problemBody(problem, ctx.path())));
+    }
+
+    static Map<String, Object> problemBody(Problem problem, String instance) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", problem.code().type());
+        body.put("title", problem.code().title());
+        body.put("status", problem.code().status());
+        body.put("detail", problem.getMessage());
+        body.put("code", problem.code().name());
+        body.put("instance", instance);
+        body.putAll(problem.extensions());
+        return body;
+    }
+
+    static byte[] write(Object body) {
+        try {
+            return STRICT.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write response body", e);
+        }
+    }
+}

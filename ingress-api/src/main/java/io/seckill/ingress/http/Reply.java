@@ -1,0 +1,43 @@
+package io.seckill.ingress.http;
+
+import io.javalin.http.Context;
+import io.seckill.redisstate.IdempotencyClaims.StoredReply;
+
+/**
+ * A complete HTTP answer, kept as data so an idempotent retry can be given the very same one, and so
+ * a frequent answer (sold out) can be rendered once. {@code code} is the problem code, null on success.
+ */
+public record Reply(int status, String contentType, byte[] body, String location, String code) {
+
+    /** Request attribute: the outcome code counted in the request metrics. */
+    public static final String OUTCOME = "seckill.outcome";
+
+    public static final String APPLICATION_JSON = "application/json";
+
+    public static Reply json(int status, Object body, String location) {
+        return new Reply(status, APPLICATION_JSON, Json.write(body), location, null);
+    }
+
+    public static Reply problem(Problem problem, String instance) {
+        return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(Json.problemBody(problem, instance)), null,
+                problem.code().name());
+    }
+
+    static Reply of(StoredReply stored) {
+        return new Reply(stored.status(), stored.contentType(), stored.body(), stored.location(), stored.code());
+    }
+
+    StoredReply stored() {
+        return new StoredReply(status, contentType, body, location, code);
+    }
+
+    public void writeTo(Context ctx) {
+        if (location != null) {
+            ctx.header("Location", location);
+        }
+        if (code != null) {
+            ctx.attribute(OUTCOME, code);
+        }
+        ctx.status(status).contentType(contentType).result(body);
+    }
+}

@@ -1,0 +1,88 @@
+package io.seckill.ingress.orders;
+
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.identity.BuyerIdentity;
+import io.javalin.http.Context;
+import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.OrderView;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jooq.DSLContext;
+
+/**
+ * A buyer's own orders. {@code GET /api/v1/orders/{orderId}}: Redis answers while the order is pending,
+ * so polling during the storm never reaches MySQL; a decided order comes from MySQL, with its lifecycle
+ * (payment deadline, paid, cancelled, expired) and the time of each step. Someone else's order is
+ * indistinguishable from one that does not exist (404). {@code GET /api/v1/orders?skuId=}: every order
+ * the buyer made of one SKU, from MySQL, so a buyer whose connection dropped before the answer can find
+ * out what became of the request.
+ */
+public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, Outbox outbox) {
+
+    private static final int LIST_LIMIT = 100;
+
+    public void get(Context ctx) {
+        String userId = identity.userId(ctx);
+        String orderId = PathParams.orderId(ctx);
+        Map<String, Object> order = statuses.get(orderId)
+                .filter(found -> found.status() == OrderStatus.PENDING)
+                .map(OrderBodies::of)
+                .or(() -> fromMySql(orderId))
+                .filter(found -> userId.equals(found.get("userId")))
+                .orElseThrow(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
+        Json.respond(ctx, 200, order);
+    }
+
+    public void list(Context ctx) {
+        String userId = identity.userId(ctx);
+        long skuId = PathParams.skuIdQuery(ctx);
+        // Outbox first, for the reason given at fromMySql.
+        List<Outbox.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
+        Map<String, Orders.Stored> decided = orders.ofBuyer(dsl, userId, skuId, LIST_LIMIT).stream()
+                .collect(Collectors.toMap(Orders.Stored::orderId, Function.identity(), (first, second) -> first, LinkedHashMap::new));
+        List<Map<String, Object>> found = new ArrayList<>();
+        for (Outbox.Entry entry : recorded) {
+            Orders.Stored decision = decided.remove(entry.orderId());
+            found.add(decision != null ? OrderBodies.of(decision) : OrderBodies.of(viewOf(entry)));
+        }
+        // Decided orders whose outbox row was purged after its retention.
+        decided.values().stream().limit(Math.max(0, LIST_LIMIT - found.size())).forEach(decision -> found.add(OrderBodies.of(decision)));
+        Json.respond(ctx, 200, Map.of("skuId", skuId, "orders", found));
+    }
+
+    /**
+     * Decided orders from {@code orders}; accepted but undecided ones from the outbox. Outbox first: the
+     * sink inserts the order and closes its outbox row in one transaction, so a closed row read here
+     * guarantees the order row, if there is one, is visible to the next read.
+     */
+    private Optional<Map<String, Object>> fromMySql(String orderId) {
+        Optional<Outbox.Entry> accepted = outbox.find(dsl, orderId);
+        Optional<Orders.Stored> decided = orders.stored(dsl, orderId);
+        return decided.map(OrderBodies::of).or(() -> accepted.map(entry -> OrderBodies.of(viewOf(entry))));
+    }
+
+    /** An order the database has not decided: still open, fenced off before it was recorded, or closed by the dead-letter path. */
+    public static OrderView viewOf(Outbox.Entry entry) {
+        return switch (entry.state()) {
+            case OPEN -> OrderView.pending(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity());
+            case VOIDED -> rejected(entry, RejectReason.NOT_RECORDED);
+            case COMPLETED -> rejected(entry, RejectReason.DEAD_LETTERED);
+        };
+    }
+
+    private static OrderView rejected(Outbox.Entry entry, RejectReason reason) {
+        return new OrderView(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity(), OrderStatus.REJECTED, reason);
+    }
+}
