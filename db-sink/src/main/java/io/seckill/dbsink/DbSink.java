@@ -6,6 +6,7 @@ import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.BrokerCheck;
 import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.events.OrderRequested;
@@ -41,41 +42,48 @@ public final class DbSink implements AutoCloseable {
     private static final Duration UNEXPECTED_PAUSE = Duration.ofMillis(200);
     private static final Logger LOG = LoggerFactory.getLogger(DbSink.class);
 
-    private final Database database;
+    /** Bounded: stopped during a broker outage, the process must still end within its grace period. */
+    private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
+
     private final KafkaProducer<String, byte[]> producer;
     private final OrderDecisions decisions;
     private final DeadLetterPublisher deadLetters;
-    private final KafkaClientMetrics producerMetrics;
-    private final Admin admin;
     private final DecidedOrders decided;
-    private ConsumerLoop<OrderRequested> loop;
+    private final OpenedResources opened;
 
-    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Admin admin, Duration windowTolerance, Duration paymentWindow,
-                   ServiceHost host) {
-        this.database = database;
+    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Duration windowTolerance, Duration paymentWindow,
+                   ServiceHost host, OpenedResources opened) {
         this.producer = producer;
-        this.admin = admin;
-        BrokerCheck.addTo(host.readiness(), admin);
+        this.opened = opened;
         this.decisions = new OrderDecisions(new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow)::write, UNEXPECTED_ATTEMPTS,
                 UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
-        this.producerMetrics = new KafkaClientMetrics(producer);
-        this.producerMetrics.bindTo(host.meters());
         this.decided = new DecidedOrders(host.meters());
     }
 
+    /** Starts consuming; a start that fails closes what it opened, in reverse. */
     public static DbSink start(DbSinkConfig config, ServiceHost host) {
         String bootstrap = config.infra().kafkaBootstrap();
         KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
-        Database database = Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters());
-        host.readiness().reachable("mysql", database::ping);
-        DbSink sink = new DbSink(database, new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
-                Admin.create(KafkaClients.admin(bootstrap)), config.saleWindowTolerance(), config.paymentWindow(), host);
-        Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
-        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
-        sink.loop = ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host);
-        LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
-        return sink;
+        OpenedResources opened = new OpenedResources();
+        try {
+            Database database = opened.add(Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters()));
+            host.readiness().reachable("mysql", database::ping);
+            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
+                    p -> p.close(KAFKA_CLOSE));
+            opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
+            Admin admin = opened.add(Admin.create(KafkaClients.admin(bootstrap)), a -> a.close(KAFKA_CLOSE));
+            BrokerCheck.addTo(host.readiness(), admin);
+            DbSink sink = new DbSink(database, producer, config.saleWindowTolerance(), config.paymentWindow(), host, opened);
+            Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
+            consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
+            opened.add(ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host));
+            LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
+            return sink;
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            throw e;
+        }
     }
 
     private void handle(List<Delivery<OrderRequested>> deliveries) throws Exception {
@@ -110,13 +118,6 @@ public final class DbSink implements AutoCloseable {
 
     @Override
     public void close() {
-        if (loop != null) {
-            loop.close();
-        }
-        producerMetrics.close();
-        // Bounded: stopped during a broker outage, the process must still end within its grace period.
-        producer.close(Duration.ofSeconds(5));
-        admin.close(Duration.ofSeconds(5));
-        database.close();
+        opened.close();
     }
 }

@@ -8,15 +8,12 @@ import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.reconciler.Reconciler;
 import io.seckill.reconciler.ReconcilerConfig;
+import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.ServiceHost;
 import io.seckill.streamprocessor.StreamProcessor;
 import io.seckill.streamprocessor.StreamProcessorConfig;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The services of the pipeline, started in dependency order against one set of servers, stopped in
@@ -25,11 +22,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class SeckillSystem implements AutoCloseable {
 
-    private final Deque<AutoCloseable> services = new ArrayDeque<>();
+    private final OpenedResources services = new OpenedResources();
     private final IngressApi ingress;
 
     public static final String LAUNCH = "SECKILL_LAUNCH";
-    private static final Logger LOG = LoggerFactory.getLogger(SeckillSystem.class);
     private static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-api");
 
     private SeckillSystem(Env env, InfraAddresses infra, ServiceHost host) {
@@ -40,18 +36,17 @@ public final class SeckillSystem implements AutoCloseable {
         }
         try {
             if (launch.contains("stream-processor")) {
-                services.push(StreamProcessor.start(StreamProcessorConfig.from(env, infra), host));
+                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, infra), host));
             }
             if (launch.contains("db-sink")) {
-                services.push(DbSink.start(DbSinkConfig.from(env, infra), host));
+                services.add(DbSink.start(DbSinkConfig.from(env, infra), host));
             }
             if (launch.contains("reconciler")) {
-                services.push(Reconciler.start(ReconcilerConfig.from(env, infra), host));
+                services.add(Reconciler.start(ReconcilerConfig.from(env, infra), host));
             }
-            ingress = IngressApi.start(IngressConfig.from(env, infra), host);
-            services.push(ingress);
-        } catch (RuntimeException e) {
-            close();
+            ingress = services.add(IngressApi.start(IngressConfig.from(env, infra), host));
+        } catch (Throwable e) {
+            services.closeAfter(e);
             throw e;
         }
     }
@@ -67,12 +62,6 @@ public final class SeckillSystem implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        while (!services.isEmpty()) {
-            try {
-                services.pop().close();
-            } catch (Exception e) {
-                LOG.warn("stopping a service failed; stopping the others", e);
-            }
-        }
+        services.close();
     }
 }

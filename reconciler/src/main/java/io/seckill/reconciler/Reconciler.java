@@ -17,18 +17,13 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.BrokerCheck;
 import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -44,34 +39,46 @@ public final class Reconciler implements AutoCloseable {
     static final String STAGE = "reconciler";
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
 
+    /** Bounded: stopped during a broker outage, the process must still end within its grace period. */
+    private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
+
     private final Database database;
     private final RedisClient redis;
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
-    private final KafkaClientMetrics producerMetrics;
-    private final ScheduledExecutorService schedule = Executors.newScheduledThreadPool(5);
-    private final List<ConsumerLoop<?>> loops = new ArrayList<>();
+    private final OpenedResources opened;
+    private final ScheduledJobs jobs;
 
-    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin admin, ServiceHost host) {
+    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin admin, OpenedResources opened) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
         this.admin = admin;
-        this.producerMetrics = new KafkaClientMetrics(producer);
-        producerMetrics.bindTo(host.meters());
+        this.opened = opened;
+        this.jobs = opened.add(new ScheduledJobs());
     }
 
+    /** Starts every part; a start that fails closes what it opened, in reverse. */
     public static Reconciler start(ReconcilerConfig config, ServiceHost host) {
         String bootstrap = config.infra().kafkaBootstrap();
         KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
-        Reconciler reconciler = new Reconciler(
-                Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize(), host.meters()),
-                RedisConnections.open(config.infra().redisUrl(), 8),
-                new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
-                Admin.create(KafkaClients.admin(bootstrap)), host);
-        reconciler.startParts(config, host);
-        LOG.info("reconciler started: relay grace {}, drift check every {}", config.relayBackoff().grace(), config.driftCheckInterval());
-        return reconciler;
+        OpenedResources opened = new OpenedResources();
+        try {
+            Database database = opened.add(Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize(), host.meters()));
+            RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
+            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
+                    p -> p.close(KAFKA_CLOSE));
+            opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
+            Admin admin = opened.add(Admin.create(KafkaClients.admin(bootstrap)), a -> a.close(KAFKA_CLOSE));
+            Reconciler reconciler = new Reconciler(database, redis, producer, admin, opened);
+            reconciler.startParts(config, host);
+            LOG.info("reconciler started: {} jobs, relay grace {}, drift check every {}", reconciler.jobs.size(),
+                    config.relayBackoff().grace(), config.driftCheckInterval());
+            return reconciler;
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            throw e;
+        }
     }
 
     private void startParts(ReconcilerConfig config, ServiceHost host) {
@@ -89,21 +96,21 @@ public final class Reconciler implements AutoCloseable {
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
         ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
         DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock, metrics);
-        loops.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
+        opened.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
-        loops.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
+        opened.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
         StockReturns returns = new StockReturns(database.dsl(), orderEvents, saleStore, clock, metrics);
-        loops.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
+        opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
                 returns::onEvents, host));
-        loops.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
+        opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
         OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayBackoff(), config.relayMaxAttempts(),
                 config.relayBatch(), clock);
         UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), outbox, new Orders(), saleStore, statuses,
                 config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
-        every(config.relayInterval(), "outbox relay", () -> {
+        jobs.every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
             metrics.relayed(sent);
             if (sent > 0) {
@@ -113,7 +120,7 @@ public final class Reconciler implements AutoCloseable {
         });
         LifecycleRelay lifecycleRelay = new LifecycleRelay(database.dsl(), orderEvents, producer, config.relayBackoff(), config.relayBatch(),
                 clock);
-        every(config.relayInterval(), "lifecycle relay", () -> {
+        jobs.every(config.relayInterval(), "lifecycle relay", () -> {
             int sent = lifecycleRelay.relayDue();
             if (sent > 0) {
                 LOG.info("lifecycle relay re-sent {} event(s)", sent);
@@ -121,34 +128,34 @@ public final class Reconciler implements AutoCloseable {
         });
         PaymentDeadlines deadlines = new PaymentDeadlines(database.dsl(), new OrderEndings(config.relayBackoff().grace()), producer,
                 config.expiryBatch(), clock, metrics);
-        every(config.expiryInterval(), "payment deadlines", () -> {
+        jobs.every(config.expiryInterval(), "payment deadlines", () -> {
             int expired = deadlines.expireOverdue();
             if (expired > 0) {
                 LOG.info("expired {} order(s) not paid by their deadline", expired);
             }
         });
         OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, orderEvents, config.outboxRetention(), config.relayBatch(), clock);
-        every(config.outboxPurgeInterval(), "outbox purge", () -> {
+        jobs.every(config.outboxPurgeInterval(), "outbox purge", () -> {
             int deleted = purge.purge();
             if (deleted > 0) {
                 LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
             }
         });
         RedisRecovery recovery = new RedisRecovery(database.dsl(), new Skus(), new SaleSnapshots(), saleStore, new RedisEpoch(lua), metrics);
-        every(config.redisWatchInterval(), "Redis state watch", recovery::rebuildIfLost);
+        jobs.every(config.redisWatchInterval(), "Redis state watch", recovery::rebuildIfLost);
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
-        every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
+        jobs.every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
         PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore,
                 config.leakSweepInterval(), clock);
-        every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
+        jobs.every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, orderEvents, saleStore, config.driftRepairAfter(), metrics);
-        every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
+        jobs.every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);
-        every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
+        jobs.every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
-        every(config.figuresInterval(), "pipeline figures", () -> {
+        jobs.every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outbox.backlog(database.dsl()));
             metrics.groupLag(lag.measure());
         });
@@ -158,39 +165,8 @@ public final class Reconciler implements AutoCloseable {
         return KafkaClients.consumer(bootstrap, "seckill-reconciler-" + part, "reconciler-" + part);
     }
 
-    /** A failing run is logged and the next one comes on schedule: a scheduled task that throws would stop for good. */
-    private void every(Duration interval, String name, Task task) {
-        schedule.scheduleWithFixedDelay(() -> {
-            try {
-                task.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Exception e) {
-                LOG.warn("{} failed; next run in {}", name, interval, e instanceof ExecutionException ? e.getCause() : e);
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** A scheduled part's run; what it throws is logged, and the next run comes on schedule. */
-    @FunctionalInterface
-    private interface Task {
-        void run() throws Exception;
-    }
-
     @Override
     public void close() {
-        schedule.shutdownNow();
-        try {
-            schedule.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        loops.forEach(ConsumerLoop::close);
-        producerMetrics.close();
-        // Bounded: stopped during a broker outage, the process must still end within its grace period.
-        producer.close(Duration.ofSeconds(5));
-        admin.close(Duration.ofSeconds(5));
-        redis.close();
-        database.close();
+        opened.close();
     }
 }

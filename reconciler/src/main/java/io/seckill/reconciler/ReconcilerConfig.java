@@ -19,7 +19,7 @@ import java.time.Duration;
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
- * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (4), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
 public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
                                int relayBatch,
@@ -27,7 +27,8 @@ public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBa
                                int driftRepairAfter,
                                Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
                                Duration redisWatchInterval, Duration hangingTransactionAfter, Duration hangingTransactionCheckInterval,
-                               Duration expiryInterval, int expiryBatch, int poolSize, Duration orderStatusTtl, int topicPartitions) {
+                               Duration expiryInterval, int expiryBatch, int poolSize, int redisPoolSize, Duration orderStatusTtl,
+                               int topicPartitions) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -47,7 +48,8 @@ public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBa
                 env.millis("SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS", Duration.ofSeconds(10)),
                 env.millis("SECKILL_EXPIRY_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.integer("SECKILL_EXPIRY_BATCH", 500),
-                env.integer("SECKILL_RECONCILER_POOL_SIZE", 4),
+                env.integer("SECKILL_RECONCILER_POOL_SIZE", 8),
+                env.integer("SECKILL_REDIS_POOL_SIZE", 16),
                 OrderStatusStore.ttl(env),
                 KafkaClients.topicPartitions(env));
     }

@@ -2,6 +2,7 @@ package io.seckill.streamprocessor;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.Readiness;
 import io.seckill.runtime.management.ServiceHost;
 import java.time.Clock;
@@ -30,19 +31,30 @@ public final class StreamProcessor implements AutoCloseable {
     private static final int TRANSACTION_TIMEOUT_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
 
-    private final KafkaStreams streams;
-    private final KafkaStreamsMetrics metrics;
-    private final StateDirectorySlot stateDirectory;
+    /** How long a stop waits for the stream threads to commit and leave the group. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
-    private StreamProcessor(KafkaStreams streams, KafkaStreamsMetrics metrics, StateDirectorySlot stateDirectory) {
-        this.streams = streams;
-        this.metrics = metrics;
-        this.stateDirectory = stateDirectory;
+    private final OpenedResources opened;
+
+    private StreamProcessor(OpenedResources opened) {
+        this.opened = opened;
     }
 
+    /** Starts the Streams client; a start that fails closes what it opened, in reverse. */
     public static StreamProcessor start(StreamProcessorConfig config, ServiceHost host) {
         KafkaClients.ensureTopics(config.infra().kafkaBootstrap(), config.topicPartitions(), KafkaClients.START_TIMEOUT);
-        StateDirectorySlot stateDirectory = StateDirectorySlot.claim(config.stateParent());
+        OpenedResources opened = new OpenedResources();
+        try {
+            return start(config, host, opened);
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            throw e;
+        }
+    }
+
+    /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
+    private static StreamProcessor start(StreamProcessorConfig config, ServiceHost host, OpenedResources opened) {
+        StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.infra().kafkaBootstrap());
@@ -56,7 +68,9 @@ public final class StreamProcessor implements AutoCloseable {
         // A transaction left open by an instance killed with kill -9 blocks read_committed readers of
         // its output until the coordinator aborts it; with commits every 100 ms, 5 s is ample.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
-        KafkaStreams streams = new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props);
+        // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
+        KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props),
+                client -> client.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_WAIT)));
         StreamFailurePolicy failures = new StreamFailurePolicy(host.clock());
         streams.setUncaughtExceptionHandler(failure -> {
             StreamThreadExceptionResponse response = failures.onFailure(failure);
@@ -74,13 +88,12 @@ public final class StreamProcessor implements AutoCloseable {
                 host.fatal().cannotContinue(READINESS_CHECK, new IllegalStateException("Kafka Streams went from " + before + " to ERROR"));
             }
         });
-        KafkaStreamsMetrics metrics = new KafkaStreamsMetrics(streams);
-        metrics.bindTo(host.meters());
+        opened.add(new KafkaStreamsMetrics(streams)).bindTo(host.meters());
         host.readiness().add(READINESS_CHECK, () -> readiness(streams));
         streams.start();
         LOG.info("stream-processor started: application {} on {}, state in {}", config.applicationId(),
                 config.infra().kafkaBootstrap(), stateDirectory.directory());
-        return new StreamProcessor(streams, metrics, stateDirectory);
+        return new StreamProcessor(opened);
     }
 
     private static Readiness.CheckResult readiness(KafkaStreams streams) {
@@ -97,11 +110,8 @@ public final class StreamProcessor implements AutoCloseable {
         return Readiness.CheckResult.up("RUNNING, active tasks " + active + ", standby tasks " + standby);
     }
 
-    /** Leaves the group on the way out, so that the others take its partitions now, not a session timeout later. */
     @Override
     public void close() {
-        streams.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30)));
-        metrics.close();
-        stateDirectory.close();
+        opened.close();
     }
 }
