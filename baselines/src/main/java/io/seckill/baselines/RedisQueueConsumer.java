@@ -59,7 +59,7 @@ final class RedisQueueConsumer implements Runnable {
     }
 
     private void record(String message) throws SQLException {
-        String[] order = message.split(":");
+        String[] order = message.split(":", -1);
         String orderId = order[0];
         long skuId = Long.parseLong(order[1]);
         String userId = order[2];

@@ -111,10 +111,15 @@ final class BaselineSaleDesign implements SaleDesign {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        try {
+            if (process.waitFor(30, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        process.destroyForcibly();
     }
 }

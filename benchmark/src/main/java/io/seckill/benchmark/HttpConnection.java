@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.Locale;
 
 /**
  * One keep-alive HTTP/1.1 connection doing one request at a time. Deliberately minimal and with its own
@@ -53,7 +54,7 @@ final class HttpConnection implements AutoCloseable {
             String name = header.substring(0, colon).trim();
             if (name.equalsIgnoreCase("Content-Length")) {
                 contentLength = Long.parseLong(header.substring(colon + 1).trim());
-            } else if (name.equalsIgnoreCase("Transfer-Encoding") && header.toLowerCase().contains("chunked")) {
+            } else if (name.equalsIgnoreCase("Transfer-Encoding") && header.toLowerCase(Locale.ROOT).contains("chunked")) {
                 chunked = true;
             }
         }

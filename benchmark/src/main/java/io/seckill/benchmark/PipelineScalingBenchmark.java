@@ -84,7 +84,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
     }
 
     private List<Figures> runSetup(DevelopmentServers servers, Database database, String setup) throws Exception {
-        String[] counts = setup.split("x");
+        String[] counts = setup.split("x", -1);
         int streams = Integer.parseInt(counts[0]);
         int sinks = Integer.parseInt(counts[1]);
         ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").credentials(TOKEN_SECRET, ADMIN_TOKEN);
@@ -117,9 +117,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             return figures;
         } finally {
             for (SeckillProcess process : processes) {
-                if (!process.stop(Duration.ofSeconds(60))) {
-                    process.close();
-                }
+                process.stopOrKill(Duration.ofSeconds(60));
             }
         }
     }

@@ -33,5 +33,5 @@ interface SaleDesign extends AutoCloseable {
     Map<Long, Long> drift(List<Long> skus) throws Exception;
 
     @Override
-    void close() throws Exception;
+    void close();
 }

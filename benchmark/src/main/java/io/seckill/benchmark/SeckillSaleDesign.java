@@ -98,9 +98,7 @@ final class SeckillSaleDesign implements SaleDesign {
     }
 
     @Override
-    public void close() throws Exception {
-        if (!process.stop(Duration.ofSeconds(60))) {
-            process.close();
-        }
+    public void close() {
+        process.stopOrKill(Duration.ofSeconds(60));
     }
 }

@@ -33,6 +33,8 @@ final class WholeSaleLoad {
     }
 
     /** @param answersPerSlice answers completed in each {@link #SLICE_MS} from the start */
+    // An outcome is read, never compared or hashed: the arrays' identity equality does not matter.
+    @SuppressWarnings("ArrayRecordComponent")
     record Outcome(Histogram winners, Histogram losers, long failed, long seconds100, List<Accepted> accepted, long[] answersPerSlice) {
 
         double seconds() {

@@ -82,7 +82,7 @@ class ReadmeWalkthroughIT {
 
             // The banner's buyer token works as printed.
             String bannerToken = systemOutput.stream().filter(line -> line.contains("buyer   Authorization: Bearer "))
-                    .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ")[0]).findFirst().orElseThrow();
+                    .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ", 2)[0]).findFirst().orElseThrow();
             Process poll = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                     "-H", "Authorization: Bearer " + bannerToken, "localhost:" + port + "/api/v1/orders/" + UUID.randomUUID())
                     .redirectErrorStream(true).start();

@@ -74,7 +74,7 @@ final class FaultCluster implements AutoCloseable {
             for (String service : SERVICES) {
                 cluster.awaitReady(service);
             }
-            cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
+            var unused = cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
             return cluster;
         } catch (RuntimeException | InterruptedException e) {
             cluster.close();
@@ -220,12 +220,10 @@ final class FaultCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         supervisor.shutdownNow();
         for (SeckillProcess process : services.values()) {
-            if (!process.stop(Duration.ofSeconds(30))) {
-                process.close();
-            }
+            process.stopOrKill(Duration.ofSeconds(30));
         }
         if (redis != null) {
             redis.close();

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Locale;
 import org.jooq.DSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,7 +42,7 @@ public final class FaultMatrix implements Callable<Integer> {
 
     private static final int[] STOCKS = {300, 150, 50};
     private static final int PER_USER_LIMIT = 3;
-    private static final Duration PATIENCE = Duration.ofSeconds(120);
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
     private static final AtomicLong NEXT_SKU = new AtomicLong(7_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
 
     @Option(names = "--faults", split = ",", description = "the rows to run (default: all of them): ${COMPLETION-CANDIDATES}")
@@ -92,7 +93,7 @@ public final class FaultMatrix implements Callable<Integer> {
             skus.add(sku);
         }
         System.out.println("row: " + fault.description() + " on SKUs " + skus);
-        CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase() + "-" + skus.get(0), ingresses, skus, buyerCount,
+        CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase(Locale.ROOT) + "-" + skus.get(0), ingresses, skus, buyerCount,
                 concurrencyLimit);
         while (buyers.answered() < buyerCount / 10 && !sale.isDone()) {
             Thread.sleep(20);

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import java.util.Locale;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -107,7 +108,7 @@ class BadRequestIT {
                 new Case("overflowing SKU id", api -> post(api, "/api/v1/skus/99999999999999999999/orders", alice, JSON, "{\"quantity\":1}"), 400, "INVALID_SKU_ID"),
                 new Case("unknown SKU", api -> post(api, "/api/v1/skus/987654321987/orders", alice, JSON, "{\"quantity\":1}"), 404, "SKU_NOT_FOUND"),
                 new Case("malformed order id", api -> get(api, "/api/v1/orders/not-a-uuid", alice), 400, "INVALID_ORDER_ID"),
-                new Case("upper-case order id", api -> get(api, "/api/v1/orders/" + UUID.randomUUID().toString().toUpperCase(), alice), 400, "INVALID_ORDER_ID"),
+                new Case("upper-case order id", api -> get(api, "/api/v1/orders/" + UUID.randomUUID().toString().toUpperCase(Locale.ROOT), alice), 400, "INVALID_ORDER_ID"),
                 new Case("unknown order", api -> get(api, "/api/v1/orders/" + UUID.randomUUID(), alice), 404, "ORDER_NOT_FOUND"),
                 new Case("admin: non-numeric SKU id", api -> get(api, "/admin/v1/skus/x1", admin), 400, "INVALID_SKU_ID"),
                 new Case("admin: unknown SKU", api -> get(api, "/admin/v1/skus/987654321987", admin), 404, "SKU_NOT_FOUND"),
@@ -138,7 +139,7 @@ class BadRequestIT {
         assertThat(reply.status()).as(reply.body()).isEqualTo(bad.status());
         assertThat(reply.contentType()).startsWith("application/problem+json");
         assertThat(reply.code()).isEqualTo(bad.code());
-        assertThat(reply.json().path("type").asText()).endsWith(bad.code().toLowerCase().replace('_', '-'));
+        assertThat(reply.json().path("type").asText()).endsWith(bad.code().toLowerCase(Locale.ROOT).replace('_', '-'));
         assertThat(reply.json().path("detail").asText()).isNotBlank();
         if (bad.code().equals("SALE_NOT_STARTED")) {
             assertThat(reply.json().path("startsAt").asText()).isNotBlank();

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** What the HTTP server refuses before any route sees it is problem+json as well. */
@@ -43,7 +44,7 @@ class MalformedHttpIT {
 
     private static void assertProblem(String response, int status, String code) throws IOException {
         assertThat(response).startsWith("HTTP/1.1 " + status);
-        assertThat(response.toLowerCase()).contains("content-type: application/problem+json");
+        assertThat(response.toLowerCase(Locale.ROOT)).contains("content-type: application/problem+json");
         JsonNode body = new ObjectMapper().readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
         assertThat(body.path("code").asText()).isEqualTo(code);
         assertThat(body.path("status").asInt()).isEqualTo(status);

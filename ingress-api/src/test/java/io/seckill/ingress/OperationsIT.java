@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,11 +24,11 @@ class OperationsIT {
         JsonNode openApi = fixture.http.get("/openapi.json").json();
         Set<String> documented = new TreeSet<>();
         Set<String> codesInResponses = new HashSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").fields(); paths.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").properties().iterator(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
-            for (Iterator<Map.Entry<String, JsonNode>> operations = path.getValue().fields(); operations.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> operations = path.getValue().properties().iterator(); operations.hasNext(); ) {
                 Map.Entry<String, JsonNode> operation = operations.next();
-                documented.add(operation.getKey().toUpperCase() + " " + path.getKey());
+                documented.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
                 operation.getValue().path("responses").forEach(response ->
                         response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())));
             }

@@ -52,7 +52,10 @@ public final class OrderEndings {
         NOT_FOUND
     }
 
-    /** @param order the order as it stands after the request (empty when not found); @param event the event written, when DONE */
+    /**
+     * @param order the order as it stands after the request (empty when not found)
+     * @param event the event written, when DONE
+     */
     public record Ending(Outcome outcome, Optional<Orders.Stored> order, Optional<OrderLifecycleEvent> event) {
 
         static Ending of(Outcome outcome, Orders.Stored order) {

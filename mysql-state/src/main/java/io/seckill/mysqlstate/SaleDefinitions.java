@@ -53,6 +53,8 @@ public final class SaleDefinitions {
 
     /** Rolls a definition back: the SKU has orders. */
     private static final class HasOrders extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
         HasOrders() {
             super(null, null, false, false);
         }

@@ -114,9 +114,7 @@ public final class DevelopmentServers implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (!process.stop(Duration.ofSeconds(60))) {
-            process.close();
-        }
+    public void close() {
+        process.stopOrKill(Duration.ofSeconds(60));
     }
 }

@@ -205,17 +205,36 @@ public final class SeckillProcess implements AutoCloseable {
         Signals.send(process.pid(), signal);
     }
 
+    /** SIGTERM, and whatever is still running after {@code timeout} is closed as by {@link #close()}. */
+    public void stopOrKill(Duration timeout) {
+        try {
+            if (stop(timeout)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+    }
+
     /** Whatever state it is in: resumed if paused, then killed with its children. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             try {
                 resume();
             } catch (IOException | IllegalStateException e) {
                 // It may have ended meanwhile; it is killed below either way.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             process.descendants().forEach(ProcessHandle::destroyForcibly);
-            kill();
+            process.destroyForcibly();
+            try {
+                process.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -108,7 +108,10 @@ final class LeakedReservationSweep {
 
     private enum Settlement { CONFIRM, RELEASE_DECIDED, RELEASE_UNRECORDED, LEAVE }
 
-    /** @param row the order's outbox row as read before fencing (null: none); @param fenced whether a fence holds its id now */
+    /**
+     * @param row the order's outbox row as read before fencing (null: none)
+     * @param fenced whether a fence holds its id now
+     */
     private static Settlement settlementOf(OrderResult decision, Outbox.RowState row, boolean fenced) {
         if (decision != null) {
             return switch (decision.status()) {

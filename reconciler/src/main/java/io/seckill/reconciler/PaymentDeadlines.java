@@ -2,6 +2,7 @@ package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.schemas.events.OrderExpired;
+import io.seckill.runtime.RelayedSend;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.util.List;
@@ -21,7 +22,8 @@ record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Producer<String, b
     int expireOverdue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<OrderExpired> expired = endings.expireOverdue(dsl, clock.instant(), batchSize);
-            expired.forEach(event -> producer.send(Topic.ORDER_LIFECYCLE.record(event.orderId(), event)));
+            expired.forEach(event -> RelayedSend.send(producer, Topic.ORDER_LIFECYCLE.record(event.orderId(), event),
+                    "expiry of order " + event.orderId()));
             metrics.expired(expired.size());
             return expired.size();
         });

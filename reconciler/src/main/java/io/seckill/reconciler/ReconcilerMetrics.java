@@ -76,7 +76,10 @@ final class ReconcilerMetrics {
                 .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
     }
 
-    /** @param found transactions open past the bound in the last check, @param aborted those aborted */
+    /**
+     * @param found transactions open past the bound in the last check
+     * @param aborted those aborted
+     */
     void hangingTransactions(int found, int aborted) {
         hangingTransactions.set(found - aborted);
         transactionsAborted.increment(aborted);

@@ -35,8 +35,9 @@ final class ScheduledJobs implements AutoCloseable {
             return named;
         });
         threads.add(thread);
-        // A scheduled task that throws would never run again: each failure is logged instead.
-        thread.scheduleWithFixedDelay(() -> {
+        // A scheduled task that throws would never run again: each failure is logged instead. Stopped by
+        // shutting its thread down, so the future is not needed.
+        var unused = thread.scheduleWithFixedDelay(() -> {
             try {
                 job.run();
             } catch (InterruptedException e) {

@@ -14,6 +14,7 @@ import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.Topic;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.sql.Statement;
@@ -55,7 +56,7 @@ class OutboxRelayIT {
             relay.relayDue();
 
             List<OrderRequested> published = kafka.readAll(Topic.ORDER_REQUESTS.topicName()).stream()
-                    .filter(record -> new String(record.key()).equals(Long.toString(sku)))
+                    .filter(record -> new String(record.key(), StandardCharsets.UTF_8).equals(Long.toString(sku)))
                     .map(ConsumerRecord::value)
                     .map(Topic.ORDER_REQUESTS::decode)
                     .toList();

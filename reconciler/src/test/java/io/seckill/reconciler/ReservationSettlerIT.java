@@ -12,7 +12,6 @@ import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -31,8 +30,8 @@ class ReservationSettlerIT {
         OrderResult rejected = OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now());
         StockCompensation compensation = StockCompensation.forRejected(rejected);
 
-        settler.onResults(deliveries(Topic.ORDER_RESULTS, confirmed, rejected, confirmed));
-        settler.onCompensations(deliveries(Topic.STOCK_COMPENSATIONS, compensation, compensation));
+        settler.onResults(deliveries(Topic.ORDER_RESULTS, List.of(confirmed, rejected, confirmed)));
+        settler.onCompensations(deliveries(Topic.STOCK_COMPENSATIONS, List.of(compensation, compensation)));
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
         assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
@@ -42,9 +41,8 @@ class ReservationSettlerIT {
                 .contains(new OrderView(refused.orderId(), sku, "refused", 1, OrderStatus.REJECTED, RejectReason.SOLD_OUT));
     }
 
-    @SafeVarargs
-    private static <V> List<Delivery<V>> deliveries(Topic<V> topic, V... values) {
-        return Arrays.stream(values)
+    private static <V> List<Delivery<V>> deliveries(Topic<V> topic, List<V> values) {
+        return values.stream()
                 .map(value -> new Delivery<>(value, new ConsumerRecord<>(topic.topicName(), 0, 0L, "key", topic.encode(value))))
                 .toList();
     }

@@ -58,6 +58,8 @@ public record IdempotencyClaims(LuaRunner lua, Duration ttl, Duration claimTtl) 
     }
 
     /** A complete HTTP answer; {@code location} and {@code code} may be null. */
+    // A stored reply is written back as it is, never compared or hashed.
+    @SuppressWarnings("ArrayRecordComponent")
     public record StoredReply(int status, String contentType, byte[] body, String location, String code) {
     }
 }

@@ -71,7 +71,7 @@ public final class RedisEpoch {
     }
 
     private String runId() {
-        for (String line : lua.redis().info("server").split("\r?\n")) {
+        for (String line : lua.redis().info("server").split("\r?\n", -1)) {
             if (line.startsWith("run_id:")) {
                 return line.substring("run_id:".length()).trim();
             }

@@ -183,7 +183,10 @@ public final class SaleStore {
         }
     }
 
-    /** @param stock free units, -1 when the sale is not loaded; @param pending units reserved but undecided */
+    /**
+     * @param stock free units, -1 when the sale is not loaded
+     * @param pending units reserved but undecided
+     */
     public record RedisSkuState(long stock, long pending) {
     }
 

@@ -54,6 +54,8 @@ class ConsumerLoopIT {
         }
     }
 
+    // The loop runs in the background while the body waits on what it does; the body never calls it.
+    @SuppressWarnings("try")
     @Test
     void aLoopIsReadyOnceAssignedAndSaysWhichPartitionsItHolds() {
         TestHost host = new TestHost();
@@ -67,6 +69,8 @@ class ConsumerLoopIT {
         assertThat(host.readiness().checks().get("loop-test").up()).isFalse();
     }
 
+    // The loop runs in the background while the body waits on what it does; the body never calls it.
+    @SuppressWarnings("try")
     @Test
     void aLoopThatCannotContinueReportsItselfFatal() {
         TestHost host = new TestHost();
@@ -82,6 +86,8 @@ class ConsumerLoopIT {
         }
     }
 
+    // The loop runs in the background while the body waits on what it does; the body never calls it.
+    @SuppressWarnings("try")
     @Test
     void poisonIsDeadLetteredWithItsReasonAndValidRecordsAreHandledInOrder() throws Exception {
         long sku = System.nanoTime();
@@ -112,6 +118,8 @@ class ConsumerLoopIT {
         }
     }
 
+    // The loop runs in the background while the body waits on what it does; the body never calls it.
+    @SuppressWarnings("try")
     @Test
     void aBatchWhoseHandlerFailsIsDeliveredAgainAndCommittedOnlyOnceHandled() throws Exception {
         long sku = System.nanoTime();

@@ -113,7 +113,7 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         for (SeckillProcess process : processes) {
             process.close();
         }

@@ -3,6 +3,7 @@ package io.seckill.e2e.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,7 +34,7 @@ class BinSeckillTest {
             builder.environment().put("PATH", fakeJdk + ":" + System.getenv("PATH"));
             builder.environment().put("SECKILL_DATA_DIR", checkout.resolve("data").toString());
             Process process = builder.start();
-            String output = new String(process.getInputStream().readAllBytes());
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
             assertThat(process.exitValue()).as(command + ": " + output).isNotZero();

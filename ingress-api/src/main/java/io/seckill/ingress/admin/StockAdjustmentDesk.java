@@ -17,7 +17,7 @@ import org.jooq.DSLContext;
 
 /**
  * {@code POST /admin/v1/skus/{skuId}/stock-adjustments}: adds stock to a live sale or removes some, in
- * both stores exactly once per {@code adjustmentId} (a retry replays the first answer). Added stock goes
+ * both stores exactly once per adjustment id (a retry replays the first answer). Added stock goes
  * to MySQL first, then to Redis, where every ingress sells it within its sold-out memory. Removed stock
  * is taken from Redis's free units first, so it never eats into units reserved for orders on their
  * way (sold + reserved stay covered); MySQL follows, and if MySQL refuses, Redis gets its units back.

@@ -190,7 +190,7 @@ public final class OrderDesk {
         if (config.rateLimits().trustForwardedFor()) {
             String forwarded = ctx.header("X-Forwarded-For");
             if (forwarded != null && !forwarded.isBlank()) {
-                return forwarded.split(",")[0].trim();
+                return forwarded.split(",", 2)[0].trim();
             }
         }
         return ctx.ip();

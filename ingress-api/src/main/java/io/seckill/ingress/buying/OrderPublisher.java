@@ -6,9 +6,7 @@ import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.seckill.runtime.RelayedSend;
 
 /**
  * The fast path to Kafka, after the outbox row is committed. A failure here is logged, not thrown:
@@ -16,7 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrderPublisher {
 
-    private static final Logger LOG = LoggerFactory.getLogger(OrderPublisher.class);
 
     private final Producer<String, byte[]> producer;
 
@@ -28,14 +25,6 @@ public final class OrderPublisher {
     void publish(OrderRequested order, String payload) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topic.ORDER_REQUESTS.topicName(),
                 SkuKey.of(order.skuId()), payload.getBytes(StandardCharsets.UTF_8));
-        try {
-            producer.send(record, (metadata, failure) -> {
-                if (failure != null) {
-                    LOG.warn("order {} not published ({}); the outbox relay will re-send it", order.orderId(), failure.toString());
-                }
-            });
-        } catch (KafkaException e) {
-            LOG.warn("order {} not published ({}); the outbox relay will re-send it", order.orderId(), e.toString());
-        }
+        RelayedSend.send(producer, record, "order " + order.orderId());
     }
 }

@@ -13,6 +13,7 @@ import io.javalin.http.Context;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.runtime.RelayedSend;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Instant;
@@ -20,8 +21,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.jooq.DSLContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A buyer pays or cancels their own confirmed order: {@code POST /api/v1/orders/{orderId}/payment} and
@@ -33,7 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrderEndingDesk {
 
-    private static final Logger LOG = LoggerFactory.getLogger(OrderEndingDesk.class);
 
     private final BuyerIdentity identity;
     private final DSLContext dsl;
@@ -117,11 +115,8 @@ public final class OrderEndingDesk {
     private Reply answer(OrderEndings.Ending ending, String orderId, String userId) {
         return switch (ending.outcome()) {
             case DONE -> {
-                ending.event().ifPresent(event -> producer.send(Topic.ORDER_LIFECYCLE.record(event.orderId(), event), (metadata, failure) -> {
-                    if (failure != null) {
-                        LOG.warn("publishing {} of order {} failed; the relay sends it again", event.type(), event.orderId(), failure);
-                    }
-                }));
+                ending.event().ifPresent(event -> RelayedSend.send(producer, Topic.ORDER_LIFECYCLE.record(event.orderId(), event),
+                        event.type() + " of order " + event.orderId()));
                 yield ok(ending);
             }
             case ALREADY -> ok(ending);

@@ -5,7 +5,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The port to a payment provider: asked whether a payment the buyer names by its reference covers the
  * order, before MySQL marks the order paid (no row lock is held while the provider answers). A real
- * provider implements this (authorise in {@link #verify}, capture once the order is PAID, void an
+ * provider implements this (authorise in {@link #refusal}, capture once the order is PAID, void an
  * authorisation whose order ended otherwise) and is chosen by its name in
  * {@code SECKILL_PAYMENT_VERIFIER} ({@link #named}).
  */

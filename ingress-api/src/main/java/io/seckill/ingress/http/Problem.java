@@ -6,6 +6,8 @@ import java.util.Map;
 /** A failure the client is told about as RFC 9457 problem+json: a stable {@link ErrorCode}, a detail, extensions. */
 public final class Problem extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     private final ErrorCode code;
     private final Map<String, Object> extensions = new LinkedHashMap<>();
 

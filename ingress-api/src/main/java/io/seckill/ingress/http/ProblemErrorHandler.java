@@ -2,7 +2,6 @@ package io.seckill.ingress.http;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -14,12 +13,6 @@ import org.eclipse.jetty.util.Callback;
  * or header block) get problem+json too, not Jetty's HTML page.
  */
 public final class ProblemErrorHandler extends ErrorHandler {
-
-    @Override
-    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(HttpHeader.CONTENT_TYPE, Json.PROBLEM_JSON);
-        return ByteBuffer.wrap(body(status, reason, null));
-    }
 
     @Override
     protected void generateResponse(Request request, Response response, int status, String message, Throwable cause,

@@ -7,6 +7,8 @@ import io.seckill.redisstate.IdempotencyClaims.StoredReply;
  * A complete HTTP answer, kept as data so an idempotent retry can be given the very same one, and so
  * a frequent answer (sold out) can be rendered once. {@code code} is the problem code, null on success.
  */
+// A reply is written to the wire as it is, never compared or hashed.
+@SuppressWarnings("ArrayRecordComponent")
 public record Reply(int status, String contentType, byte[] body, String location, String code) {
 
     /** Request attribute: the outcome code counted in the request metrics. */

@@ -95,6 +95,8 @@ public final class BuyerToken {
 
     /** A token that is expired ({@link #expired()}) or cannot be trusted at all. */
     public static final class TokenException extends Exception {
+
+        private static final long serialVersionUID = 1L;
         private final boolean expired;
 
         TokenException(boolean expired, String message) {
