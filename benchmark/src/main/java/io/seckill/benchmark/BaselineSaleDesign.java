@@ -85,17 +85,17 @@ final class BaselineSaleDesign implements SaleDesign {
 
     @Override
     public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
-        return queries.committed("SELECT order_id, created_at FROM " + tables.orders() + " WHERE order_id IN (%s)", orderIds);
+        return queries.committed("SELECT order_id, created_at FROM " + tables.orders() + " WHERE order_id IN ({0})", orderIds);
     }
 
     @Override
     public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
-        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN (%s) GROUP BY sku_id", skus, Long.class);
+        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN ({0}) GROUP BY sku_id", skus, Long.class);
     }
 
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
-        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus,
+        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN ({0}) GROUP BY sku_id, user_id", skus,
                 String.class);
     }
 

@@ -70,18 +70,18 @@ final class SeckillSaleDesign implements SaleDesign {
     /** Decided in MySQL, confirmed or rejected (a rejection returned the stock: decided, not lost), with the sink's time. */
     @Override
     public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
-        return queries.committed("SELECT order_id, decided_at FROM orders WHERE order_id IN (%s)", orderIds);
+        return queries.committed("SELECT order_id, decided_at FROM orders WHERE order_id IN ({0})", orderIds);
     }
 
     @Override
     public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
-        return queries.sums("SELECT sku_id, SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID') AND sku_id IN (%s) GROUP BY sku_id",
+        return queries.sums("SELECT sku_id, SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID') AND sku_id IN ({0}) GROUP BY sku_id",
                 skus, Long.class);
     }
 
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
-        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN (%s) GROUP BY sku_id, user_id", skus, String.class);
+        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN ({0}) GROUP BY sku_id, user_id", skus, String.class);
     }
 
     /** Redis stock + pending reservations - MySQL stock, from the admin figures. */

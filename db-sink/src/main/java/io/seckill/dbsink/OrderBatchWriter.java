@@ -3,7 +3,8 @@ package io.seckill.dbsink;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
 import io.seckill.schemas.events.OrderRequested;
@@ -47,7 +48,8 @@ public final class OrderBatchWriter {
     private final Duration paymentWindow;
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
-    private final Outbox outbox = new Outbox();
+    private final RelayedRows outbox = RelayedRows.ORDERS;
+    private final OutboxLookups recorded = new OutboxLookups();
 
     /** @param paymentWindow how long an order confirmed here awaits payment */
     public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance, Duration paymentWindow) {
@@ -89,7 +91,7 @@ public final class OrderBatchWriter {
         }
         int limit = sale.get().perUserLimit();
         Map<String, RejectReason> rejected = new HashMap<>();
-        Map<String, Instant> recordedAt = outbox.recordedAt(tx, fresh.stream().map(OrderRequested::orderId).toList());
+        Map<String, Instant> recordedAt = recorded.recordedAt(tx, fresh.stream().map(OrderRequested::orderId).toList());
         for (OrderRequested order : fresh) {
             if (!insideWindow(sale.get(), recordedAt.getOrDefault(order.orderId(), order.requestedAt()))) {
                 rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);

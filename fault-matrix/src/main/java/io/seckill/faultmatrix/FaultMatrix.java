@@ -7,6 +7,7 @@ import io.seckill.processdriver.IngressAdmin;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderResult;
@@ -161,8 +162,8 @@ public final class FaultMatrix implements Callable<Integer> {
      */
     private static int decidedCount(DSLContext db, List<String> orderIds) {
         Set<String> decided = new HashSet<>(new Orders().decided(db, orderIds).keySet());
-        new Outbox().states(db, orderIds).forEach((orderId, state) -> {
-            if (state == Outbox.RowState.VOIDED) {
+        new OutboxLookups().states(db, orderIds).forEach((orderId, state) -> {
+            if (state == OutboxLookups.RowState.VOIDED) {
                 decided.add(orderId);
             }
         });

@@ -22,6 +22,7 @@ import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.StockAdjustments;
@@ -87,6 +88,7 @@ public final class IngressApi implements AutoCloseable {
             BuyerIdentity identity = config.auth().identity(clock);
             PaymentVerifier payments = PaymentVerifier.named(config.paymentVerifier());
             Outbox outboxTable = new Outbox();
+            OutboxLookups outboxRows = new OutboxLookups();
             Orders orders = new Orders();
             KnownSkus knownSkus = new KnownSkus(dsl, new Skus());
             IdempotentReplies idempotent = new IdempotentReplies(new IdempotencyClaims(lua, config.idempotencyTtl(),
@@ -94,14 +96,14 @@ public final class IngressApi implements AutoCloseable {
             OutboxWriter outbox = opened.add(new OutboxWriter(dsl, outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                     config.outboxWriters(), metrics));
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
-            OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable), knownSkus,
+            OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxRows), knownSkus,
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                     new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics), idempotent, metrics, config, clock);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(config.auth().adminToken()),
-                    new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxTable, saleStore, clock),
+                    new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
                     new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
-                    buying, new OrderStatusQuery(identity, statuses, dsl, orders, outboxTable),
-                    new OrderEndingDesk(identity, dsl, orders, outboxTable, new OrderEndings(config.relayGrace()), payments, producer,
+                    buying, new OrderStatusQuery(identity, statuses, dsl, orders, outboxRows),
+                    new OrderEndingDesk(identity, dsl, orders, outboxRows, new OrderEndings(config.relayGrace()), payments, producer,
                             idempotent, clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(), config.httpPort()));
             LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), serving {}", routes.port(), config.auth().mode(), routes.routes());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.ingress.http.Reply;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class OutboxStallIT {
 
-    private static final Outbox OUTBOX = new Outbox();
+    private static final OutboxLookups OUTBOX = new OutboxLookups();
     private static final int STOCK = 5;
     private static ManagedIngress impatient;
     private final IngressFixture fixture = IngressFixture.get();
@@ -62,8 +62,8 @@ class OutboxStallIT {
             assertThat(retry.orderId()).isEqualTo(first.orderId());
         }
         // The key's one order: recorded, or fenced off before it was (then rejected, its unit back).
-        List<Outbox.Entry> recorded = recorded(sku, "careful");
-        assertThat(recorded).extracting(Outbox.Entry::orderId).isSubsetOf(retry.orderId());
+        List<OutboxLookups.Entry> recorded = recorded(sku, "careful");
+        assertThat(recorded).extracting(OutboxLookups.Entry::orderId).isSubsetOf(retry.orderId());
         assertThat(OUTBOX.find(fixture.sql(), retry.orderId())).isPresent();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, "careful")).isEqualTo(recorded.size()));
     }
@@ -90,20 +90,20 @@ class OutboxStallIT {
     }
 
     private void assertAnswerAgreesWithFate(long sku, String buyer, HttpApi.Reply answer) {
-        List<Outbox.Entry> recorded = recorded(sku, buyer);
+        List<OutboxLookups.Entry> recorded = recorded(sku, buyer);
         if (answer.status() == 503) {
             assertThat(recorded).as("rows of an order its buyer was told failed").isEmpty();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, buyer)).isZero());
             return;
         }
         assertThat(answer.status()).isEqualTo(202);
-        Outbox.Entry row = OUTBOX.find(fixture.sql(), answer.orderId()).orElseThrow();
-        long held = row.state() == Outbox.RowState.VOIDED ? 0 : 1;
+        OutboxLookups.Entry row = OUTBOX.find(fixture.sql(), answer.orderId()).orElseThrow();
+        long held = row.state() == OutboxLookups.RowState.VOIDED ? 0 : 1;
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, buyer)).isEqualTo(held));
     }
 
     /** The buyer's rows that are orders (not fences). */
-    private List<Outbox.Entry> recorded(long sku, String buyer) {
-        return OUTBOX.ofBuyer(fixture.sql(), buyer, sku, 10).stream().filter(entry -> entry.state() != Outbox.RowState.VOIDED).toList();
+    private List<OutboxLookups.Entry> recorded(long sku, String buyer) {
+        return OUTBOX.ofBuyer(fixture.sql(), buyer, sku, 10).stream().filter(entry -> entry.state() != OutboxLookups.RowState.VOIDED).toList();
     }
 }

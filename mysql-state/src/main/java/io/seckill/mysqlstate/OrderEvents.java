@@ -8,23 +8,17 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * The owner of the {@code order_events} table, the lifecycle's outbox: each order that ended has one row,
- * written in the transaction that ended it, completed once the reconciler consumed it (and, for a
- * cancellation or expiry, gave its units back to Redis), re-published while it stays open past its due
- * time, purged after the retention. Each method runs on the {@link DSLContext} it is given.
+ * Writes and reads the {@code order_events} table, the lifecycle's outbox: each order that ended has one
+ * row, written in the transaction that ended it; completing, re-sending and purging the rows is
+ * {@link RelayedRows#LIFECYCLE}'s job. Each method runs on the {@link DSLContext} it is given.
  */
 public final class OrderEvents {
 
     public static final String AGGREGATE_TYPE = "order";
-
-    /** An open row the relay re-publishes. */
-    public record DueEvent(String orderId, String payload) {
-    }
 
     /** Writes the events, each due for the relay at {@code relayAfter} unless consumed before. */
     public void insert(DSLContext tx, Collection<? extends OrderLifecycleEvent> events, Instant relayAfter) {
@@ -36,39 +30,6 @@ public final class OrderEvents {
                     event.skuId(), event.userId(), event.quantity(), event.returnsStock(), event.at(), relayAfter);
         }
         insert.execute();
-    }
-
-    /**
-     * Claims up to {@code limit} open rows due at {@code now} in one short transaction (FOR UPDATE SKIP
-     * LOCKED: several relays share them), each made due again after its backoff; the caller sends them after
-     * the commit. A lifecycle event is re-sent until it is consumed: its units are not back in Redis before.
-     */
-    public List<DueEvent> claimDue(DSLContext db, Instant now, Outbox.RelayBackoff backoff, int limit) {
-        return db.transactionResult(configuration -> {
-            DSLContext tx = DSL.using(configuration);
-            var due = tx.select(ORDER_EVENTS.ID, ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_ATTEMPTS)
-                    .from(ORDER_EVENTS)
-                    .where(ORDER_EVENTS.COMPLETED_AT.isNull())
-                    .and(ORDER_EVENTS.RELAY_AFTER.le(now))
-                    .orderBy(ORDER_EVENTS.RELAY_AFTER)
-                    .limit(limit)
-                    .forUpdate().skipLocked()
-                    .fetch();
-            due.stream().collect(Collectors.groupingBy(row -> row.value3())).forEach((attempts, rows) -> tx.update(ORDER_EVENTS)
-                    .set(ORDER_EVENTS.RELAY_AFTER, now.plus(backoff.after(attempts)))
-                    .set(ORDER_EVENTS.RELAY_ATTEMPTS, attempts + 1)
-                    .where(ORDER_EVENTS.ID.in(rows.stream().map(row -> row.value1()).toList()))
-                    .execute());
-            return due.map(row -> new DueEvent(row.value1(), row.value2()));
-        });
-    }
-
-    /** Marks the orders' events consumed; rows completed before keep their time. */
-    public void complete(DSLContext db, Collection<String> orderIds, Instant at) {
-        db.update(ORDER_EVENTS).set(ORDER_EVENTS.COMPLETED_AT, at)
-                .where(ORDER_EVENTS.ID.in(orderIds))
-                .and(ORDER_EVENTS.COMPLETED_AT.isNull())
-                .execute();
     }
 
     /**
@@ -90,17 +51,5 @@ public final class OrderEvents {
                 .where(ORDER_EVENTS.SKU_ID.eq(skuId))
                 .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
                 .fetch(ORDER_EVENTS.ID);
-    }
-
-    /**
-     * Deletes up to {@code limit} rows completed before {@code cutoff}; open rows are never touched.
-     * @return rows deleted
-     */
-    public int purgeCompletedBefore(DSLContext db, Instant cutoff, int limit) {
-        return db.deleteFrom(ORDER_EVENTS)
-                .where(ORDER_EVENTS.COMPLETED_AT.lt(cutoff))
-                .orderBy(ORDER_EVENTS.COMPLETED_AT)
-                .limit(limit)
-                .execute();
     }
 }

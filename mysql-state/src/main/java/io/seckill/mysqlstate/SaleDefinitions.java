@@ -13,7 +13,7 @@ public final class SaleDefinitions {
 
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
-    private final Outbox outbox = new Outbox();
+    private final OutboxLookups outbox = new OutboxLookups();
 
     /** What a definition did. */
     public enum Outcome {

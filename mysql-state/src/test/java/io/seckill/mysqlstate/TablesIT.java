@@ -25,12 +25,14 @@ import org.junit.jupiter.api.Test;
 /** The table owners' statements on a real MySQL-compatible server. */
 class TablesIT {
 
-    private static final Outbox.RelayBackoff BACKOFF = new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(1));
+    private static final RelayBackoff BACKOFF = new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(1));
 
     private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "tables-test", 4, new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
     private final DSLContext db = DATABASE.dsl();
     private final Outbox outbox = new Outbox();
+    private final OutboxLookups outboxRows = new OutboxLookups();
+    private final RelayedRows relay = RelayedRows.ORDERS;
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
@@ -46,11 +48,11 @@ class TablesIT {
         List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
         outbox.insert(db, rows);
 
-        assertThat(outbox.find(db, rows.get(1).orderId())).contains(new Outbox.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, Outbox.RowState.OPEN));
+        assertThat(outboxRows.find(db, rows.get(1).orderId())).contains(new OutboxLookups.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, OutboxLookups.RowState.OPEN));
         assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
-        assertThat(outbox.recordedAt(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId()))
+        assertThat(outboxRows.recordedAt(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId()))
                 .as("recorded by the database's clock").isBetween(now.minusSeconds(5), Instant.now().plusSeconds(5));
-        assertThat(outbox.find(db, UUID.randomUUID().toString())).isEmpty();
+        assertThat(outboxRows.find(db, UUID.randomUUID().toString())).isEmpty();
     }
 
     @Test
@@ -62,13 +64,13 @@ class TablesIT {
         outbox.insert(db, due);
         outbox.insert(db, notYet);
         outbox.insert(db, completed);
-        outbox.complete(db, List.of(completed.get(0).orderId()), now);
+        relay.complete(db, List.of(completed.get(0).orderId()), now);
 
-        List<Outbox.DueRow> claimed = claimedOf(sku, outbox.claimDue(db, now, BACKOFF, 5, 1_000));
+        List<RelayedRows.Due> claimed = claimedOf(sku, relay.claimDue(db, now, BACKOFF, 5, 1_000));
 
-        assertThat(claimed).extracting(Outbox.DueRow::orderId).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
+        assertThat(claimed).extracting(RelayedRows.Due::id).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
         assertThat(claimed.get(0).payload()).isIn(due.get(0).payload(), due.get(1).payload());
-        assertThat(claimedOf(sku, outbox.claimDue(db, now, BACKOFF, 5, 1_000))).as("postponed by the grace").isEmpty();
+        assertThat(claimedOf(sku, relay.claimDue(db, now, BACKOFF, 5, 1_000))).as("postponed by the grace").isEmpty();
         assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(1);
         assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.plusSeconds(10));
     }
@@ -82,20 +84,20 @@ class TablesIT {
         List<Instant> dueAgainAt = new ArrayList<>();
         Instant at = now;
         for (int attempt = 0; attempt < 4; attempt++) {
-            assertThat(claimedOf(sku, outbox.claimDue(db, at, BACKOFF, 4, 1_000))).extracting(Outbox.DueRow::attempts).containsExactly(attempt);
+            assertThat(claimedOf(sku, relay.claimDue(db, at, BACKOFF, 4, 1_000))).extracting(RelayedRows.Due::attempts).containsExactly(attempt);
             at = db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(orderId));
             dueAgainAt.add(at);
         }
 
         assertThat(dueAgainAt).containsExactly(now.plusSeconds(10), now.plusSeconds(30), now.plusSeconds(70), now.plusSeconds(130));
-        assertThat(claimedOf(sku, outbox.claimDue(db, at, BACKOFF, 4, 1_000))).isEmpty();
+        assertThat(claimedOf(sku, relay.claimDue(db, at, BACKOFF, 4, 1_000))).isEmpty();
         Instant last = at;
-        List<Outbox.DueRow> exhausted = db.transactionResult(configuration -> outbox.lockExhausted(DSL.using(configuration), last, 4, 1_000));
-        assertThat(exhausted).extracting(Outbox.DueRow::orderId).contains(orderId);
+        List<RelayedRows.Due> exhausted = db.transactionResult(configuration -> relay.lockExhausted(DSL.using(configuration), last, 4, 1_000));
+        assertThat(exhausted).extracting(RelayedRows.Due::id).contains(orderId);
     }
 
-    private static List<Outbox.DueRow> claimedOf(long sku, List<Outbox.DueRow> claimed) {
-        return claimed.stream().filter(row -> row.skuId() == sku).toList();
+    private static List<RelayedRows.Due> claimedOf(long sku, List<RelayedRows.Due> claimed) {
+        return claimed.stream().filter(row -> row.key().equals(Long.toString(sku))).toList();
     }
 
     @Test
@@ -103,16 +105,16 @@ class TablesIT {
         long sku = NEXT_SKU.incrementAndGet();
         List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
         outbox.insert(db, rows);
-        outbox.complete(db, List.of(rows.get(0).orderId()), now.minus(Duration.ofDays(8)));
-        outbox.complete(db, List.of(rows.get(0).orderId(), rows.get(1).orderId()), now);
+        relay.complete(db, List.of(rows.get(0).orderId()), now.minus(Duration.ofDays(8)));
+        relay.complete(db, List.of(rows.get(0).orderId(), rows.get(1).orderId()), now);
 
         assertThat(db.fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(now.minus(Duration.ofDays(8)));
-        while (outbox.purgeCompletedBefore(db, now.minus(Duration.ofDays(7)), 100) == 100) {
+        while (relay.purgeCompletedBefore(db, now.minus(Duration.ofDays(7)), 100) == 100) {
             // older rows of other tests go too; they are completed and past the same cutoff
         }
-        assertThat(outbox.find(db, rows.get(0).orderId())).isEmpty();
-        assertThat(outbox.find(db, rows.get(1).orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.COMPLETED);
-        assertThat(outbox.find(db, rows.get(2).orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.OPEN);
+        assertThat(outboxRows.find(db, rows.get(0).orderId())).isEmpty();
+        assertThat(outboxRows.find(db, rows.get(1).orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.COMPLETED);
+        assertThat(outboxRows.find(db, rows.get(2).orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.OPEN);
     }
 
     @Test

@@ -5,7 +5,7 @@ import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
@@ -33,7 +33,7 @@ import org.jooq.impl.DSL;
  * releases nothing: the order behind it was decided and its stock is accounted for.
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-record DeadLetterRecorder(DSLContext dsl, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
+record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
                           ReconcilerMetrics metrics) {
 
     private static final ObjectMapper LENIENT = new ObjectMapper();

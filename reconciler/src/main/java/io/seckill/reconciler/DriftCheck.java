@@ -1,7 +1,7 @@
 package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.OrderEvents;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
 import java.util.HashMap;
@@ -27,14 +27,14 @@ final class DriftCheck {
 
     private final DSLContext dsl;
     private final Skus skus;
-    private final Outbox outbox;
+    private final OutboxLookups outbox;
     private final OrderEvents orderEvents;
     private final SaleStore saleStore;
     private final int repairAfter;
     private final ReconcilerMetrics metrics;
     private final Map<Long, Streak> streaks = new HashMap<>();
 
-    DriftCheck(DSLContext dsl, Skus skus, Outbox outbox, OrderEvents orderEvents, SaleStore saleStore, int repairAfter,
+    DriftCheck(DSLContext dsl, Skus skus, OutboxLookups outbox, OrderEvents orderEvents, SaleStore saleStore, int repairAfter,
                ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;

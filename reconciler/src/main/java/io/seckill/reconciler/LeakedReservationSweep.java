@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore;
@@ -43,18 +44,20 @@ final class LeakedReservationSweep {
     private final Skus skus;
     private final Orders orders;
     private final Outbox outbox;
+    private final OutboxLookups rows;
     private final SaleStore saleStore;
     private final OrderStatusStore statuses;
     private final Duration after;
     private final Clock clock;
     private final ReconcilerMetrics metrics;
 
-    LeakedReservationSweep(DSLContext dsl, Skus skus, Orders orders, Outbox outbox, SaleStore saleStore, OrderStatusStore statuses,
+    LeakedReservationSweep(DSLContext dsl, Skus skus, Orders orders, Outbox outbox, OutboxLookups rows, SaleStore saleStore, OrderStatusStore statuses,
                            Duration after, Clock clock, ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.orders = orders;
         this.outbox = outbox;
+        this.rows = rows;
         this.saleStore = saleStore;
         this.statuses = statuses;
         this.after = after;
@@ -79,9 +82,9 @@ final class LeakedReservationSweep {
     private int settle(List<SaleStore.Held> held, Instant now) {
         List<String> ids = held.stream().map(SaleStore.Held::orderId).toList();
         Map<String, OrderResult> decided = orders.decided(dsl, ids);
-        Map<String, Outbox.RowState> rows = outbox.states(dsl, ids);
+        Map<String, OutboxLookups.RowState> rowStates = rows.states(dsl, ids);
         List<Outbox.Unrecorded> unrecorded = held.stream()
-                .filter(order -> !decided.containsKey(order.orderId()) && !rows.containsKey(order.orderId()))
+                .filter(order -> !decided.containsKey(order.orderId()) && !rowStates.containsKey(order.orderId()))
                 .map(order -> new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()))
                 .toList();
         Set<String> voided = new HashSet<>(outbox.voidUnrecorded(dsl, unrecorded, now));
@@ -90,7 +93,7 @@ final class LeakedReservationSweep {
         List<OrderResult> confirmed = new ArrayList<>();
         for (SaleStore.Held order : held) {
             OrderResult decision = decided.get(order.orderId());
-            switch (settlementOf(decision, rows.get(order.orderId()), voided.contains(order.orderId()))) {
+            switch (settlementOf(decision, rowStates.get(order.orderId()), voided.contains(order.orderId()))) {
                 case CONFIRM -> confirmed.add(decision);
                 case RELEASE_DECIDED -> settled += release(order, false);
                 case RELEASE_UNRECORDED -> settled += release(order, true);
@@ -112,7 +115,7 @@ final class LeakedReservationSweep {
      * @param row the order's outbox row as read before fencing (null: none)
      * @param fenced whether a fence holds its id now
      */
-    private static Settlement settlementOf(OrderResult decision, Outbox.RowState row, boolean fenced) {
+    private static Settlement settlementOf(OrderResult decision, OutboxLookups.RowState row, boolean fenced) {
         if (decision != null) {
             return switch (decision.status()) {
                 // An order that ended after its confirmation gives its units back through the lifecycle, not the ledger.

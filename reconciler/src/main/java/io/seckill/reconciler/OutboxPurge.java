@@ -1,7 +1,6 @@
 package io.seckill.reconciler;
 
-import io.seckill.mysqlstate.OrderEvents;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayedRows;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +11,7 @@ import org.jooq.DSLContext;
  * in bounded batches so no delete holds locks for long. Open rows are never touched: they are orders
  * and events still in flight.
  */
-record OutboxPurge(DSLContext dsl, Outbox outbox, OrderEvents orderEvents, Duration retention, int batchSize, Clock clock) {
+record OutboxPurge(DSLContext dsl, RelayedRows outbox, RelayedRows orderEvents, Duration retention, int batchSize, Clock clock) {
 
     /** @return rows deleted */
     int purge() {

@@ -1,6 +1,7 @@
 package io.seckill.reconciler;
 
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -10,20 +11,20 @@ import org.jooq.DSLContext;
 
 /**
  * Re-publishes orders whose outbox row is still open when it comes due: the ingress's direct publish
- * was lost, or the order is stuck. Rows are claimed first ({@link Outbox#claimDue}, shared by several
+ * was lost, or the order is stuck. Rows are claimed first ({@link RelayedRows#claimDue}, shared by several
  * relays, each send spaced further from the last) and sent after the claim committed, so no row lock
  * is held while Kafka is waited on. A re-send is a duplicate at worst; the stream-processor and the
  * sink absorb it. Rows sent {@code maxAttempts} times are left to {@link UndeliverableOrders}.
  */
-record OutboxRelay(DSLContext dsl, Outbox outbox, Producer<String, byte[]> producer, Outbox.RelayBackoff backoff, int maxAttempts,
+record OutboxRelay(DSLContext dsl, RelayedRows outbox, Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts,
                    int batchSize, Clock clock) {
 
     /** Relays every due row, batch by batch. @return rows re-sent */
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
-            List<Outbox.DueRow> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
+            List<RelayedRows.Due> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
             KafkaSends.sendAll(producer, claimed.stream()
-                    .map(row -> Topic.ORDER_REQUESTS.encodedRecord(row.skuId(), row.payload().getBytes(StandardCharsets.UTF_8)))
+                    .map(row -> Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(row.key()), row.payload().getBytes(StandardCharsets.UTF_8)))
                     .toList(), "order(s)");
             return claimed.size();
         });

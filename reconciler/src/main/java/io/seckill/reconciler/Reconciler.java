@@ -6,6 +6,8 @@ import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.StockAdjustments;
@@ -91,24 +93,24 @@ public final class Reconciler implements AutoCloseable {
         LuaRunner lua = new LuaRunner(redis);
         SaleStore saleStore = new SaleStore(lua);
         OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
-        Outbox outbox = new Outbox();
+        OutboxLookups outboxRows = new OutboxLookups();
         OrderEvents orderEvents = new OrderEvents();
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
         ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outbox, saleStore, statuses, clock, metrics);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), RelayedRows.ORDERS, saleStore, statuses, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
         opened.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
-        StockReturns returns = new StockReturns(database.dsl(), orderEvents, saleStore, clock, metrics);
+        StockReturns returns = new StockReturns(database.dsl(), RelayedRows.LIFECYCLE, saleStore, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
                 returns::onEvents, host));
         opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
-        OutboxRelay relay = new OutboxRelay(database.dsl(), outbox, producer, config.relayBackoff(), config.relayMaxAttempts(),
+        OutboxRelay relay = new OutboxRelay(database.dsl(), RelayedRows.ORDERS, producer, config.relayBackoff(), config.relayMaxAttempts(),
                 config.relayBatch(), clock);
-        UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), outbox, new Orders(), saleStore, statuses,
+        UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), RelayedRows.ORDERS, new Orders(), saleStore, statuses,
                 config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         jobs.every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
@@ -118,7 +120,7 @@ public final class Reconciler implements AutoCloseable {
             }
             undeliverable.giveUp();
         });
-        LifecycleRelay lifecycleRelay = new LifecycleRelay(database.dsl(), orderEvents, producer, config.relayBackoff(), config.relayBatch(),
+        LifecycleRelay lifecycleRelay = new LifecycleRelay(database.dsl(), RelayedRows.LIFECYCLE, producer, config.relayBackoff(), config.relayBatch(),
                 clock);
         jobs.every(config.relayInterval(), "lifecycle relay", () -> {
             int sent = lifecycleRelay.relayDue();
@@ -134,7 +136,7 @@ public final class Reconciler implements AutoCloseable {
                 LOG.info("expired {} order(s) not paid by their deadline", expired);
             }
         });
-        OutboxPurge purge = new OutboxPurge(database.dsl(), outbox, orderEvents, config.outboxRetention(), config.relayBatch(), clock);
+        OutboxPurge purge = new OutboxPurge(database.dsl(), RelayedRows.ORDERS, RelayedRows.LIFECYCLE, config.outboxRetention(), config.relayBatch(), clock);
         jobs.every(config.outboxPurgeInterval(), "outbox purge", () -> {
             int deleted = purge.purge();
             if (deleted > 0) {
@@ -143,20 +145,20 @@ public final class Reconciler implements AutoCloseable {
         });
         RedisRecovery recovery = new RedisRecovery(database.dsl(), new Skus(), new SaleSnapshots(), saleStore, new RedisEpoch(lua), metrics);
         jobs.every(config.redisWatchInterval(), "Redis state watch", recovery::rebuildIfLost);
-        LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), outbox, saleStore, statuses,
+        LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), new Outbox(), outboxRows, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
         jobs.every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
         PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore,
                 config.leakSweepInterval(), clock);
         jobs.every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
-        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outbox, orderEvents, saleStore, config.driftRepairAfter(), metrics);
+        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outboxRows, orderEvents, saleStore, config.driftRepairAfter(), metrics);
         jobs.every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);
         jobs.every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
         jobs.every(config.figuresInterval(), "pipeline figures", () -> {
-            metrics.outboxBacklog(outbox.backlog(database.dsl()));
+            metrics.outboxBacklog(outboxRows.backlog(database.dsl()));
             metrics.groupLag(lag.measure());
         });
     }

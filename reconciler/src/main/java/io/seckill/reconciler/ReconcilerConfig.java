@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.runtime.KafkaClients;
 import java.time.Duration;
@@ -21,7 +22,7 @@ import java.time.Duration;
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
  * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
-public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
+public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
                                int relayBatch,
                                Duration outboxRetention, Duration outboxPurgeInterval, Duration driftCheckInterval,
                                int driftRepairAfter,
@@ -32,7 +33,7 @@ public record ReconcilerConfig(InfraAddresses infra, Outbox.RelayBackoff relayBa
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
-                new Outbox.RelayBackoff(Outbox.relayGrace(env), env.millis("SECKILL_RELAY_MAX_BACKOFF_MS", Duration.ofMinutes(5))),
+                new RelayBackoff(Outbox.relayGrace(env), env.millis("SECKILL_RELAY_MAX_BACKOFF_MS", Duration.ofMinutes(5))),
                 env.integer("SECKILL_RELAY_MAX_ATTEMPTS", 12),
                 env.millis("SECKILL_RELAY_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.integer("SECKILL_RELAY_BATCH", 500),

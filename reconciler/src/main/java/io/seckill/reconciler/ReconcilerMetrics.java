@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -119,7 +119,7 @@ final class ReconcilerMetrics {
                 .tag("stage", stage).tag("reason", exception).register(meters).increment();
     }
 
-    void outboxBacklog(Outbox.Backlog backlog) {
+    void outboxBacklog(OutboxLookups.Backlog backlog) {
         outboxOpenRows.set(backlog.openRows());
         oldestOpenAgeMs.set(backlog.oldestCreatedAt()
                 .map(oldest -> Math.max(0, Duration.between(oldest, clock.instant()).toMillis()))

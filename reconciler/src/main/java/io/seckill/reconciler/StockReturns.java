@@ -1,6 +1,6 @@
 package io.seckill.reconciler;
 
-import io.seckill.mysqlstate.OrderEvents;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.schemas.events.OrderLifecycleEvent;
@@ -22,12 +22,12 @@ final class StockReturns {
     private static final Logger LOG = LoggerFactory.getLogger(StockReturns.class);
 
     private final DSLContext dsl;
-    private final OrderEvents events;
+    private final RelayedRows events;
     private final SaleStore saleStore;
     private final Clock clock;
     private final ReconcilerMetrics metrics;
 
-    StockReturns(DSLContext dsl, OrderEvents events, SaleStore saleStore, Clock clock, ReconcilerMetrics metrics) {
+    StockReturns(DSLContext dsl, RelayedRows events, SaleStore saleStore, Clock clock, ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.events = events;
         this.saleStore = saleStore;

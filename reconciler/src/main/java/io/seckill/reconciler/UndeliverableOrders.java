@@ -1,7 +1,7 @@
 package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * reaches the sink finds the decision and reports it again. Then the reservation goes back (guarded by
  * the ledger; if Redis fails here, the leaked-reservation sweep releases it from the decision).
  */
-record UndeliverableOrders(DSLContext dsl, Outbox outbox, Orders orders, SaleStore saleStore, OrderStatusStore statuses, int maxAttempts,
+record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, SaleStore saleStore, OrderStatusStore statuses, int maxAttempts,
                            int batchSize, Clock clock, ReconcilerMetrics metrics) {
 
     private static final Logger LOG = LoggerFactory.getLogger(UndeliverableOrders.class);
@@ -38,29 +38,29 @@ record UndeliverableOrders(DSLContext dsl, Outbox outbox, Orders orders, SaleSto
 
     private int giveUpBatch() {
         Instant now = clock.instant();
-        List<Outbox.DueRow> exhausted = dsl.transactionResult(configuration -> {
+        List<RelayedRows.Due> exhausted = dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            List<Outbox.DueRow> rows = outbox.lockExhausted(tx, now, maxAttempts, batchSize);
+            List<RelayedRows.Due> rows = outbox.lockExhausted(tx, now, maxAttempts, batchSize);
             if (rows.isEmpty()) {
                 return rows;
             }
-            List<String> ids = rows.stream().map(Outbox.DueRow::orderId).toList();
+            List<String> ids = rows.stream().map(RelayedRows.Due::id).toList();
             Map<String, OrderResult> decided = orders.decided(tx, ids);
             List<OrderRequested> undecided = rows.stream()
-                    .filter(row -> !decided.containsKey(row.orderId()))
+                    .filter(row -> !decided.containsKey(row.id()))
                     .map(row -> EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class))
                     .toList();
             if (!undecided.isEmpty()) {
                 orders.insertRejected(tx, undecided, undecided.stream().map(order -> OrderResult.rejected(order, RejectReason.UNDELIVERED, now)).toList());
             }
             outbox.complete(tx, ids, now);
-            return rows.stream().filter(row -> !decided.containsKey(row.orderId())).toList();
+            return rows.stream().filter(row -> !decided.containsKey(row.id())).toList();
         });
-        for (Outbox.DueRow row : exhausted) {
-            saleStore.release(row.skuId(), row.orderId());
-            statuses.decide(row.orderId(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
+        for (RelayedRows.Due row : exhausted) {
+            saleStore.release(Long.parseLong(row.key()), row.id());
+            statuses.decide(row.id(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
             LOG.warn("order {} of SKU {}: not decided after {} sends; rejected as UNDELIVERED, its reservation released",
-                    row.orderId(), row.skuId(), row.attempts());
+                    row.id(), row.key(), row.attempts());
         }
         metrics.relayGaveUp(exhausted.size());
         return exhausted.size();

@@ -4,7 +4,8 @@ import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.runtime.Delivery;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class DeadLetterRecorderIT {
 
     private static final AtomicLong DLQ_OFFSET = new AtomicLong(System.nanoTime());
-    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), new Outbox(), Stores.SALES,
+    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), RelayedRows.ORDERS, Stores.SALES,
             Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
 
     @Test
@@ -51,7 +52,7 @@ class DeadLetterRecorderIT {
                 .fetch(DEAD_LETTERS.REASON)).allSatisfy(reason -> assertThat(reason).contains("quantity"));
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(5, 0));
         assertThat(Stores.PROBE.heldBy(sku, "doomed")).isZero();
-        assertThat(new Outbox().find(Stores.sql(), order.orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.COMPLETED);
+        assertThat(new OutboxLookups().find(Stores.sql(), order.orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.COMPLETED);
         assertThat(Stores.STATUSES.get(order.orderId())).map(OrderView::reason).contains(RejectReason.DEAD_LETTERED);
     }
 

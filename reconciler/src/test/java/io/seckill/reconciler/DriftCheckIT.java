@@ -3,8 +3,8 @@ package io.seckill.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.mysqlstate.OrderEvents;
-import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.OutboxLookups;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class DriftCheckIT {
 
     private static final int REPAIR_AFTER = 3;
-    private final DriftCheck check = new DriftCheck(Stores.sql(), new Skus(), new Outbox(), new OrderEvents(), Stores.SALES, REPAIR_AFTER, Stores.metrics());
+    private final DriftCheck check = new DriftCheck(Stores.sql(), new Skus(), new OutboxLookups(), new OrderEvents(), Stores.SALES, REPAIR_AFTER, Stores.metrics());
 
     @Test
     void aSkuWhoseStoresAgreeIsNotReportedEvenWithReservationsInFlight() {

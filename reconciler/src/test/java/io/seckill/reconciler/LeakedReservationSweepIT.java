@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
@@ -35,8 +36,9 @@ class LeakedReservationSweepIT {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
     private static final Outbox OUTBOX = new Outbox();
+    private static final OutboxLookups OUTBOX_ROWS = new OutboxLookups();
     private static final Orders ORDERS = new Orders();
-    private final LeakedReservationSweep sweep = new LeakedReservationSweep(Stores.sql(), new Skus(), ORDERS, OUTBOX, Stores.SALES,
+    private final LeakedReservationSweep sweep = new LeakedReservationSweep(Stores.sql(), new Skus(), ORDERS, OUTBOX, OUTBOX_ROWS, Stores.SALES,
             Stores.STATUSES, BOUND, Clock.systemUTC(), Stores.metrics());
 
     @Test
@@ -49,7 +51,7 @@ class LeakedReservationSweepIT {
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(5, 0));
         assertThat(Stores.PROBE.heldBy(sku, "vanished")).isZero();
-        assertThat(OUTBOX.find(Stores.sql(), leaked.orderId())).map(Outbox.Entry::state).contains(Outbox.RowState.VOIDED);
+        assertThat(OUTBOX_ROWS.find(Stores.sql(), leaked.orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.VOIDED);
         assertThat(Stores.STATUSES.get(leaked.orderId())).hasValueSatisfying(view -> {
             assertThat(view.status()).isEqualTo(OrderStatus.REJECTED);
             assertThat(view.reason()).isEqualTo(RejectReason.NOT_RECORDED);
@@ -67,7 +69,7 @@ class LeakedReservationSweepIT {
         sweep.sweep();
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(3, 2));
-        assertThat(OUTBOX.find(Stores.sql(), young.orderId())).isEmpty();
+        assertThat(OUTBOX_ROWS.find(Stores.sql(), young.orderId())).isEmpty();
     }
 
     @Test
@@ -123,14 +125,14 @@ class LeakedReservationSweepIT {
             threads.shutdownNow();
         }
 
-        Map<String, Outbox.RowState> rows = OUTBOX.states(Stores.sql(), orders.stream().map(OrderRequested::orderId).toList());
+        Map<String, OutboxLookups.RowState> rows = OUTBOX_ROWS.states(Stores.sql(), orders.stream().map(OrderRequested::orderId).toList());
         int recorded = 0;
         for (OrderRequested order : orders) {
-            Outbox.RowState row = rows.get(order.orderId());
-            assertThat(row).as("order %s ends recorded or fenced", order.orderId()).isIn(Outbox.RowState.OPEN, Outbox.RowState.VOIDED);
+            OutboxLookups.RowState row = rows.get(order.orderId());
+            assertThat(row).as("order %s ends recorded or fenced", order.orderId()).isIn(OutboxLookups.RowState.OPEN, OutboxLookups.RowState.VOIDED);
             long held = Stores.PROBE.heldBy(sku, order.userId());
-            assertThat(held).as("units held for %s (%s)", order.orderId(), row).isEqualTo(row == Outbox.RowState.OPEN ? 1 : 0);
-            recorded += row == Outbox.RowState.OPEN ? 1 : 0;
+            assertThat(held).as("units held for %s (%s)", order.orderId(), row).isEqualTo(row == OutboxLookups.RowState.OPEN ? 1 : 0);
+            recorded += row == OutboxLookups.RowState.OPEN ? 1 : 0;
         }
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(count - recorded, recorded));
     }

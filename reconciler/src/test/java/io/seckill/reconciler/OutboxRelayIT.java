@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
@@ -46,11 +48,11 @@ class OutboxRelayIT {
         OrderRequested due = Stores.accepted(sku, "due", now.minusSeconds(1));
         OrderRequested notYet = Stores.accepted(sku, "not-yet", now.plusSeconds(600));
         OrderRequested decided = Stores.accepted(sku, "decided", now.minusSeconds(1));
-        new Outbox().complete(Stores.sql(), List.of(decided.orderId()), now);
+        RelayedRows.ORDERS.complete(Stores.sql(), List.of(decided.orderId()), now);
 
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), new Outbox(), producer, new Outbox.RelayBackoff(Duration.ofMinutes(5),
+            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(5),
                     Duration.ofMinutes(5)), 12, 2, Clock.systemUTC());
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
@@ -74,7 +76,7 @@ class OutboxRelayIT {
         Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unreachable");
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), new Outbox(), producer, new Outbox.RelayBackoff(Duration.ofSeconds(10),
+            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofSeconds(10),
                     Duration.ofMinutes(5)), 12, 500, Clock.systemUTC());
             Thread relaying = new Thread(() -> {
                 try {
@@ -112,7 +114,7 @@ class OutboxRelayIT {
         OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));
         ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
         Stores.sql().update(OUTBOX).set(OUTBOX.RELAY_ATTEMPTS, 12).where(OUTBOX.ID.in(stuck.orderId(), decided.orderId())).execute();
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
                 Clock.systemUTC(), Stores.metrics());
 
         undeliverable.giveUp();
@@ -123,8 +125,8 @@ class OutboxRelayIT {
             assertThat(order.reason()).isEqualTo(RejectReason.UNDELIVERED);
         });
         assertThat(ORDERS.stored(Stores.sql(), decided.orderId())).map(Orders.Stored::status).contains(OrderStatus.CONFIRMED);
-        assertThat(new Outbox().states(Stores.sql(), List.of(stuck.orderId(), decided.orderId())).values())
-                .containsOnly(Outbox.RowState.COMPLETED);
+        assertThat(new OutboxLookups().states(Stores.sql(), List.of(stuck.orderId(), decided.orderId())).values())
+                .containsOnly(OutboxLookups.RowState.COMPLETED);
         assertThat(Stores.PROBE.heldBy(sku, "stuck")).isZero();
         assertThat(Stores.PROBE.heldBy(sku, "decided-late")).isEqualTo(1);
         assertThat(Stores.SALES.state(sku).stock()).isEqualTo(9);

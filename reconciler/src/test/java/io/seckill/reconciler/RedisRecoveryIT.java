@@ -4,9 +4,9 @@ import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderRequested;
@@ -99,7 +99,7 @@ class RedisRecoveryIT {
             new Skus().charge(tx, sku, order.quantity(), Instant.now());
             tx.insertInto(USER_PURCHASES).set(USER_PURCHASES.SKU_ID, sku).set(USER_PURCHASES.USER_ID, order.userId())
                     .set(USER_PURCHASES.QUANTITY, order.quantity()).execute();
-            new Outbox().complete(tx, List.of(order.orderId()), Instant.now());
+            RelayedRows.ORDERS.complete(tx, List.of(order.orderId()), Instant.now());
         });
         Stores.SALES.confirmAll(List.of(result));
     }

@@ -7,9 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class StockReturnsIT {
 
-    private final StockReturns returns = new StockReturns(Stores.sql(), new OrderEvents(), Stores.SALES, Clock.systemUTC(), Stores.metrics());
+    private final StockReturns returns = new StockReturns(Stores.sql(), RelayedRows.LIFECYCLE, Stores.SALES, Clock.systemUTC(), Stores.metrics());
     private final OrderEndings endings = new OrderEndings(Duration.ofSeconds(10));
 
     @Test
@@ -82,8 +83,8 @@ class StockReturnsIT {
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "lifecycle-relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
-            LifecycleRelay relay = new LifecycleRelay(Stores.sql(), new OrderEvents(), producer,
-                    new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
+            LifecycleRelay relay = new LifecycleRelay(Stores.sql(), RelayedRows.LIFECYCLE, producer,
+                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
 
             assertThat(relay.relayDue()).isPositive();
             assertThat(relay.relayDue()).as("sent again only after its backoff").isZero();
@@ -96,8 +97,8 @@ class StockReturnsIT {
             returns.onEvents(sent.stream().map(StockReturnsIT::delivery).toList());
 
             assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
-            LifecycleRelay muchLater = new LifecycleRelay(Stores.sql(), new OrderEvents(), producer,
-                    new Outbox.RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, Clock.offset(later, Duration.ofHours(1)));
+            LifecycleRelay muchLater = new LifecycleRelay(Stores.sql(), RelayedRows.LIFECYCLE, producer,
+                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, Clock.offset(later, Duration.ofHours(1)));
             assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
             assertThat(muchLater.relayDue()).as("a consumed event is never sent again").isZero();
         }

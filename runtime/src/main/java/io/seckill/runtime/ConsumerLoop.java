@@ -48,8 +48,8 @@ public final class ConsumerLoop<V> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     private static final Duration POLL = Duration.ofMillis(200);
-    private static final long MIN_BACKOFF_MS = 100;
-    private static final long MAX_BACKOFF_MS = 5_000;
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
     private static final Duration POLL_FAILURE_LIMIT = Duration.ofMinutes(2);
 
     private final String name;
@@ -104,7 +104,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     }
 
     private void run() {
-        long backoffMs = MIN_BACKOFF_MS;
+        GrowingPause pause = new GrowingPause(FIRST_PAUSE, LONGEST_PAUSE);
         try {
             while (running) {
                 ConsumerRecords<String, byte[]> records = poll();
@@ -118,14 +118,13 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                     }
                     consumer.commitSync();
                     failing = null;
-                    backoffMs = MIN_BACKOFF_MS;
+                    pause.reset();
                 } catch (WakeupException e) {
                     throw e;
                 } catch (Exception e) {
                     failing = e.getClass().getSimpleName() + ": " + e.getMessage();
-                    LOG.warn("{}: batch of {} records failed, retrying in {} ms", name, records.count(), backoffMs, e);
-                    Thread.sleep(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+                    LOG.warn("{}: batch of {} records failed, retrying in {} ms", name, records.count(), pause.nextMillis(), e);
+                    pause.sleep();
                     rewindToCommitted();
                 }
             }
@@ -145,7 +144,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
      * {@link #POLL_FAILURE_LIMIT} ends the loop; any other ends it at once.
      */
     private ConsumerRecords<String, byte[]> poll() throws InterruptedException {
-        long backoffMs = MIN_BACKOFF_MS;
+        GrowingPause pause = new GrowingPause(FIRST_PAUSE, LONGEST_PAUSE);
         long failingSince = 0;
         while (true) {
             try {
@@ -163,9 +162,8 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                     throw e;
                 }
                 failing = "poll failed: " + e.getMessage();
-                LOG.warn("{}: poll failed, trying again in {} ms", name, backoffMs, e);
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+                LOG.warn("{}: poll failed, trying again in {} ms", name, pause.nextMillis(), e);
+                pause.sleep();
             }
         }
     }
@@ -198,16 +196,15 @@ public final class ConsumerLoop<V> implements AutoCloseable {
 
     /** Back to the committed offsets; while the broker cannot answer, tries again after a growing pause. */
     private void rewindToCommitted() throws InterruptedException {
-        long backoffMs = MIN_BACKOFF_MS;
+        GrowingPause pause = new GrowingPause(FIRST_PAUSE, LONGEST_PAUSE);
         while (running) {
             try {
                 seekToCommitted();
                 return;
             } catch (RetriableException e) {
                 failing = "cannot read committed offsets: " + e.getMessage();
-                LOG.warn("{}: cannot read the committed offsets, trying again in {} ms", name, backoffMs, e);
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+                LOG.warn("{}: cannot read the committed offsets, trying again in {} ms", name, pause.nextMillis(), e);
+                pause.sleep();
             }
         }
     }

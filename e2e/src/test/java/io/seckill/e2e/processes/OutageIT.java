@@ -23,7 +23,7 @@ class OutageIT {
         try (ProcessCluster cluster = ProcessCluster.start("outage", Map.of())) {
             ProcessCluster.OneOfEach services = cluster.launchOneOfEach();
             SeckillProcess sink = services.sink();
-            SaleUnderTest sale = SaleUnderTest.open(services.http(), 30, "outage");
+            SaleFixture sale = SaleFixture.open(services.http(), 30, "outage");
             assertThat(sale.statuses(5)).containsOnly(202);
             await().atMost(Duration.ofMinutes(1)).until(() -> sale.confirmedQuantity() == 5);
 
@@ -42,7 +42,7 @@ class OutageIT {
             }
 
             ProcessCluster.awaitReady(services.all().toArray(SeckillProcess[]::new));
-            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(sale.figures()).contains(SaleUnderTest.settled(30, 15)));
+            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(sale.figures()).contains(SaleFixture.settled(30, 15)));
             assertThat(services.all()).as("the same processes, never restarted").allMatch(SeckillProcess::alive);
         }
     }

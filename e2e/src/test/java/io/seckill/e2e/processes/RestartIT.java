@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.processdriver.SeckillProcess;
-import io.seckill.e2e.processes.SaleUnderTest.Bought;
+import io.seckill.e2e.processes.SaleFixture.Bought;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,11 +22,11 @@ class RestartIT {
     void theRunCommandStoppedMidSaleKeepsSalesOrdersAndStatusesAndSellsOn() throws Exception {
         Path root = ProcessCluster.REPOSITORY.resolve("e2e/target/processes/restart-" + UUID.randomUUID());
         Map<String, String> environment = ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC").dataDirectory(root.resolve("data")).asMap();
-        SaleUnderTest sale;
+        SaleFixture sale;
         List<Bought> firstOrders;
         try (SeckillProcess first = SeckillProcess.start(ProcessCluster.REPOSITORY, "all-first", "all", environment, root.resolve("logs"))) {
             ProcessCluster.awaitReady(first);
-            sale = SaleUnderTest.open(ProcessCluster.buyersApi(first), 50, "restart");
+            sale = SaleFixture.open(ProcessCluster.buyersApi(first), 50, "restart");
             firstOrders = sale.buy(30);
             // Stopped at once: some of these orders are still on their way through the pipeline.
             assertThat(first.stop(Duration.ofMinutes(1))).as("stops on SIGTERM").isTrue();
@@ -34,7 +34,7 @@ class RestartIT {
 
         try (SeckillProcess second = SeckillProcess.start(ProcessCluster.REPOSITORY, "all-second", "all", environment, root.resolve("logs"))) {
             ProcessCluster.awaitReady(second);
-            SaleUnderTest restarted = sale.through(ProcessCluster.buyersApi(second));
+            SaleFixture restarted = sale.through(ProcessCluster.buyersApi(second));
             assertThat(firstOrders).doesNotContainNull();
             await().atMost(DECIDED).untilAsserted(() -> {
                 for (Bought order : firstOrders) {
@@ -42,7 +42,7 @@ class RestartIT {
                 }
             });
             assertThat(restarted.buy(30).stream().filter(Objects::nonNull)).as("the 20 units left, sold on").hasSize(20);
-            await().atMost(DECIDED).untilAsserted(() -> assertThat(restarted.figures()).contains(SaleUnderTest.settled(50, 50)));
+            await().atMost(DECIDED).untilAsserted(() -> assertThat(restarted.figures()).contains(SaleFixture.settled(50, 50)));
         }
     }
 
@@ -50,14 +50,14 @@ class RestartIT {
     void aServiceKilledWithKill9AndRestartedResumesWhereItWas() throws Exception {
         try (ProcessCluster cluster = ProcessCluster.start("kill-restart", Map.of())) {
             ProcessCluster.OneOfEach services = cluster.launchOneOfEach();
-            SaleUnderTest sale = SaleUnderTest.open(services.http(), 40, "killed");
+            SaleFixture sale = SaleFixture.open(services.http(), 40, "killed");
             assertThat(sale.buy(10)).doesNotContainNull();
 
             services.sink().kill();
             assertThat(sale.buy(10)).as("accepted while the sink is down").doesNotContainNull();
             ProcessCluster.awaitReady(cluster.launch("db-sink-restarted", "db-sink"));
 
-            await().atMost(DECIDED).untilAsserted(() -> assertThat(sale.figures()).contains(SaleUnderTest.settled(40, 20)));
+            await().atMost(DECIDED).untilAsserted(() -> assertThat(sale.figures()).contains(SaleFixture.settled(40, 20)));
         }
     }
 
@@ -65,7 +65,7 @@ class RestartIT {
     void theServersKilledWithKill9AndStartedAgainKeepTheirDataAndTheServicesCarryOn() throws Exception {
         try (ProcessCluster cluster = ProcessCluster.start("servers-killed", Map.of())) {
             ProcessCluster.OneOfEach services = cluster.launchOneOfEach();
-            SaleUnderTest sale = SaleUnderTest.open(services.http(), 40, "servers");
+            SaleFixture sale = SaleFixture.open(services.http(), 40, "servers");
             assertThat(sale.buy(10)).doesNotContainNull();
             await().atMost(DECIDED).until(() -> sale.confirmedQuantity() == 10);
 
@@ -79,7 +79,7 @@ class RestartIT {
             List<Integer> after = sale.statuses(20);
             assertThat(after).isSubsetOf(202, 500, 503).contains(202);
             int sold = 10 + (int) after.stream().filter(status -> status == 202).count();
-            await().atMost(DECIDED).untilAsserted(() -> assertThat(sale.figures()).contains(SaleUnderTest.settled(40, sold)));
+            await().atMost(DECIDED).untilAsserted(() -> assertThat(sale.figures()).contains(SaleFixture.settled(40, sold)));
             assertThat(services.all()).as("the services rode it out").allMatch(SeckillProcess::alive);
         }
     }

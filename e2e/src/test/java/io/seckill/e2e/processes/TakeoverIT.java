@@ -6,13 +6,18 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.ingress.HttpApi;
 import io.seckill.schemas.kafka.SkuKey;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +29,7 @@ class TakeoverIT {
 
     private static final int PARTITIONS = 12;
     private static final Duration TAKEOVER_BOUND = Duration.ofSeconds(10);
+    private static final String PROBE_TOPIC = "takeover-partition-probe";
 
     @Test
     void ordersOnTheKilledInstancesPartitionsAreDecidedWithinSecondsOfTheKill() throws Exception {
@@ -38,8 +44,8 @@ class TakeoverIT {
             ProcessCluster.awaitReady(pairs.toArray(SeckillProcess[]::new));
             HttpApi http = ProcessCluster.buyersApi(ingress);
 
-            List<SaleUnderTest> sales = onePerPartition(http);
-            for (SaleUnderTest sale : sales) {
+            List<SaleFixture> sales = onePerPartition(http, cluster.infra.kafkaBootstrap());
+            for (SaleFixture sale : sales) {
                 assertThat(sale.buy(1)).doesNotContainNull();
             }
             awaitSettled(sales, 1, Duration.ofMinutes(1));
@@ -48,27 +54,37 @@ class TakeoverIT {
             pairs.get(2).kill();
             pairs.get(4).kill();
             long killedAt = System.nanoTime();
-            for (SaleUnderTest sale : sales) {
+            for (SaleFixture sale : sales) {
                 assertThat(sale.buy(1)).doesNotContainNull();
             }
             awaitSettled(sales, 2, TAKEOVER_BOUND.minusNanos(System.nanoTime() - killedAt));
         }
     }
 
-    /** A sale whose SKU's records land on each partition of the topics, so every killed member's share is exercised. */
-    private static List<SaleUnderTest> onePerPartition(HttpApi http) {
-        Map<Integer, SaleUnderTest> byPartition = new TreeMap<>();
-        while (byPartition.size() < PARTITIONS) {
-            SaleUnderTest sale = SaleUnderTest.open(http, 10, "takeover");
-            byPartition.putIfAbsent(BuiltInPartitioner.partitionForKey(SkuKey.of(sale.sku()).getBytes(StandardCharsets.UTF_8), PARTITIONS), sale);
+    /**
+     * A sale whose SKU's records land on each partition of the topics, so every killed member's share is
+     * exercised. Where a key lands is asked of Kafka's own producer: a record keyed like the SKU's, sent
+     * to a probe topic with as many partitions, lands where the SKU's records do.
+     */
+    private static List<SaleFixture> onePerPartition(HttpApi http, String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+             KafkaProducer<String, String> probe = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                     new StringSerializer(), new StringSerializer())) {
+            admin.createTopics(List.of(new NewTopic(PROBE_TOPIC, PARTITIONS, (short) 1))).all().get();
+            Map<Integer, SaleFixture> byPartition = new TreeMap<>();
+            while (byPartition.size() < PARTITIONS) {
+                SaleFixture sale = SaleFixture.open(http, 10, "takeover");
+                int partition = probe.send(new ProducerRecord<>(PROBE_TOPIC, SkuKey.of(sale.sku()), "probe")).get().partition();
+                byPartition.putIfAbsent(partition, sale);
+            }
+            return List.copyOf(byPartition.values());
         }
-        return List.copyOf(byPartition.values());
     }
 
-    private static void awaitSettled(List<SaleUnderTest> sales, int sold, Duration within) {
+    private static void awaitSettled(List<SaleFixture> sales, int sold, Duration within) {
         await().atMost(within).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            for (SaleUnderTest sale : sales) {
-                assertThat(sale.figures()).contains(SaleUnderTest.settled(10, sold));
+            for (SaleFixture sale : sales) {
+                assertThat(sale.figures()).contains(SaleFixture.settled(10, sold));
             }
         });
     }

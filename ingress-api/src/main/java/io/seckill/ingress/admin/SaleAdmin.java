@@ -6,7 +6,7 @@ import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
@@ -23,7 +23,7 @@ import org.jooq.DSLContext;
  * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
  * both stores, and a definition MySQL refused or failed leaves both as they were.
  */
-public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, Outbox outbox, SaleStore saleStore, Clock clock) {
+public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock) {
 
     public void put(Context ctx) {
         long skuId = PathParams.skuId(ctx);

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Which SKUs this instance has recently seen sold out, so the 99% who lose are answered without
+ * Which SKUs this instance has recently seen sold out, so the many who lose are answered without
  * Redis. An entry lives for a short, fixed time and is then checked against Redis again: stock that
  * comes back (compensation, cancellation, top-up) is sold again by every instance within that time,
  * without any message having to reach it. Each entry keeps the answer, rendered once, so the

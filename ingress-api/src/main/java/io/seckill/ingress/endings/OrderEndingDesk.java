@@ -12,7 +12,7 @@ import io.seckill.ingress.orders.OrderStatusQuery;
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.RelayedSend;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
@@ -36,14 +36,14 @@ public final class OrderEndingDesk {
     private final BuyerIdentity identity;
     private final DSLContext dsl;
     private final Orders orders;
-    private final Outbox outbox;
+    private final OutboxLookups outbox;
     private final OrderEndings endings;
     private final PaymentVerifier payments;
     private final Producer<String, byte[]> producer;
     private final IdempotentReplies idempotent;
     private final Clock clock;
 
-    public OrderEndingDesk(BuyerIdentity identity, DSLContext dsl, Orders orders, Outbox outbox, OrderEndings endings, PaymentVerifier payments,
+    public OrderEndingDesk(BuyerIdentity identity, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
                     Producer<String, byte[]> producer, IdempotentReplies idempotent, Clock clock) {
         this.identity = identity;
         this.dsl = dsl;

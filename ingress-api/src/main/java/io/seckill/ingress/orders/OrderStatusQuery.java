@@ -8,6 +8,7 @@ import io.seckill.ingress.identity.BuyerIdentity;
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.schemas.events.OrderStatus;
@@ -29,7 +30,7 @@ import org.jooq.DSLContext;
  * the buyer made of one SKU, from MySQL, so a buyer whose connection dropped before the answer can find
  * out what became of the request.
  */
-public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, Outbox outbox) {
+public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, OutboxLookups outbox) {
 
     private static final int LIST_LIMIT = 100;
 
@@ -49,11 +50,11 @@ public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses
         String userId = identity.userId(ctx);
         long skuId = PathParams.skuIdQuery(ctx);
         // Outbox first, for the reason given at fromMySql.
-        List<Outbox.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
+        List<OutboxLookups.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
         Map<String, Orders.Stored> decided = orders.ofBuyer(dsl, userId, skuId, LIST_LIMIT).stream()
                 .collect(Collectors.toMap(Orders.Stored::orderId, Function.identity(), (first, second) -> first, LinkedHashMap::new));
         List<Map<String, Object>> found = new ArrayList<>();
-        for (Outbox.Entry entry : recorded) {
+        for (OutboxLookups.Entry entry : recorded) {
             Orders.Stored decision = decided.remove(entry.orderId());
             found.add(decision != null ? OrderBodies.of(decision) : OrderBodies.of(viewOf(entry)));
         }
@@ -68,13 +69,13 @@ public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses
      * guarantees the order row, if there is one, is visible to the next read.
      */
     private Optional<Map<String, Object>> fromMySql(String orderId) {
-        Optional<Outbox.Entry> accepted = outbox.find(dsl, orderId);
+        Optional<OutboxLookups.Entry> accepted = outbox.find(dsl, orderId);
         Optional<Orders.Stored> decided = orders.stored(dsl, orderId);
         return decided.map(OrderBodies::of).or(() -> accepted.map(entry -> OrderBodies.of(viewOf(entry))));
     }
 
     /** An order the database has not decided: still open, fenced off before it was recorded, or closed by the dead-letter path. */
-    public static OrderView viewOf(Outbox.Entry entry) {
+    public static OrderView viewOf(OutboxLookups.Entry entry) {
         return switch (entry.state()) {
             case OPEN -> OrderView.pending(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity());
             case VOIDED -> rejected(entry, RejectReason.NOT_RECORDED);
@@ -82,7 +83,7 @@ public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses
         };
     }
 
-    private static OrderView rejected(Outbox.Entry entry, RejectReason reason) {
+    private static OrderView rejected(OutboxLookups.Entry entry, RejectReason reason) {
         return new OrderView(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity(), OrderStatus.REJECTED, reason);
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A sale of its own SKU (one unit per buyer) on an ingress, and buyers who each buy one unit of it, concurrently. */
-final class SaleUnderTest {
+final class SaleFixture {
 
     private static final AtomicInteger NEXT_SKU = new AtomicInteger();
 
@@ -17,22 +17,22 @@ final class SaleUnderTest {
     private final String buyerPrefix;
     private final AtomicInteger buyers;
 
-    private SaleUnderTest(HttpApi http, long sku, String buyerPrefix, AtomicInteger buyers) {
+    private SaleFixture(HttpApi http, long sku, String buyerPrefix, AtomicInteger buyers) {
         this.http = http;
         this.sku = sku;
         this.buyerPrefix = buyerPrefix;
         this.buyers = buyers;
     }
 
-    static SaleUnderTest open(HttpApi http, int stock, String buyerPrefix) {
+    static SaleFixture open(HttpApi http, int stock, String buyerPrefix) {
         long sku = System.currentTimeMillis() % 1_000_000 * 100 + NEXT_SKU.incrementAndGet();
         assertThat(http.openSale(sku, stock, 1).status()).isEqualTo(201);
-        return new SaleUnderTest(http, sku, buyerPrefix, new AtomicInteger());
+        return new SaleFixture(http, sku, buyerPrefix, new AtomicInteger());
     }
 
     /** The same sale and buyers through another ingress (another process, or the same one restarted). */
-    SaleUnderTest through(HttpApi other) {
-        return new SaleUnderTest(other, sku, buyerPrefix, buyers);
+    SaleFixture through(HttpApi other) {
+        return new SaleFixture(other, sku, buyerPrefix, buyers);
     }
 
     long sku() {

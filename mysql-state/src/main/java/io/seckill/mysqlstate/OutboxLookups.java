@@ -1,0 +1,116 @@
+package io.seckill.mysqlstate;
+
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import io.seckill.schemas.db.tables.records.OutboxRecord;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * Reads the {@code outbox} table: where an order's row stands, a buyer's orders, the order an
+ * Idempotency-Key made, what is still open. Each method runs on the {@link DSLContext} it is given.
+ */
+public final class OutboxLookups {
+
+    /** Where an order's row stands. */
+    public enum RowState {
+        /** Recorded, not decided yet. */
+        OPEN,
+        /** Recorded and decided (or dead-lettered). */
+        COMPLETED,
+        /** Never recorded: a fence holds its id. */
+        VOIDED
+    }
+
+    /** What the outbox knows of one order. */
+    public record Entry(String orderId, long skuId, String userId, int quantity, RowState state) {
+    }
+
+    /** An order made with an Idempotency-Key. */
+    public record KeyedOrder(String orderId, long skuId) {
+    }
+
+    /** Whether any order of the SKU was ever recorded (or fenced) and its row is kept. */
+    public boolean anyFor(DSLContext db, long skuId) {
+        return db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(skuId)));
+    }
+
+    /** When MySQL recorded each of these orders, by its own clock; orders without a row are left out. */
+    public Map<String, Instant> recordedAt(DSLContext db, Collection<String> orderIds) {
+        return db.select(OUTBOX.ID, OUTBOX.CREATED_AT).from(OUTBOX)
+                .where(OUTBOX.ID.in(orderIds))
+                .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
+                .fetchMap(OUTBOX.ID, OUTBOX.CREATED_AT);
+    }
+
+    /** The order a buyer made with an Idempotency-Key, while its row is kept. */
+    public Optional<KeyedOrder> orderForKey(DSLContext db, String userId, String idempotencyKey) {
+        return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID).from(OUTBOX)
+                .where(OUTBOX.USER_ID.eq(userId))
+                .and(OUTBOX.IDEMPOTENCY_KEY.eq(idempotencyKey))
+                .fetchOptional(row -> new KeyedOrder(row.value1(), Long.parseLong(row.value2())));
+    }
+
+    /** Where each of these orders' rows stands; orders without a row are left out. */
+    public Map<String, RowState> states(DSLContext db, Collection<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Map.of();
+        }
+        return db.select(OUTBOX.ID, OUTBOX.TYPE, OUTBOX.COMPLETED_AT).from(OUTBOX)
+                .where(OUTBOX.ID.in(orderIds))
+                .fetchMap(OUTBOX.ID, row -> stateOf(row.value2(), row.value3()));
+    }
+
+    /** A buyer's rows of one SKU, newest first (at most {@code limit}). */
+    public List<Entry> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
+        return db.selectFrom(OUTBOX)
+                .where(OUTBOX.USER_ID.eq(userId))
+                .and(OUTBOX.AGGREGATEID.eq(Long.toString(skuId)))
+                .orderBy(OUTBOX.CREATED_AT.desc())
+                .limit(limit)
+                .fetch(OutboxLookups::entryOf);
+    }
+
+    private static Entry entryOf(OutboxRecord row) {
+        return new Entry(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(),
+                stateOf(row.getType(), row.getCompletedAt()));
+    }
+
+    private static RowState stateOf(String type, Instant completedAt) {
+        if (Outbox.VOIDED_TYPE.equals(type)) {
+            return RowState.VOIDED;
+        }
+        return completedAt == null ? RowState.OPEN : RowState.COMPLETED;
+    }
+
+    /** Units of orders recorded and not decided yet, per SKU (SKUs with none are left out). */
+    public Map<Long, Integer> openQuantities(DSLContext db) {
+        return db.select(OUTBOX.AGGREGATEID, DSL.sum(OUTBOX.QUANTITY))
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .groupBy(OUTBOX.AGGREGATEID)
+                .fetchMap(row -> Long.parseLong(row.value1()), row -> row.value2().intValue());
+    }
+
+    /** How many rows are still open (orders not decided yet) and when the oldest of them was written. */
+    public record Backlog(int openRows, Optional<Instant> oldestCreatedAt) {
+    }
+
+    /** Reads the open rows through the relay index: completed rows, however many, are not visited. */
+    public Backlog backlog(DSLContext db) {
+        var row = db.select(DSL.count(), DSL.min(OUTBOX.CREATED_AT))
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .fetchSingle();
+        return new Backlog(row.value1(), Optional.ofNullable(row.value2()));
+    }
+
+    public Optional<Entry> find(DSLContext db, String orderId) {
+        return Optional.ofNullable(db.fetchOne(OUTBOX, OUTBOX.ID.eq(orderId))).map(OutboxLookups::entryOf);
+    }
+}

@@ -1,0 +1,122 @@
+package io.seckill.mysqlstate;
+
+import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * The relay's side of an outbox table ({@code outbox} for orders, {@code order_events} for the
+ * lifecycle): open rows claimed when they come due and sent again, completed once consumed, purged
+ * after the retention. Both tables share these columns, so both are served by this one class.
+ * Each method runs on the {@link DSLContext} it is given.
+ */
+public final class RelayedRows {
+
+    /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
+    public static final RelayedRows ORDERS = new RelayedRows(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER,
+            OUTBOX.RELAY_ATTEMPTS, OUTBOX.COMPLETED_AT);
+    /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
+    public static final RelayedRows LIFECYCLE = new RelayedRows(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID,
+            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.COMPLETED_AT);
+
+    /** An open row the relay sends: {@code key} is its record's key, {@code attempts} how often it was sent before. */
+    public record Due(String id, String key, String payload, int attempts) {
+    }
+
+    private final Table<?> table;
+    private final Field<String> id;
+    private final Field<String> key;
+    private final Field<String> payload;
+    private final Field<Instant> relayAfter;
+    private final Field<Integer> attempts;
+    private final Field<Instant> completedAt;
+
+    private RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
+                        Field<Integer> attempts, Field<Instant> completedAt) {
+        this.table = table;
+        this.id = id;
+        this.key = key;
+        this.payload = payload;
+        this.relayAfter = relayAfter;
+        this.attempts = attempts;
+        this.completedAt = completedAt;
+    }
+
+    /**
+     * Claims up to {@code limit} open rows due at {@code now}, in one short transaction (FOR UPDATE SKIP
+     * LOCKED, so several relays share the work): each is counted as sent once more and made due again
+     * after its backoff. The caller sends them after the commit, holding no row lock while it waits for
+     * Kafka; a send that fails leaves the row to come due again. Chosen by due time, never by an id
+     * cursor: ids commit out of order.
+     */
+    public List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int limit) {
+        return claimDue(db, now, backoff, DSL.noCondition(), limit);
+    }
+
+    /** The same, of the rows sent fewer than {@code maxAttempts} times. */
+    public List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int maxAttempts, int limit) {
+        return claimDue(db, now, backoff, attempts.lt(maxAttempts), limit);
+    }
+
+    private List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, Condition which, int limit) {
+        return db.transactionResult(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            List<Due> due = lockDue(tx, now, which, limit);
+            due.stream().collect(Collectors.groupingBy(Due::attempts)).forEach((sentBefore, rows) -> tx.update(table)
+                    .set(relayAfter, now.plus(backoff.after(sentBefore)))
+                    .set(attempts, sentBefore + 1)
+                    .where(id.in(rows.stream().map(Due::id).toList()))
+                    .execute());
+            return due;
+        });
+    }
+
+    /**
+     * Locks, in the caller's transaction, up to {@code limit} open rows due at {@code now} that the relay
+     * already sent {@code maxAttempts} times: the ones it gives up on.
+     */
+    public List<Due> lockExhausted(DSLContext tx, Instant now, int maxAttempts, int limit) {
+        return lockDue(tx, now, attempts.ge(maxAttempts), limit);
+    }
+
+    private List<Due> lockDue(DSLContext tx, Instant now, Condition which, int limit) {
+        return tx.select(id, key, payload, attempts)
+                .from(table)
+                .where(completedAt.isNull())
+                .and(relayAfter.le(now))
+                .and(which)
+                .orderBy(relayAfter)
+                .limit(limit)
+                .forUpdate().skipLocked()
+                .fetch(row -> new Due(row.value1(), row.value2(), row.value3(), row.value4()));
+    }
+
+    /** Marks the rows completed (consumed, decided or dead-lettered); rows completed before keep their time. */
+    public void complete(DSLContext db, Collection<String> ids, Instant at) {
+        db.update(table).set(completedAt, at)
+                .where(id.in(ids))
+                .and(completedAt.isNull())
+                .execute();
+    }
+
+    /**
+     * Deletes up to {@code limit} rows completed before {@code cutoff}; open rows are never touched.
+     * @return rows deleted
+     */
+    public int purgeCompletedBefore(DSLContext db, Instant cutoff, int limit) {
+        return db.deleteFrom(table)
+                .where(completedAt.lt(cutoff))
+                .orderBy(completedAt)
+                .limit(limit)
+                .execute();
+    }
+}
