@@ -2,6 +2,7 @@ package io.seckill.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.ingress.IngressConfig;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
@@ -47,7 +48,7 @@ final class SeckillSaleDesign implements SaleDesign {
                 .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway();
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         process.awaitReady(READY_TIMEOUT);
-        return new SeckillSaleDesign(process, queries, port, servers.settings().get("SECKILL_ADMIN_TOKEN"));
+        return new SeckillSaleDesign(process, queries, port, servers.settings().get(IngressConfig.ADMIN_TOKEN));
     }
 
     @Override

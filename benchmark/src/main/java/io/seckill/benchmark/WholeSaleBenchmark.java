@@ -2,6 +2,9 @@ package io.seckill.benchmark;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.redisstate.RedisConnections;
 import io.seckill.processdriver.DevelopmentServers;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -11,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -97,8 +99,8 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         List<WholeSaleRound> results = new ArrayList<>();
         System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
-             HikariDataSource database = pool(servers.settings());
-             RedisClient redis = RedisClient.create(servers.settings().get("SECKILL_REDIS_URL"))) {
+             HikariDataSource database = pool(InfraAddresses.from(new Env(servers.settings())));
+             RedisClient redis = RedisConnections.open(InfraAddresses.from(new Env(servers.settings())).redisUrl(), 2)) {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
@@ -165,11 +167,11 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         return all;
     }
 
-    private static HikariDataSource pool(Map<String, String> settings) {
+    private static HikariDataSource pool(InfraAddresses infra) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(settings.get("SECKILL_MYSQL_URL"));
-        config.setUsername(settings.get("SECKILL_MYSQL_USER"));
-        config.setPassword(settings.getOrDefault("SECKILL_MYSQL_PASSWORD", ""));
+        config.setJdbcUrl(infra.mysqlUrl());
+        config.setUsername(infra.mysqlUser());
+        config.setPassword(infra.mysqlPassword());
         config.setMaximumPoolSize(2);
         return new HikariDataSource(config);
     }
