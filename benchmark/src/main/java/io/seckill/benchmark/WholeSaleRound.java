@@ -37,11 +37,19 @@ public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome loa
         Map<Long, Long> sold = design.soldUnits(skus);
         long oversold = sold.values().stream().mapToLong(units -> Math.max(0, units - unitsPerSku)).sum();
         long overLimit = design.unitsPerBuyer(skus).values().stream().filter(units -> units > limit).count();
-        // At rest: what is still on its way (seckill's results settling the ledger) has had the drain to arrive.
-        Thread.sleep(1_000);
-        long drift = design.drift(skus).values().stream().mapToLong(Math::abs).sum();
+        // At rest: what is still on its way (seckill's results settling the ledger) is waited for, up to
+        // the drain's bound; drift left after that is the design's.
+        long drift = drift(design, skus);
+        while (drift != 0 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+            drift = drift(design, skus);
+        }
         return new WholeSaleRound(design.design(), round, load, drainsMs.getValueAtPercentile(50), drainsMs.getValueAtPercentile(99),
                 sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
+    }
+
+    private static long drift(SaleDesign design, List<Long> skus) throws Exception {
+        return design.drift(skus).values().stream().mapToLong(Math::abs).sum();
     }
 
     /** Buyers answered 2xx, their order accepted. */

@@ -23,11 +23,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MySQL holds less than Redis (simulated drift). The excess orders end REJECTED, and
  * their stock and buyers' slots return to Redis exactly once, even when compensation comes twice.
  */
+@ExtendWith(Pipeline.StaysAlive.class)
 class CompensationIT {
 
     private final Pipeline pipeline = Pipeline.get();

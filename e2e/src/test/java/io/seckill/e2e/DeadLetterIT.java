@@ -26,12 +26,14 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Poison through every service: undecodable bytes land on the DLQ with the reason and the records after
  * them still flow; an order whose record is poison can never be decided, so its reservation comes back
  * once and the buyer sees REJECTED; poison naming an order MySQL already decided gives nothing back.
  */
+@ExtendWith(Pipeline.StaysAlive.class)
 class DeadLetterIT {
 
     private final Pipeline pipeline = Pipeline.get();

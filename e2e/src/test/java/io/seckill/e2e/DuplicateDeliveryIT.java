@@ -11,8 +11,10 @@ import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** One order event delivered three times yields one order and charges stock once. */
+@ExtendWith(Pipeline.StaysAlive.class)
 class DuplicateDeliveryIT {
 
     private final Pipeline pipeline = Pipeline.get();

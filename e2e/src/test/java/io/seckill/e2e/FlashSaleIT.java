@@ -17,11 +17,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Buyers racing for one SKU through every service: exactly the stock is sold, to distinct buyers within
  * their limit, and every accepted order is confirmed in MySQL with Redis settled.
  */
+@ExtendWith(Pipeline.StaysAlive.class)
 class FlashSaleIT {
 
     private static final int STOCK = 100;

@@ -16,8 +16,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** With the ingress's own Kafka publish failing, orders still arrive through the outbox relay. */
+@ExtendWith(Pipeline.StaysAlive.class)
 class LostPublishIT {
 
     private final Pipeline pipeline = Pipeline.get();

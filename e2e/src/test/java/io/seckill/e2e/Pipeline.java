@@ -1,5 +1,7 @@
 package io.seckill.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
@@ -20,6 +22,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
 import redis.clients.jedis.RedisClient;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The whole system, started once per test JVM on the local infrastructure, with short relay timings
@@ -68,6 +72,22 @@ final class Pipeline {
             instance = new Pipeline();
         }
         return instance;
+    }
+
+    /**
+     * Fails a test after which a part of the shared pipeline reported that it cannot continue: a dead
+     * consumer loop would otherwise show only as a later test's timeout.
+     */
+    static final class StaysAlive implements AfterEachCallback {
+
+        @Override
+        public void afterEach(ExtensionContext context) {
+            synchronized (Pipeline.class) {
+                if (instance != null) {
+                    assertThat(instance.host.fatalFailures()).as("parts of the pipeline that cannot continue").isEmpty();
+                }
+            }
+        }
     }
 
     static long newSkuId() {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The database refuses every write of the sink the way a server in read-only mode does (error 1290,
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * database's failure, not the orders': the sink waits it out, says so in its readiness, and decides
  * every order once writes are accepted again; nothing goes to the dead-letter path.
  */
+@ExtendWith(Pipeline.StaysAlive.class)
 class ReadOnlyDatabaseIT {
 
     private final Pipeline pipeline = Pipeline.get();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A sale of 100 units where 30% of the winners never pay: once their deadline passed (moved into the
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * buyers buy them, until every unit is paid for. The stores agree at the end and nobody holds more than
  * the limit.
  */
+@ExtendWith(Pipeline.StaysAlive.class)
 class UnpaidOrdersIT {
 
     private static final int STOCK = 100;

@@ -13,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The ingress's HTTP API as buyers (signed tokens) and an admin use it. */
 public final class HttpApi {
@@ -108,6 +110,17 @@ public final class HttpApi {
     public Reply figures(long skuId) {
         return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).GET());
+    }
+
+    /** The admin's figures of the SKU as numbers by name (mysqlStock, redisStock, pendingReservations, ...). */
+    public Map<String, Long> figureValues(long skuId) {
+        Map<String, Long> values = new TreeMap<>();
+        figures(skuId).json().properties().forEach(field -> {
+            if (field.getValue().isNumber()) {
+                values.put(field.getKey(), field.getValue().asLong());
+            }
+        });
+        return values;
     }
 
     public Reply get(String path) {

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,23 +140,28 @@ class ConsumerLoopIT {
                          }
                          batch.stream().map(Delivery::value).filter(value -> value.skuId() == sku).forEach(handled::add);
                      }, host.host())) {
-            producer.send(Topic.STOCK_COMPENSATIONS.record(sku, only)).get();
+            RecordMetadata sent = producer.send(Topic.STOCK_COMPENSATIONS.record(sku, only)).get();
+            TopicPartition partition = new TopicPartition(sent.topic(), sent.partition());
             await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").detail()
                     .equals("retrying: IllegalStateException: not this time"));
-            assertThat(handled).isEmpty();
-            failing.set(false);
-
-            await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 1);
-            assertThat(failedOnce).isTrue();
             try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                            .partitionsToOffsetAndMetadata().get();
-                    assertThat(committed.values().stream().mapToLong(OffsetAndMetadata::offset).sum()).isPositive();
-                });
+                assertThat(handled).isEmpty();
+                assertThat(committedOffset(admin, group, partition)).as("committed while the handler fails").isLessThanOrEqualTo(sent.offset());
+                failing.set(false);
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 1);
+                assertThat(failedOnce).isTrue();
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(committedOffset(admin, group, partition)).as("committed once handled").isGreaterThan(sent.offset()));
             }
         }
         assertThat(handled).containsExactly(only);
+    }
+
+    /** The group's committed offset of the partition, -1 while it has none. */
+    private static long committedOffset(Admin admin, String group, TopicPartition partition) throws Exception {
+        OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
+        return committed == null ? -1 : committed.offset();
     }
 
     private static Properties consumer(String name) {

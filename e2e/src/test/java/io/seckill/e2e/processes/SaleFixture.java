@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.ingress.HttpApi;
 import io.seckill.runtime.Concurrently;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A sale of its own SKU (one unit per buyer) on an ingress, and buyers who each buy one unit of it, concurrently. */
@@ -57,9 +58,9 @@ final class SaleFixture {
         return Concurrently.run(count, () -> http.buy(sku, buyerPrefix + "-" + buyers.incrementAndGet(), 1).status());
     }
 
-    /** The admin's figures of the SKU, as JSON text. */
-    String figures() {
-        return http.figures(sku).json().toString();
+    /** The admin's figures of the SKU, as numbers by name. */
+    Map<String, Long> figures() {
+        return http.figureValues(sku);
     }
 
     int confirmedQuantity() {
@@ -67,9 +68,9 @@ final class SaleFixture {
     }
 
     /** What "the stores agree, nothing pending" reads like with {@code sold} of {@code stock} units confirmed. */
-    static String[] settled(int stock, int sold) {
-        return new String[] {"\"mysqlStock\":" + (stock - sold), "\"redisStock\":" + (stock - sold),
-                "\"pendingReservations\":0", "\"confirmedQuantity\":" + sold};
+    static Map<String, Long> settled(int stock, int sold) {
+        return Map.of("mysqlStock", (long) stock - sold, "redisStock", (long) stock - sold, "pendingReservations", 0L,
+                "confirmedQuantity", (long) sold);
     }
 
     record Bought(String userId, String orderId) {
