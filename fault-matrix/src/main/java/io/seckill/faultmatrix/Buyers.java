@@ -34,6 +34,11 @@ final class Buyers {
             return status == 202;
         }
 
+        /** An answer a buyer may get: accepted, refused for the sale's reasons (409), or asked to retry (503). */
+        boolean allowed() {
+            return status == 202 || status == 409 || status == 503 || status == NO_ANSWER;
+        }
+
         /** Told it failed: an HTTP answer that is not a 202. */
         boolean refused() {
             return status != 202 && status != NO_ANSWER;

@@ -29,7 +29,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * The system the fault matrix breaks: development servers and one process per service (two
- * ingresses, so buyers keep a door while one is down), each started by {@code bin/seckill}, plus the
+ * ingresses, so buyers keep a door while one is down, and two stream-processors), topics of 12 partitions, each started by {@code bin/seckill}, plus the
  * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
  * periods so that what it repairs is repaired within the matrix's bound. A supervisor starts again any
  * service that ended on its own, as compose's {@code restart: on-failure} or systemd would (a service
@@ -39,7 +39,10 @@ final class FaultCluster implements AutoCloseable {
 
     static final String TOKEN_SECRET = "fault-matrix-token-secret-0123456789abcdef";
     static final String ADMIN_TOKEN = "fault-matrix-admin-token";
-    static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-a", "ingress-b");
+    /** Two of the stream-processor, so a stalled broker finds the gate's tasks spread over processes, as in production. */
+    static final List<String> SERVICES = List.of("stream-processor-a", "stream-processor-b", "db-sink", "reconciler", "ingress-a", "ingress-b");
+    /** The partitions of every topic: as many as a production catalogue has by default. */
+    private static final int PARTITIONS = 12;
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
     private final DevelopmentServers servers;
@@ -64,7 +67,7 @@ final class FaultCluster implements AutoCloseable {
         DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
                 Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).credentials(TOKEN_SECRET, ADMIN_TOKEN)
-                .topicPartitions(4).quickRepairs();
+                .topicPartitions(PARTITIONS).quickRepairs();
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();
@@ -210,7 +213,7 @@ final class FaultCluster implements AutoCloseable {
     }
 
     private void launch(String service) {
-        String command = service.startsWith("ingress") ? "ingress-api" : service;
+        String command = service.startsWith("ingress") ? "ingress-api" : service.startsWith("stream-processor") ? "stream-processor" : service;
         services.put(service, servers.service(service + "-" + Instant.now().toEpochMilli(), command, environment));
     }
 

@@ -3,6 +3,7 @@ package io.seckill.faultmatrix;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ final class FaultInjector {
     private static final Duration RESTART_AFTER = Duration.ofSeconds(5);
     private static final Duration INGRESS_RESTART_AFTER = Duration.ofSeconds(3);
     private static final Duration BROKER_OUTAGE = Duration.ofSeconds(90);
+    private static final Duration BROKER_STALL_AT_START = Duration.ofSeconds(75);
     private static final Duration MYSQL_STALL = Duration.ofSeconds(15);
     private static final int POISON_RECORDS = 1_000;
 
@@ -37,7 +39,7 @@ final class FaultInjector {
     /** Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired. */
     void injectAndRepair(Fault fault, List<Long> skus) throws Exception {
         switch (fault) {
-            case KILL_STREAM_PROCESSOR -> killAndRestart("stream-processor", RESTART_AFTER);
+            case KILL_STREAM_PROCESSOR -> killAndRestart("stream-processor-a", RESTART_AFTER);
             case KILL_DB_SINK -> killAndRestart("db-sink", RESTART_AFTER);
             case KILL_RECONCILER -> killAndRestart("reconciler", RESTART_AFTER);
             case KILL_INGRESS -> {
@@ -57,11 +59,8 @@ final class FaultInjector {
                 cluster.killServersAndStartAgain(false);
                 cluster.awaitAllReady();
             }
-            case BROKER_UNREACHABLE -> {
-                cluster.pauseKafka();
-                Thread.sleep(BROKER_OUTAGE.toMillis());
-                cluster.resumeKafka();
-            }
+            case BROKER_UNREACHABLE -> stallKafka(BROKER_OUTAGE);
+            case BROKER_STALLED_AT_START -> stallKafka(BROKER_STALL_AT_START);
             case REDIS_FLUSHALL -> cluster.redis().flushAll();
             case REDIS_RESTARTED_EMPTY -> {
                 cluster.killServersAndStartAgain(true);
@@ -75,6 +74,12 @@ final class FaultInjector {
             case DUPLICATE_FLOOD -> republish(skus, 3);
             case POISON_FLOOD -> poison(skus);
         }
+    }
+
+    private void stallKafka(Duration stall) throws IOException, InterruptedException {
+        cluster.pauseKafka();
+        Thread.sleep(stall.toMillis());
+        cluster.resumeKafka();
     }
 
     private void killAndRestart(String service, Duration after) throws InterruptedException {

@@ -96,7 +96,7 @@ public final class FaultMatrix implements Callable<Integer> {
         System.out.println("row: " + fault.description() + " on SKUs " + skus);
         CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase(Locale.ROOT) + "-" + skus.get(0), ingresses, skus, buyerCount,
                 concurrencyLimit);
-        while (buyers.answered() < buyerCount / 10 && !sale.isDone()) {
+        while (buyers.answered() < buyerCount * fault.injectedAtShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
         new FaultInjector(cluster).injectAndRepair(fault, skus);
@@ -152,8 +152,9 @@ public final class FaultMatrix implements Callable<Integer> {
                 .fetch(ORDERS.USER_ID));
         int ghosts = (int) answers.stream().filter(Buyers.Answer::refused).filter(answer -> recordedBuyers.contains(answer.userId())).count();
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
+        int badAnswers = (int) answers.stream().filter(answer -> !answer.allowed()).count();
         return new RowResult(fault, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
-                drift(cluster, skus), unanswered, converged, newSaleWorks, restarts);
+                drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
     }
 
     /**
