@@ -18,6 +18,7 @@ import io.seckill.runtime.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
@@ -82,12 +83,13 @@ final class Pipeline {
 
         @Override
         public void afterEach(ExtensionContext context) {
-            synchronized (Pipeline.class) {
-                if (instance != null) {
-                    assertThat(instance.host.fatalFailures()).as("parts of the pipeline that cannot continue").isEmpty();
-                }
-            }
+            assertThat(fatalFailuresSoFar()).as("parts of the pipeline that cannot continue").isEmpty();
         }
+    }
+
+    /** What the pipeline's parts reported as fatal so far; none while it has not started. */
+    private static synchronized List<String> fatalFailuresSoFar() {
+        return instance == null ? List.of() : instance.host.fatalFailures();
     }
 
     static long newSkuId() {
