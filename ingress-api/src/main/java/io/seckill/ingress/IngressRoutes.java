@@ -10,6 +10,7 @@ import io.seckill.ingress.admin.SaleAdmin;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
 import io.seckill.ingress.buying.OrderDesk;
 import io.seckill.ingress.endings.OrderEndingDesk;
+import io.seckill.ingress.http.DependencyOutage;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.Problem;
@@ -23,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,6 +92,12 @@ final class IngressRoutes implements AutoCloseable {
             cfg.routes.exception(HttpResponseException.class, (failure, ctx) ->
                     Json.problem(ctx, new Problem(ErrorCode.forHttpStatus(failure.getStatus()), failure.getMessage())));
             cfg.routes.exception(Exception.class, (failure, ctx) -> {
+                Optional<Problem> outage = DependencyOutage.of(failure);
+                if (outage.isPresent()) {
+                    LOG.warn("{} {}: {} ({})", ctx.method(), ctx.path(), outage.get().code(), failure.toString());
+                    Json.problem(ctx, outage.get());
+                    return;
+                }
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), failure);
                 Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
             });

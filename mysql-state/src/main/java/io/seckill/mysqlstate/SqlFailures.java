@@ -1,6 +1,9 @@
 package io.seckill.mysqlstate;
 
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -10,6 +13,7 @@ public final class SqlFailures {
     private static final int ER_DUP_ENTRY = 1062;
     private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
     private static final int ER_LOCK_DEADLOCK = 1213;
+    private static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
 
     private SqlFailures() {
     }
@@ -17,6 +21,17 @@ public final class SqlFailures {
     /** InnoDB chose this transaction as a deadlock's victim and rolled it back: running it again is the cure. */
     public static boolean deadlock(Throwable failure) {
         return serverError(failure).filter(sql -> sql.getErrorCode() == ER_LOCK_DEADLOCK).isPresent();
+    }
+
+    /**
+     * The database is down, unreachable, too slow or refusing writes for now: no connection within the
+     * pool's wait (a transient error), a connection lost or refused (SQLSTATE class 08), a lock wait
+     * given up, or a server running read-only. The request may succeed later; nothing in it was wrong.
+     */
+    public static boolean unavailable(Throwable failure) {
+        return firstSqlError(failure, sql -> sql instanceof SQLTransientException || sql instanceof SQLRecoverableException
+                || sql instanceof SQLNonTransientConnectionException || "08".equals(sqlClass(sql))
+                || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || sql.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT).isPresent();
     }
 
     /** Whose fault a failure is, which says what to do with the records that met it. */

@@ -2,19 +2,21 @@ package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jooq.DSLContext;
 
 /**
  * Re-publishes orders whose outbox row is still open when it comes due: the ingress's direct publish
  * was lost, or the order is stuck. Rows are claimed first ({@link RelayedRows#claimDue}, shared by several
  * relays, each send spaced further from the last) and sent after the claim committed, so no row lock
- * is held while Kafka is waited on. A re-send is a duplicate at worst; the stream-processor and the
- * sink absorb it. Rows sent {@code maxAttempts} times are left to {@link UndeliverableOrders}.
+ * is held while Kafka is waited on. A re-send is marked as one ({@link RelayHeaders}): the gate lets it
+ * through to the sink, which absorbs a duplicate. Rows sent {@code maxAttempts} times are left to {@link UndeliverableOrders}.
  */
 record OutboxRelay(DSLContext dsl, RelayedRows outbox, Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts,
                    int batchSize, Clock clock) {
@@ -23,10 +25,16 @@ record OutboxRelay(DSLContext dsl, RelayedRows outbox, Producer<String, byte[]> 
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<RelayedRows.Due> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
-            KafkaSends.sendAll(producer, claimed.stream()
-                    .map(row -> Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(row.key()), row.payload().getBytes(StandardCharsets.UTF_8)))
-                    .toList(), "order(s)");
+            KafkaSends.sendAll(producer, claimed.stream().map(OutboxRelay::resent).toList(), "order(s)");
             return claimed.size();
         });
+    }
+
+    /** The order's record, marked as the relay's: the gate lets it through even if it saw the order before. */
+    private static ProducerRecord<String, byte[]> resent(RelayedRows.Due row) {
+        ProducerRecord<String, byte[]> record = Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(row.key()),
+                row.payload().getBytes(StandardCharsets.UTF_8));
+        RelayHeaders.markResent(record.headers(), row.attempts());
+        return record;
     }
 }

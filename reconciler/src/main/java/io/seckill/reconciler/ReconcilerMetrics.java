@@ -29,8 +29,6 @@ final class ReconcilerMetrics {
     private final Counter relayGaveUp;
     private final Counter redisRebuilds;
     private final Counter driftRepairs;
-    private final Counter transactionsAborted;
-    private final AtomicLong hangingTransactions = new AtomicLong();
     private final AtomicLong outboxOpenRows = new AtomicLong();
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
     private final MultiGauge skuPending;
@@ -48,10 +46,6 @@ final class ReconcilerMetrics {
                 .description("units of cancelled and expired orders given back to Redis").register(meters);
         this.relayResent = Counter.builder("seckill.outbox.relay.resent")
                 .description("orders re-sent by the outbox relay").register(meters);
-        this.transactionsAborted = Counter.builder("seckill.kafka.hanging.transactions.aborted")
-                .description("transactions left open past the bound on a partition, aborted through the admin API").register(meters);
-        Gauge.builder("seckill.kafka.hanging.transactions", hangingTransactions, AtomicLong::get)
-                .description("transactions open past the bound that could not be aborted at the last check").register(meters);
         this.driftRepairs = Counter.builder("seckill.drift.repairs")
                 .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest").register(meters);
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
@@ -74,15 +68,6 @@ final class ReconcilerMetrics {
     void reservationsSwept(String outcome, int count) {
         Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
                 .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
-    }
-
-    /**
-     * @param found transactions open past the bound in the last check
-     * @param aborted those aborted
-     */
-    void hangingTransactions(int found, int aborted) {
-        hangingTransactions.set(found - aborted);
-        transactionsAborted.increment(aborted);
     }
 
     void driftRepaired() {

@@ -1,5 +1,6 @@
 package io.seckill.streamprocessor;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,10 +26,12 @@ public final class OrderDedupTopology {
     private OrderDedupTopology() {
     }
 
-    public static Topology build(Duration dedupTtl) {
+    /** @param meters where the gate counts the duplicates it drops and the re-sends it lets through */
+    public static Topology build(Duration dedupTtl, MeterRegistry meters) {
+        GateMetrics metrics = new GateMetrics(meters);
         Topology topology = new Topology();
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topic.ORDER_REQUESTS.topicName());
-        topology.addProcessor(GATE, () -> new OrderGateProcessor(dedupTtl), SOURCE);
+        topology.addProcessor(GATE, () -> new OrderGateProcessor(dedupTtl, metrics), SOURCE);
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(DEDUP_STORE, dedupTtl, dedupTtl, false),
                 Serdes.String(), Serdes.Long()), GATE);

@@ -3,6 +3,7 @@ package io.seckill.streamprocessor;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
+import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
@@ -19,19 +20,24 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 /**
  * Lets each valid order through once per TTL. An order is "seen" if the store holds its id within
  * TTL of this record's timestamp, either side: a relay re-send can carry a later or an earlier time.
- * Anything that does not decode into a valid {@link OrderRequested} goes to the dead-letter topic
- * untouched, with the reason in its headers.
+ * A relay re-send ({@link RelayHeaders}) goes through even when seen: the relay sends only orders
+ * MySQL has not decided within its grace, so the first copy's forward may have been lost (an aborted
+ * transaction) while this store kept its id; the sink is idempotent by order id. Anything that does
+ * not decode into a valid {@link OrderRequested} goes to the dead-letter topic untouched, with the
+ * reason in its headers.
  */
 final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
     static final String STAGE = "stream-processor";
 
     private final long ttlMs;
+    private final GateMetrics metrics;
     private ProcessorContext<byte[], byte[]> context;
     private WindowStore<String, Long> seen;
 
-    OrderGateProcessor(Duration ttl) {
+    OrderGateProcessor(Duration ttl, GateMetrics metrics) {
         this.ttlMs = ttl.toMillis();
+        this.metrics = metrics;
     }
 
     @Override
@@ -51,7 +57,11 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
         }
         long timestamp = record.timestamp();
         if (alreadySeen(order.orderId(), timestamp)) {
-            return;
+            if (!RelayHeaders.resent(record.headers())) {
+                metrics.duplicateDropped(order.orderId());
+                return;
+            }
+            metrics.resendPassed(order.orderId());
         }
         seen.put(order.orderId(), Instant.now().toEpochMilli(), timestamp);
         byte[] key = SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8);

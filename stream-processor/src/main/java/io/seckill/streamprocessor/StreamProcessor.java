@@ -69,7 +69,7 @@ public final class StreamProcessor implements AutoCloseable {
         // its output until the coordinator aborts it; with commits every 100 ms, 5 s is ample.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
-        KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl()), props),
+        KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),
                 client -> client.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_WAIT)));
         StreamFailurePolicy failures = new StreamFailurePolicy(host.clock());
         streams.setUncaughtExceptionHandler(failure -> {

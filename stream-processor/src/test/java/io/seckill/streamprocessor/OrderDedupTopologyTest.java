@@ -2,9 +2,11 @@ package io.seckill.streamprocessor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
+import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -28,6 +31,7 @@ class OrderDedupTopologyTest {
     private static final Duration TTL = Duration.ofHours(1);
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
 
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> requests;
     private TestOutputTopic<byte[], byte[]> unique;
@@ -38,7 +42,7 @@ class OrderDedupTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "dedup-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(OrderDedupTopology.build(TTL), props);
+        driver = new TopologyTestDriver(OrderDedupTopology.build(TTL, meters), props);
         requests = driver.createInputTopic(Topic.ORDER_REQUESTS.topicName(), new ByteArraySerializer(), new ByteArraySerializer());
         unique = driver.createOutputTopic(Topic.ORDERS_UNIQUE.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         deadLetters = driver.createOutputTopic(Topic.DEAD_LETTERS.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -50,6 +54,20 @@ class OrderDedupTopologyTest {
     }
 
     @Test
+    void aRelayResendOfAnOrderSeenBeforeGoesThroughForTheSinkToDecide() {
+        OrderRequested order = order(8);
+        requests.pipeInput(key(8), EventJson.encode(order), T0);
+        RecordHeaders resent = new RecordHeaders();
+        RelayHeaders.markResent(resent, 0);
+        requests.pipeInput(new TestRecord<>(key(8), EventJson.encode(order), resent, T0.plusSeconds(10)));
+        requests.pipeInput(key(8), EventJson.encode(order), T0.plusSeconds(20));
+
+        assertThat(unique.readRecordsToList()).as("the first copy and the relay's, not the plain duplicate").hasSize(2);
+        assertThat(meters.counter("seckill.gate.resends.passed").count()).isEqualTo(1);
+        assertThat(meters.counter("seckill.gate.duplicates.dropped").count()).isEqualTo(1);
+    }
+
+    @Test
     void anOrderDeliveredThreeTimesPassesOnce() {
         OrderRequested order = order(7);
         requests.pipeInput(key(7), EventJson.encode(order), T0);
@@ -58,6 +76,7 @@ class OrderDedupTopologyTest {
 
         List<TestRecord<byte[], byte[]>> out = unique.readRecordsToList();
         assertThat(out).hasSize(1);
+        assertThat(meters.counter("seckill.gate.duplicates.dropped").count()).isEqualTo(2);
         assertThat(EventJson.decode(out.get(0).value(), OrderRequested.class)).isEqualTo(order);
         assertThat(new String(out.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("7");
         assertThat(deadLetters.isEmpty()).isTrue();

@@ -44,7 +44,9 @@ public enum ErrorCode {
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
     SERVICE_UNAVAILABLE(503, "Service unavailable"),
-    SALE_RESTORING(503, "Sale being restored");
+    SALE_RESTORING(503, "Sale being restored"),
+    REDIS_UNAVAILABLE(503, "Redis unavailable"),
+    DATABASE_UNAVAILABLE(503, "Database unavailable");
 
     private final int status;
     private final String title;
