@@ -19,13 +19,15 @@ import org.jooq.DSLContext;
  * through to the sink, which absorbs a duplicate. Rows sent {@code maxAttempts} times are left to {@link UndeliverableOrders}.
  */
 record OutboxRelay(DSLContext dsl, RelayedRows outbox, Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts,
-                   int batchSize, Clock clock) {
+                   int batchSize, Clock clock, ReconcilerMetrics metrics) {
 
-    /** Relays every due row, batch by batch. @return rows re-sent */
+    /** Relays every due row, batch by batch, counting the rows claimed and, apart, those the broker acknowledged. @return rows acknowledged */
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<RelayedRows.Due> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
+            metrics.relayClaimed(claimed.size());
             KafkaSends.sendAll(producer, claimed.stream().map(OutboxRelay::resent).toList(), "order(s)");
+            metrics.relayAcknowledged(claimed.size());
             return claimed.size();
         });
     }

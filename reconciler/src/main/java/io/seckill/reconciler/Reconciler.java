@@ -109,12 +109,11 @@ public final class Reconciler implements AutoCloseable {
                 deadLetters, recorder::onDeadLetters, host));
 
         OutboxRelay relay = new OutboxRelay(database.dsl(), RelayedRows.ORDERS, producer, config.relayBackoff(), config.relayMaxAttempts(),
-                config.relayBatch(), clock);
+                config.relayBatch(), clock, metrics);
         UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), RelayedRows.ORDERS, new Orders(), saleStore, statuses,
                 config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         jobs.every(config.relayInterval(), "outbox relay", () -> {
             int sent = relay.relayDue();
-            metrics.relayed(sent);
             if (sent > 0) {
                 LOG.info("outbox relay re-sent {} order(s)", sent);
             }

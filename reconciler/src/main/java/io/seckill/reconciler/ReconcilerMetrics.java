@@ -23,7 +23,8 @@ final class ReconcilerMetrics {
     private final MeterRegistry meters;
     private final Clock clock;
     private final Counter compensationsApplied;
-    private final Counter relayResent;
+    private final Counter relayClaimed;
+    private final Counter relayAcknowledged;
     private final Counter ordersExpired;
     private final Counter unitsReturned;
     private final Counter relayGaveUp;
@@ -44,8 +45,10 @@ final class ReconcilerMetrics {
                 .description("confirmed orders expired unpaid after their payment deadline").register(meters);
         this.unitsReturned = Counter.builder("seckill.stock.returned")
                 .description("units of cancelled and expired orders given back to Redis").register(meters);
-        this.relayResent = Counter.builder("seckill.outbox.relay.resent")
-                .description("orders re-sent by the outbox relay").register(meters);
+        this.relayClaimed = Counter.builder("seckill.outbox.relay.claimed")
+                .description("undecided orders the outbox relay claimed to send again").register(meters);
+        this.relayAcknowledged = Counter.builder("seckill.outbox.relay.acknowledged")
+                .description("orders the outbox relay sent again that the broker acknowledged").register(meters);
         this.driftRepairs = Counter.builder("seckill.drift.repairs")
                 .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest").register(meters);
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
@@ -94,8 +97,12 @@ final class ReconcilerMetrics {
         unitsReturned.increment(units);
     }
 
-    void relayed(int rows) {
-        relayResent.increment(rows);
+    void relayClaimed(int rows) {
+        relayClaimed.increment(rows);
+    }
+
+    void relayAcknowledged(int rows) {
+        relayAcknowledged.increment(rows);
     }
 
     /** Counted when the recorder files it: every stage's dead letters pass through here. */

@@ -53,7 +53,7 @@ class OutboxRelayIT {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
             OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(5),
-                    Duration.ofMinutes(5)), 12, 2, Clock.systemUTC());
+                    Duration.ofMinutes(5)), 12, 2, Clock.systemUTC(), Stores.metrics());
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
 
@@ -77,7 +77,7 @@ class OutboxRelayIT {
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
             OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofSeconds(10),
-                    Duration.ofMinutes(5)), 12, 500, Clock.systemUTC());
+                    Duration.ofMinutes(5)), 12, 500, Clock.systemUTC(), Stores.metrics());
             Thread relaying = new Thread(() -> {
                 try {
                     relay.relayDue();
