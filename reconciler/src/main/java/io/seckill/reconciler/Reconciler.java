@@ -152,6 +152,9 @@ public final class Reconciler implements AutoCloseable {
         jobs.every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outboxRows, orderEvents, saleStore, config.driftRepairAfter(), metrics);
         jobs.every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
+        HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), config.hangingTransactionCheckInterval(), clock, metrics);
+        host.readiness().add("hanging-transactions", hanging::readiness);
+        jobs.every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
         ConsumerGroupLag lag = new ConsumerGroupLag(admin);
         jobs.every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outboxRows.backlog(database.dsl()));

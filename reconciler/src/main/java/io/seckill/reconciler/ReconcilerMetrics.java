@@ -30,6 +30,8 @@ final class ReconcilerMetrics {
     private final Counter relayGaveUp;
     private final Counter redisRebuilds;
     private final Counter driftRepairs;
+    private final Counter transactionsAborted;
+    private final AtomicLong hangingTransactions = new AtomicLong();
     private final AtomicLong outboxOpenRows = new AtomicLong();
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
     private final MultiGauge skuPending;
@@ -49,6 +51,10 @@ final class ReconcilerMetrics {
                 .description("undecided orders the outbox relay claimed to send again").register(meters);
         this.relayAcknowledged = Counter.builder("seckill.outbox.relay.acknowledged")
                 .description("orders the outbox relay sent again that the broker acknowledged").register(meters);
+        this.transactionsAborted = Counter.builder("seckill.kafka.hanging.transactions.aborted")
+                .description("transactions left open past the bound on a partition, aborted through the admin API").register(meters);
+        Gauge.builder("seckill.kafka.hanging.transactions", hangingTransactions, AtomicLong::get)
+                .description("transactions open past the bound that could not be aborted at the last check").register(meters);
         this.driftRepairs = Counter.builder("seckill.drift.repairs")
                 .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest").register(meters);
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
@@ -71,6 +77,15 @@ final class ReconcilerMetrics {
     void reservationsSwept(String outcome, int count) {
         Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
                 .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
+    }
+
+    /**
+     * @param found transactions open past the bound in the last check
+     * @param aborted those aborted
+     */
+    void hangingTransactions(int found, int aborted) {
+        hangingTransactions.set(found - aborted);
+        transactionsAborted.increment(aborted);
     }
 
     void driftRepaired() {

@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the gate did with orders it had seen before: duplicates dropped (a producer retry, a copy
- * published twice), and relay re-sends let through all the same. Every drop is counted; one in
- * {@link #LOGGED_EVERY} is logged with its order id, so a burst of duplicates cannot flood the log.
+ * published twice), and relay re-sends let through all the same. Each is counted; one in
+ * {@link #LOGGED_EVERY} of each is logged with its order id, so a burst cannot flood the log.
  */
 final class GateMetrics {
 
@@ -19,6 +19,7 @@ final class GateMetrics {
     private final Counter duplicatesDropped;
     private final Counter resendsPassed;
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong passed = new AtomicLong();
 
     GateMetrics(MeterRegistry registry) {
         this.duplicatesDropped = Counter.builder("seckill.gate.duplicates.dropped")
@@ -37,6 +38,10 @@ final class GateMetrics {
 
     void resendPassed(String orderId) {
         resendsPassed.increment();
-        LOG.info("order {} sent again by the relay: let through although seen, for the sink to decide", orderId);
+        long count = passed.incrementAndGet();
+        if (count % LOGGED_EVERY == 1) {
+            LOG.info("order {} sent again by the relay: let through although seen, for the sink to decide ({} so far; one in {} is logged)",
+                    orderId, count, LOGGED_EVERY);
+        }
     }
 }
