@@ -81,6 +81,20 @@ public final class RelayedRows {
     }
 
     /**
+     * Hands back claimed rows whose send the broker did not acknowledge: due again at {@code retryAt},
+     * the claim not counted. An outage then neither pushes the next send back by a growing backoff nor
+     * brings a row closer to being given up; the send goes out soon after the broker answers again.
+     */
+    public void unclaim(DSLContext db, List<Due> claimed, Instant retryAt) {
+        claimed.stream().collect(Collectors.groupingBy(Due::attempts)).forEach((sentBefore, rows) -> db.update(table)
+                .set(relayAfter, retryAt)
+                .set(attempts, sentBefore)
+                .where(id.in(rows.stream().map(Due::id).toList()))
+                .and(completedAt.isNull())
+                .execute());
+    }
+
+    /**
      * Locks, in the caller's transaction, up to {@code limit} open rows due at {@code now} that the relay
      * already sent {@code maxAttempts} times: the ones it gives up on.
      */

@@ -109,7 +109,7 @@ public final class Reconciler implements AutoCloseable {
                 deadLetters, recorder::onDeadLetters, host));
 
         OutboxRelay relay = new OutboxRelay(database.dsl(), RelayedRows.ORDERS, producer, config.relayBackoff(), config.relayMaxAttempts(),
-                config.relayBatch(), clock, metrics);
+                config.relayBatch(), config.relayInterval(), clock, metrics);
         UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), RelayedRows.ORDERS, new Orders(), saleStore, statuses,
                 config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         jobs.every(config.relayInterval(), "outbox relay", () -> {

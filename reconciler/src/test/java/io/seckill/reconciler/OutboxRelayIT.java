@@ -2,6 +2,7 @@ package io.seckill.reconciler;
 
 import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.mysqlstate.Orders;
@@ -53,7 +54,7 @@ class OutboxRelayIT {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
             OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(5),
-                    Duration.ofMinutes(5)), 12, 2, Clock.systemUTC(), Stores.metrics());
+                    Duration.ofMinutes(5)), 12, 2, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
 
@@ -77,7 +78,7 @@ class OutboxRelayIT {
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
             OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofSeconds(10),
-                    Duration.ofMinutes(5)), 12, 500, Clock.systemUTC(), Stores.metrics());
+                    Duration.ofMinutes(5)), 12, 500, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
             Thread relaying = new Thread(() -> {
                 try {
                     relay.relayDue();
@@ -99,6 +100,24 @@ class OutboxRelayIT {
             assertThat(completed).isEqualTo(1);
             relaying.join();
         }
+    }
+
+    @Test
+    void aSendTheBrokerDidNotAcknowledgeIsNotCountedAndComesDueAgainSoon() throws Exception {
+        long sku = Stores.openSale(10, 1);
+        OrderRequested due = Stores.accepted(sku, "unacknowledged", Instant.now().minusSeconds(1));
+        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unacknowledged");
+        unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
+            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(1),
+                    Duration.ofMinutes(5)), 12, 500, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
+
+            assertThatThrownBy(relay::relayDue).as("Kafka never answers").isInstanceOf(RuntimeException.class);
+        }
+
+        assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).as("sends counted").isZero();
+        assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.orderId())))
+                .as("due again within the retry, not after the minute a counted send would wait").isBefore(Instant.now().plusSeconds(5));
     }
 
     private static int portNobodyListensOn() throws IOException {
