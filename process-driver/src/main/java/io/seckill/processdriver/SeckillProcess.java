@@ -141,13 +141,7 @@ public final class SeckillProcess implements AutoCloseable {
      * @throws IllegalStateException with its output, when it ends or is not ready within {@code timeout}
      */
     public void awaitReady(Duration timeout) throws InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!ready()) {
-            if (!alive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(name + " is not ready; its output:\n" + output());
-            }
-            Thread.sleep(250);
-        }
+        awaitReady(() -> this, true, timeout);
     }
 
     /**
@@ -156,9 +150,14 @@ public final class SeckillProcess implements AutoCloseable {
      * @throws IllegalStateException with the last process's output, when none is ready within {@code timeout}
      */
     public static void awaitReady(Supplier<SeckillProcess> current, Duration timeout) throws InterruptedException {
+        awaitReady(current, false, timeout);
+    }
+
+    /** @param endedIsFinal whether a process that ended fails the wait at once (nobody starts it again) */
+    private static void awaitReady(Supplier<SeckillProcess> current, boolean endedIsFinal, Duration timeout) throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (!current.get().ready()) {
-            if (Instant.now().isAfter(deadline)) {
+            if ((endedIsFinal && !current.get().alive()) || Instant.now().isAfter(deadline)) {
                 throw new IllegalStateException(current.get().name + " is not ready; its output:\n" + current.get().output());
             }
             Thread.sleep(250);

@@ -139,15 +139,15 @@ final class HangingTransactions {
         return new OpenTransaction(partition, producer.producerId(), producer.producerEpoch(), producer.currentTransactionStartOffset().getAsLong());
     }
 
-    private List<ProducerState> hanging(TopicPartition partition, PartitionProducerState state, long cutoff, long now)
-            throws ExecutionException, InterruptedException {
+    /** Open past the bound by their last write and by this job's own observation; the coordinator is asked just before the abort. */
+    private List<ProducerState> hanging(TopicPartition partition, PartitionProducerState state, long cutoff, long now) {
         List<ProducerState> hanging = new ArrayList<>();
         for (ProducerState producer : state.activeProducers()) {
             if (producer.currentTransactionStartOffset().isEmpty() || producer.lastTimestamp() >= cutoff) {
                 continue;
             }
             Long seenSince = seenOpenSince.get(openTransaction(partition, producer));
-            if (seenSince != null && now - seenSince >= after.toMillis() && !coordinatorHoldsAny(producer.producerId())) {
+            if (seenSince != null && now - seenSince >= after.toMillis()) {
                 hanging.add(producer);
             }
         }

@@ -16,6 +16,7 @@ import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
+import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.io.IOException;
@@ -58,12 +59,12 @@ class OutboxRelayIT {
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
 
-            List<OrderRequested> published = kafka.readAll(Topic.ORDER_REQUESTS.topicName()).stream()
+            List<ConsumerRecord<byte[], byte[]>> records = kafka.readAll(Topic.ORDER_REQUESTS.topicName()).stream()
                     .filter(record -> new String(record.key(), StandardCharsets.UTF_8).equals(Long.toString(sku)))
-                    .map(ConsumerRecord::value)
-                    .map(Topic.ORDER_REQUESTS::decode)
                     .toList();
+            List<OrderRequested> published = records.stream().map(ConsumerRecord::value).map(Topic.ORDER_REQUESTS::decode).toList();
             assertThat(published).containsExactly(due);
+            assertThat(records).as("marked as the relay's, so the gate lets it through").allMatch(record -> RelayHeaders.resent(record.headers()));
         }
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).isEqualTo(1);
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(notYet.orderId()))).isZero();
