@@ -36,20 +36,18 @@ final class FaultInjector {
         this.cluster = cluster;
     }
 
-    /** Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired. */
-    void injectAndRepair(Fault fault, List<Long> skus) throws Exception {
+    /**
+     * Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired.
+     * @return when the repair happened ({@link System#nanoTime()}): for a killed ingress, the kill itself, since only the
+     *         reconciler's sweep gives its reservations back and a restart repairs nothing of them
+     */
+    long injectAndRepair(Fault fault, List<Long> skus) throws Exception {
         switch (fault) {
             case KILL_STREAM_PROCESSOR -> killAndRestart("stream-processor-a", RESTART_AFTER);
             case KILL_DB_SINK -> killAndRestart("db-sink", RESTART_AFTER);
             case KILL_RECONCILER -> killAndRestart("reconciler", RESTART_AFTER);
             case KILL_INGRESS -> {
-                // MySQL stalled for a moment first: the ingress's winners then wait between the reserve and the outbox commit.
-                cluster.pauseMysql();
-                Thread.sleep(1_500);
-                cluster.kill("ingress-a");
-                cluster.resumeMysql();
-                Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
-                cluster.restart("ingress-a");
+                return killIngressBetweenReserveAndCommit();
             }
             case MYSQL_RESTARTED -> {
                 cluster.killMysqlAndAwaitItsRestart();
@@ -74,6 +72,19 @@ final class FaultInjector {
             case DUPLICATE_FLOOD -> republish(skus, 3);
             case POISON_FLOOD -> poison(skus);
         }
+        return System.nanoTime();
+    }
+
+    /** MySQL stalled for a moment first: the ingress's winners then wait between the reserve and the outbox commit. */
+    private long killIngressBetweenReserveAndCommit() throws IOException, InterruptedException {
+        cluster.pauseMysql();
+        Thread.sleep(1_500);
+        cluster.kill("ingress-a");
+        long killedAt = System.nanoTime();
+        cluster.resumeMysql();
+        Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
+        cluster.restart("ingress-a");
+        return killedAt;
     }
 
     private void stallKafka(Duration stall) throws IOException, InterruptedException {

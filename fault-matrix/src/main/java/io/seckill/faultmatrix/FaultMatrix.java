@@ -99,8 +99,7 @@ public final class FaultMatrix implements Callable<Integer> {
         while (buyers.answered() < buyerCount * fault.injectedAtShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
-        new FaultInjector(cluster).injectAndRepair(fault, skus);
-        long repairedAt = System.nanoTime();
+        long repairedAt = new FaultInjector(cluster).injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
         double converged = awaitSettled(cluster, skus, answers, repairedAt);
         boolean newSaleWorks = newSaleWorks(cluster, buyers);

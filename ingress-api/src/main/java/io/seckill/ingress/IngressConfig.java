@@ -63,7 +63,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
                 Outbox.relayGrace(env),
-                env.millis("SECKILL_OUTBOX_WAIT_MS", Duration.ofSeconds(10)),
+                env.millis("SECKILL_OUTBOX_WAIT_MS", Duration.ofSeconds(3)),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),

@@ -16,11 +16,12 @@ import java.time.Duration;
  * SECKILL_OUTBOX_PURGE_INTERVAL_MS (60000), SECKILL_DRIFT_CHECK_INTERVAL_MS (30000),
  * SECKILL_DRIFT_REPAIR_AFTER_CHECKS (3): checks in a row that must see the same drift at rest before it is repaired,
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
- * SECKILL_LEAK_SWEEP_AFTER_MS (60000): how long a reservation may stay unsettled before the sweep settles it,
+ * SECKILL_LEAK_SWEEP_AFTER_MS (7000): how long a reservation may stay unsettled before the sweep settles it (the ingress's
+ * outbox wait and fence wait, plus a second: a live ingress settles its own winners first),
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
- * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (10000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (1000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
  */
 public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
                                int relayBatch,
@@ -42,8 +43,8 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.millis("SECKILL_DRIFT_CHECK_INTERVAL_MS", Duration.ofSeconds(30)),
                 env.integer("SECKILL_DRIFT_REPAIR_AFTER_CHECKS", 3),
                 env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
-                env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofMinutes(1)),
-                env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(10)),
+                env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofSeconds(7)),
+                env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.millis("SECKILL_REDIS_WATCH_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.millis("SECKILL_HANGING_TRANSACTION_AFTER_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS", Duration.ofSeconds(10)),
