@@ -23,10 +23,10 @@ public final class RelayedRows {
 
     /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
     public static final RelayedRows ORDERS = new RelayedRows(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER,
-            OUTBOX.RELAY_ATTEMPTS, OUTBOX.COMPLETED_AT);
+            OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS, OUTBOX.COMPLETED_AT);
     /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
     public static final RelayedRows LIFECYCLE = new RelayedRows(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID,
-            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.COMPLETED_AT);
+            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT);
 
     /** An open row the relay sends: {@code key} is its record's key, {@code attempts} how often it was sent before. */
     public record Due(String id, String key, String payload, int attempts) {
@@ -38,16 +38,18 @@ public final class RelayedRows {
     private final Field<String> payload;
     private final Field<Instant> relayAfter;
     private final Field<Integer> attempts;
+    private final Field<Integer> acks;
     private final Field<Instant> completedAt;
 
     private RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
-                        Field<Integer> attempts, Field<Instant> completedAt) {
+                        Field<Integer> attempts, Field<Integer> acks, Field<Instant> completedAt) {
         this.table = table;
         this.id = id;
         this.key = key;
         this.payload = payload;
         this.relayAfter = relayAfter;
         this.attempts = attempts;
+        this.acks = acks;
         this.completedAt = completedAt;
     }
 
@@ -62,9 +64,12 @@ public final class RelayedRows {
         return claimDue(db, now, backoff, DSL.noCondition(), limit);
     }
 
-    /** The same, of the rows sent fewer than {@code maxAttempts} times. */
+    /**
+     * The same, of the rows sent fewer than {@code maxAttempts} times or acknowledged by the broker at least once: those
+     * the relay never gives up on.
+     */
     public List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int maxAttempts, int limit) {
-        return claimDue(db, now, backoff, attempts.lt(maxAttempts), limit);
+        return claimDue(db, now, backoff, attempts.lt(maxAttempts).or(acks.gt(0)), limit);
     }
 
     private List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, Condition which, int limit) {
@@ -94,12 +99,19 @@ public final class RelayedRows {
                 .execute());
     }
 
+    /** Counts one acknowledged send more on each of the rows: the broker took their records. */
+    public void acknowledged(DSLContext db, List<Due> sent) {
+        if (!sent.isEmpty()) {
+            db.update(table).set(acks, acks.plus(1)).where(id.in(sent.stream().map(Due::id).toList())).execute();
+        }
+    }
+
     /**
      * Locks, in the caller's transaction, up to {@code limit} open rows due at {@code now} that the relay
-     * already sent {@code maxAttempts} times: the ones it gives up on.
+     * sent {@code maxAttempts} times without the broker acknowledging one: the ones it gives up on.
      */
     public List<Due> lockExhausted(DSLContext tx, Instant now, int maxAttempts, int limit) {
-        return lockDue(tx, now, attempts.ge(maxAttempts), limit);
+        return lockDue(tx, now, attempts.ge(maxAttempts).and(acks.eq(0)), limit);
     }
 
     private List<Due> lockDue(DSLContext tx, Instant now, Condition which, int limit) {

@@ -17,28 +17,22 @@ import org.jooq.DSLContext;
  * was lost, or the order is stuck. Rows are claimed first ({@link RelayedRows#claimDue}, shared by several
  * relays, each send spaced further from the last) and sent after the claim committed, so no row lock
  * is held while Kafka is waited on. A re-send is marked as one ({@link RelayHeaders}): the gate lets it
- * through to the sink, which absorbs a duplicate. A send the broker did not acknowledge does not count:
- * its rows are due again after {@code retry}, not after a backoff grown during the outage. Rows sent {@code maxAttempts} times are left to {@link UndeliverableOrders}.
+ * through to the sink, which absorbs a duplicate. {@link RelaySends} settles each claim by the broker's
+ * answer; rows the broker refused {@code maxAttempts} times, never acknowledging one, are left to
+ * {@link UndeliverableOrders}.
  */
-record OutboxRelay(DSLContext dsl, RelayedRows outbox, Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts,
-                   int batchSize, Duration retry, Clock clock, ReconcilerMetrics metrics) {
+record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int batchSize, Clock clock, ReconcilerMetrics metrics) {
 
     /** Relays every due row, batch by batch, counting the rows claimed and, apart, those the broker acknowledged. @return rows acknowledged */
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
-            List<RelayedRows.Due> claimed = outbox.claimDue(dsl, clock.instant(), backoff, maxAttempts, batchSize);
+            List<RelayedRows.Due> claimed = sends.rows().claimDue(sends.dsl(), clock.instant(), backoff, maxAttempts, batchSize);
             metrics.relayClaimed(claimed.size());
-            try {
-                KafkaSends.sendAll(producer, claimed.stream().map(OutboxRelay::resent).toList(), "order(s)");
-            } catch (RuntimeException notAcknowledged) {
-                outbox.unclaim(dsl, claimed, clock.instant().plus(retry));
-                throw notAcknowledged;
-            }
-            metrics.relayAcknowledged(claimed.size());
-            return claimed.size();
+            RelaySends.Answered answered = sends.send(claimed, OutboxRelay::resent, "order(s)");
+            metrics.relayAcknowledged(answered.acknowledged());
+            return answered.acknowledgedOrFail();
         });
     }
-
     /** The order's record, marked as the relay's: the gate lets it through even if it saw the order before. */
     private static ProducerRecord<String, byte[]> resent(RelayedRows.Due row) {
         ProducerRecord<String, byte[]> record = Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(row.key()),

@@ -108,8 +108,8 @@ public final class Reconciler implements AutoCloseable {
         opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
-        OutboxRelay relay = new OutboxRelay(database.dsl(), RelayedRows.ORDERS, producer, config.relayBackoff(), config.relayMaxAttempts(),
-                config.relayBatch(), config.relayInterval(), clock, metrics);
+        OutboxRelay relay = new OutboxRelay(new RelaySends(database.dsl(), RelayedRows.ORDERS, producer, config.relayInterval(), clock),
+                config.relayBackoff(), config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         UndeliverableOrders undeliverable = new UndeliverableOrders(database.dsl(), RelayedRows.ORDERS, new Orders(), saleStore, statuses,
                 config.relayMaxAttempts(), config.relayBatch(), clock, metrics);
         jobs.every(config.relayInterval(), "outbox relay", () -> {
@@ -119,8 +119,8 @@ public final class Reconciler implements AutoCloseable {
             }
             undeliverable.giveUp();
         });
-        LifecycleRelay lifecycleRelay = new LifecycleRelay(database.dsl(), RelayedRows.LIFECYCLE, producer, config.relayBackoff(), config.relayBatch(),
-                clock);
+        LifecycleRelay lifecycleRelay = new LifecycleRelay(new RelaySends(database.dsl(), RelayedRows.LIFECYCLE, producer, config.relayInterval(),
+                clock), config.relayBackoff(), config.relayBatch(), clock);
         jobs.every(config.relayInterval(), "lifecycle relay", () -> {
             int sent = lifecycleRelay.relayDue();
             if (sent > 0) {

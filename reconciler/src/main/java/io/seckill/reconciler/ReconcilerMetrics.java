@@ -60,7 +60,7 @@ final class ReconcilerMetrics {
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
                 .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it").register(meters);
         this.relayGaveUp = Counter.builder("seckill.outbox.relay.gave.up")
-                .description("orders the relay stopped re-sending after its last attempt; rejected UNDELIVERED, stock released").register(meters);
+                .description("orders whose record the broker refused on every re-send; rejected UNDELIVERED, stock released").register(meters);
         Gauge.builder("seckill.outbox.backlog", outboxOpenRows, AtomicLong::get)
                 .description("outbox rows of orders not decided yet").register(meters);
         Gauge.builder("seckill.outbox.oldest.open.age", oldestOpenAgeMs, age -> age.get() / 1000.0)

@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives up on orders the relay sent {@code maxAttempts} times without the pipeline deciding them: each
+ * Gives up on orders whose record the broker refused on each of {@code maxAttempts} re-sends, never taking
+ * one ({@link RelaySends}; an order the broker took is the pipeline's to decide, never given up): each
  * is decided REJECTED (UNDELIVERED) in MySQL and its row closed, in one transaction that locks the row,
  * so it cannot race the sink: whichever commits first decides, and a record of the order that still
  * reaches the sink finds the decision and reports it again. Then the reservation goes back (guarded by
@@ -59,7 +60,7 @@ record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, Sa
         for (RelayedRows.Due row : exhausted) {
             saleStore.release(Long.parseLong(row.key()), row.id());
             statuses.decide(row.id(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
-            LOG.warn("order {} of SKU {}: not decided after {} sends; rejected as UNDELIVERED, its reservation released",
+            LOG.warn("order {} of SKU {}: its record refused by the broker {} times; rejected as UNDELIVERED, its reservation released",
                     row.id(), row.key(), row.attempts());
         }
         metrics.relayGaveUp(exhausted.size());

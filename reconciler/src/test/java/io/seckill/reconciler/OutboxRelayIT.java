@@ -30,7 +30,9 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,9 +44,13 @@ class OutboxRelayIT {
 
     private static final Orders ORDERS = new Orders();
 
+    @BeforeAll
+    static void topics() {
+        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
+    }
+
     @Test
     void dueRowsArePublishedOnceAndNotDueOrCompletedRowsStayPut() {
-        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
         long sku = Stores.openSale(10, 1);
         Instant now = Instant.now();
         OrderRequested due = Stores.accepted(sku, "due", now.minusSeconds(1));
@@ -54,8 +60,8 @@ class OutboxRelayIT {
 
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(5),
-                    Duration.ofMinutes(5)), 12, 2, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(5),
+                    Duration.ofMinutes(5)), 2);
             assertThat(relay.relayDue()).isPositive();
             relay.relayDue();
 
@@ -78,8 +84,8 @@ class OutboxRelayIT {
         Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unreachable");
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofSeconds(10),
-                    Duration.ofMinutes(5)), 12, 500, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofSeconds(10),
+                    Duration.ofMinutes(5)), 500);
             Thread relaying = new Thread(() -> {
                 try {
                     relay.relayDue();
@@ -110,8 +116,8 @@ class OutboxRelayIT {
         Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unacknowledged");
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
-            OutboxRelay relay = new OutboxRelay(Stores.sql(), RelayedRows.ORDERS, producer, new RelayBackoff(Duration.ofMinutes(1),
-                    Duration.ofMinutes(5)), 12, 500, Duration.ofSeconds(1), Clock.systemUTC(), Stores.metrics());
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(1),
+                    Duration.ofMinutes(5)), 500);
 
             assertThatThrownBy(relay::relayDue).as("Kafka never answers").isInstanceOf(RuntimeException.class);
         }
@@ -121,6 +127,63 @@ class OutboxRelayIT {
                 .as("due again within the retry, not after the minute a counted send would wait").isBefore(Instant.now().plusSeconds(5));
     }
 
+    private static OutboxRelay relay(Producer<String, byte[]> producer, RelayBackoff backoff, int batchSize) {
+        return relay(producer, backoff, 12, batchSize);
+    }
+
+    private static OutboxRelay relay(Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts, int batchSize) {
+        return new OutboxRelay(new RelaySends(Stores.sql(), RelayedRows.ORDERS, producer, Duration.ofSeconds(1), Clock.systemUTC()), backoff,
+                maxAttempts, batchSize, Clock.systemUTC(), Stores.metrics());
+    }
+
+    @Test
+    void anOrderTheBrokerAcknowledgedIsSentAgainPastTheLimitAndNeverGivenUp() {
+        long sku = Stores.openSale(10, 1);
+        OrderRequested undecided = Stores.accepted(sku, "acknowledged-undecided", Instant.now().minusSeconds(1));
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
+                Clock.systemUTC(), Stores.metrics());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-acknowledged"))) {
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                relay.relayDue();
+                undeliverable.giveUp();
+                return Stores.sql().fetchValue(OUTBOX.RELAY_ACKS, OUTBOX.ID.eq(undecided.orderId())) >= 5;
+            });
+        }
+
+        assertThat(ORDERS.stored(Stores.sql(), undecided.orderId())).as("no decision but the pipeline's").isEmpty();
+        assertThat(new OutboxLookups().states(Stores.sql(), List.of(undecided.orderId()))).containsValue(OutboxLookups.RowState.OPEN);
+        assertThat(Stores.PROBE.heldBy(sku, "acknowledged-undecided")).isEqualTo(1);
+    }
+
+    @Test
+    void anOrderWhoseRecordTheBrokerRefusesEveryTimeIsRejectedUndelivered() {
+        long sku = Stores.openSale(10, 1);
+        OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().minusSeconds(1));
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
+                Clock.systemUTC(), Stores.metrics());
+        Properties tooSmall = KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-refused");
+        tooSmall.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(tooSmall)) {
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                relay.relayDue();
+                undeliverable.giveUp();
+                return ORDERS.stored(Stores.sql(), refused.orderId()).isPresent();
+            });
+        }
+
+        assertThat(ORDERS.stored(Stores.sql(), refused.orderId())).hasValueSatisfying(order -> {
+            assertThat(order.status()).isEqualTo(OrderStatus.REJECTED);
+            assertThat(order.reason()).isEqualTo(RejectReason.UNDELIVERED);
+        });
+        assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(refused.orderId()))).isEqualTo(3);
+        assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
+        assertThat(Stores.SALES.state(sku).stock()).isEqualTo(10);
+    }
+
     private static int portNobodyListensOn() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
@@ -128,7 +191,7 @@ class OutboxRelayIT {
     }
 
     @Test
-    void anOrderSentAsOftenAsAllowedIsRejectedUndeliveredAndItsStockReturns() {
+    void anOrderRefusedAsOftenAsAllowedIsRejectedUndeliveredAndItsStockReturns() {
         long sku = Stores.openSale(10, 2);
         OrderRequested stuck = Stores.accepted(sku, "stuck", Instant.now().minusSeconds(1));
         OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));

@@ -83,7 +83,7 @@ class StockReturnsIT {
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "lifecycle-relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
-            LifecycleRelay relay = new LifecycleRelay(Stores.sql(), RelayedRows.LIFECYCLE, producer,
+            LifecycleRelay relay = new LifecycleRelay(new RelaySends(Stores.sql(), RelayedRows.LIFECYCLE, producer, Duration.ofSeconds(1), later),
                     new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
 
             assertThat(relay.relayDue()).isPositive();
@@ -97,8 +97,9 @@ class StockReturnsIT {
             returns.onEvents(sent.stream().map(StockReturnsIT::delivery).toList());
 
             assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
-            LifecycleRelay muchLater = new LifecycleRelay(Stores.sql(), RelayedRows.LIFECYCLE, producer,
-                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, Clock.offset(later, Duration.ofHours(1)));
+            LifecycleRelay muchLater = new LifecycleRelay(new RelaySends(Stores.sql(), RelayedRows.LIFECYCLE, producer, Duration.ofSeconds(1),
+                    Clock.offset(later, Duration.ofHours(1))), new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500,
+                    Clock.offset(later, Duration.ofHours(1)));
             assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
             assertThat(muchLater.relayDue()).as("a consumed event is never sent again").isZero();
         }
