@@ -1,9 +1,11 @@
 package io.seckill.faultmatrix;
 
+import java.util.List;
+
 /**
- * A fault the matrix injects while a sale is taking orders, at a moment of its own: in the sale's first
- * second (a twentieth of the buyers answered) or while winners are still being accepted (a tenth);
- * {@link FaultInjector} does each.
+ * A fault the matrix injects while a sale is taking orders, at each of its {@link Moment}s (a row per
+ * moment); {@link FaultInjector} does each. The broker stalls are long enough to be a row per moment
+ * of their own.
  */
 public enum Fault {
     KILL_STREAM_PROCESSOR("kill -9 one of two stream-processors, restarted 5 s later"),
@@ -13,33 +15,30 @@ public enum Fault {
     BROKER_KILLED("broker kill -9 and restarted (MySQL and Redis too: one process)"),
     MYSQL_RESTARTED("MySQL kill -9, started again by the servers"),
     BROKER_UNREACHABLE("broker unreachable 90 s (SIGSTOP)"),
-    BROKER_STALLED_AT_START("broker stalled 75 s in the sale's first second (SIGSTOP)", 0.05),
+    BROKER_STALLED_AT_START("broker stalled 75 s (SIGSTOP)"),
     REDIS_FLUSHALL("Redis FLUSHALL"),
     REDIS_RESTARTED_EMPTY("Redis restarted without data"),
     MYSQL_STALLED("MySQL stalled 15 s (SIGSTOP)"),
     DUPLICATE_FLOOD("orders re-published 3x"),
     POISON_FLOOD("poison flood (1,000 records)");
 
-    private static final double WHILE_WINNERS_ARE_ACCEPTED = 0.1;
-
     private final String description;
-    private final double injectedAtShare;
 
     Fault(String description) {
-        this(description, WHILE_WINNERS_ARE_ACCEPTED);
-    }
-
-    Fault(String description, double injectedAtShare) {
         this.description = description;
-        this.injectedAtShare = injectedAtShare;
     }
 
     public String description() {
         return description;
     }
 
-    /** The share of the row's buyers answered when the fault is injected. */
-    double injectedAtShare() {
-        return injectedAtShare;
+    /** The moments of the sale it is injected at, a row each. */
+    List<Moment> moments() {
+        return switch (this) {
+            case BROKER_UNREACHABLE -> List.of(Moment.TAIL);
+            case BROKER_STALLED_AT_START -> List.of(Moment.FIRST_SECOND);
+            case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, REDIS_FLUSHALL,
+                 REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD -> List.of(Moment.values());
+        };
     }
 }

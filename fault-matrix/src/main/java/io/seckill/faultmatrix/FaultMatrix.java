@@ -32,8 +32,8 @@ import picocli.CommandLine.Option;
 /**
  * The fault matrix: each service its own process, a sale over three SKUs (300, 150 and 50 units,
  * 1-3 units per buyer, at most 3 each) taken by a few thousand buyers through two ingresses, and one
- * fault per row, injected once a tenth of the buyers were answered, while winners are still being
- * accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
+ * fault per row, injected at one {@link Moment} of the sale: its first second, or its tail while the
+ * last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
  * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
  * fault until everything settled, and whether a new sale works afterwards. One cluster serves every
  * row in turn; each row's sale has SKUs of its own.
@@ -67,14 +67,16 @@ public final class FaultMatrix implements Callable<Integer> {
     /** Runs the rows on one cluster, printing each as it ends and the table at the end. */
     public static List<RowResult> run(Path repository, List<Fault> faults, int buyers, int concurrency, String javaOptions) throws Exception {
         Path work = repository.resolve("fault-matrix/target/fault-matrix-" + System.currentTimeMillis());
-        System.out.println("fault matrix: " + faults.size() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("logs"));
+        System.out.println("fault matrix: " + faults.stream().mapToInt(fault -> fault.moments().size()).sum() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("logs"));
         List<RowResult> rows = new ArrayList<>();
         try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions)) {
             for (Fault fault : faults) {
-                RowResult row = row(cluster, fault, buyers, concurrency);
-                rows.add(row);
-                System.out.println(RowResult.HEADER);
-                System.out.println(row.line());
+                for (Moment moment : fault.moments()) {
+                    RowResult row = row(cluster, fault, moment, buyers, concurrency);
+                    rows.add(row);
+                    System.out.println(RowResult.HEADER);
+                    System.out.println(row.line());
+                }
             }
         }
         System.out.println();
@@ -83,7 +85,7 @@ public final class FaultMatrix implements Callable<Integer> {
         return rows;
     }
 
-    private static RowResult row(FaultCluster cluster, Fault fault, int buyerCount, int concurrencyLimit) throws Exception {
+    private static RowResult row(FaultCluster cluster, Fault fault, Moment moment, int buyerCount, int concurrencyLimit) throws Exception {
         Buyers buyers = new Buyers();
         int restartsBefore = cluster.supervisorRestarts();
         List<URI> ingresses = cluster.ingresses();
@@ -93,17 +95,17 @@ public final class FaultMatrix implements Callable<Integer> {
             new IngressAdmin(ingresses.get(0), FaultCluster.ADMIN_TOKEN).defineSale(sku, stock, PER_USER_LIMIT);
             skus.add(sku);
         }
-        System.out.println("row: " + fault.description() + " on SKUs " + skus);
+        System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
         CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase(Locale.ROOT) + "-" + skus.get(0), ingresses, skus, buyerCount,
                 concurrencyLimit);
-        while (buyers.answered() < buyerCount * fault.injectedAtShare() && !sale.isDone()) {
+        while (buyers.answered() < buyerCount * moment.answeredShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
         long repairedAt = new FaultInjector(cluster).injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
         double converged = awaitSettled(cluster, skus, answers, repairedAt);
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
-        return judge(cluster, fault, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
+        return judge(cluster, fault, moment, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
 
     /** @return seconds from the repair until everything settled, -1 if it did not within the patience */
@@ -133,7 +135,7 @@ public final class FaultMatrix implements Callable<Integer> {
         }
     }
 
-    private static RowResult judge(FaultCluster cluster, Fault fault, List<Long> skus, List<Buyers.Answer> answers, double converged,
+    private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, List<Long> skus, List<Buyers.Answer> answers, double converged,
                                    boolean newSaleWorks, int restarts) {
         DSLContext db = cluster.database().dsl();
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
@@ -152,7 +154,7 @@ public final class FaultMatrix implements Callable<Integer> {
         int ghosts = (int) answers.stream().filter(Buyers.Answer::refused).filter(answer -> recordedBuyers.contains(answer.userId())).count();
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
         int badAnswers = (int) answers.stream().filter(answer -> !answer.allowed()).count();
-        return new RowResult(fault, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
+        return new RowResult(fault, moment, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
                 drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
     }
 

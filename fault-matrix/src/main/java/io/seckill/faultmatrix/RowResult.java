@@ -12,7 +12,7 @@ import java.util.Locale;
  *                   is a 503, never a 500)
  * @param supervisorRestarts services that ended on their own during the row and were started again
  */
-public record RowResult(Fault fault, int accepted, int confirmed, int rejected, int stuck, long oversold, int ghosts, long drift,
+public record RowResult(Fault fault, Moment moment, int accepted, int confirmed, int rejected, int stuck, long oversold, int ghosts, long drift,
                         int unanswered, int badAnswers, double convergeSeconds, boolean newSaleWorks, int supervisorRestarts) {
 
     /**
@@ -20,7 +20,7 @@ public record RowResult(Fault fault, int accepted, int confirmed, int rejected, 
      * 10 s of the repair, and the system still sells.
      */
     public static final double CONVERGE_BOUND_SECONDS = 10;
-    static final String HEADER = String.format(Locale.ROOT, "%-64s %6s %9s %8s %5s %8s %6s %5s %9s %10s %9s %8s %8s %4s",
+    static final String HEADER = String.format(Locale.ROOT, "%-82s %6s %9s %8s %5s %8s %6s %5s %9s %10s %9s %8s %8s %4s",
             "fault", "202s", "confirmed", "rejected", "stuck", "oversold", "ghosts", "drift", "no answer", "bad answer", "converge", "new sale",
             "restarts", "pass");
 
@@ -30,7 +30,7 @@ public record RowResult(Fault fault, int accepted, int confirmed, int rejected, 
     }
 
     String line() {
-        return String.format(Locale.ROOT, "%-64s %6d %9d %8d %5d %8d %6d %5d %9d %10d %9s %8s %8d %4s", fault.description(), accepted, confirmed,
+        return String.format(Locale.ROOT, "%-82s %6d %9d %8d %5d %8d %6d %5d %9d %10d %9s %8s %8d %4s", fault.description() + ", " + moment.label(), accepted, confirmed,
                 rejected, stuck, oversold, ghosts, drift, unanswered, badAnswers, convergeSeconds < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", convergeSeconds),
                 newSaleWorks ? "yes" : "NO", supervisorRestarts, passed() ? "yes" : "NO");
     }
