@@ -17,6 +17,8 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
@@ -30,14 +32,23 @@ import org.slf4j.LoggerFactory;
  * them through the admin API (KIP-664). An open transaction holds the partition's last stable offset:
  * read_committed readers (every consumer here) see nothing behind it.
  *
- * <p>It never acts on a transaction a live producer may still own. A transaction is hanging only when
- * all of these hold: its last write is older than {@code after}; this job has itself seen it open,
- * unchanged, for {@code after} without a gap (a stall of the broker or of this process makes record
- * times old, so observation starts over after any gap); and its coordinator holds nothing in progress
- * for that producer id at any epoch (under KIP-890's protocol the epoch moves when a commit starts, so
- * a transaction being committed carries the next epoch). The producer state and the coordinator are
- * read again just before the abort. Each hanging one is logged by partition, producer id and epoch,
- * counted, and shown by the readiness check until gone.
+ * <p>It never acts on a transaction a live producer may still own. Its coordinator must hold nothing in
+ * progress for that producer id at any epoch (under KIP-890's protocol the epoch moves when a commit
+ * starts, so a transaction being committed carries the next epoch), and one of these must prove it
+ * abandoned:
+ * <ul>
+ *   <li>the coordinator ended that producer's transaction at a later epoch (committed, aborted, or timed
+ *       out and aborted by the coordinator itself): it wrote every marker it owed before it said so, and
+ *       the broker takes a transactional write only for a partition its coordinator holds in the ongoing
+ *       transaction, so the partition waits for a marker that will never come. The usual trace of a broker
+ *       crash, repaired at the next check once seen open twice;</li>
+ *   <li>or the coordinator knows nothing of it: its last write is older than {@code after}, and this job
+ *       has itself seen it open, unchanged, for {@code after} without a gap (a stall of the broker or of this
+ *       process makes record times old, so observation starts over after any gap).</li>
+ * </ul>
+ * The producer state and the coordinator are read again just before the abort. Each hanging one is
+ * logged by partition, producer id, epoch and evidence, counted, and shown by the readiness check until
+ * gone.
  */
 final class HangingTransactions {
 
@@ -46,6 +57,23 @@ final class HangingTransactions {
     private static final int GAP_IN_CHECKS = 3;
     private static final Set<TransactionState> IN_PROGRESS = Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
             TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+    private static final Set<TransactionState> ENDED = Set.of(TransactionState.COMPLETE_COMMIT, TransactionState.COMPLETE_ABORT,
+            TransactionState.EMPTY);
+
+    /** What proves an open transaction abandoned. */
+    private enum Evidence {
+        ENDED_BY_ITS_COORDINATOR("its coordinator ended that producer's transaction at a later epoch"),
+        UNKNOWN_PAST_THE_BOUND("open past the bound, its coordinator holding nothing");
+
+        private final String description;
+
+        Evidence(String description) {
+            this.description = description;
+        }
+    }
+
+    private record Candidate(ProducerState producer, Evidence evidence) {
+    }
 
     private final Admin admin;
     private final Duration after;
@@ -112,14 +140,16 @@ final class HangingTransactions {
         }
         seenOpenSince = stillOpen;
         for (var partition : states.entrySet()) {
-            for (ProducerState producer : hanging(partition.getKey(), partition.getValue(), cutoff, now)) {
-                if (!stillHanging(partition.getKey(), producer)) {
+            for (Candidate candidate : candidates(partition.getKey(), partition.getValue(), cutoff, now)) {
+                ProducerState producer = candidate.producer();
+                if (!stillHanging(partition.getKey(), candidate)) {
                     continue;
                 }
                 found++;
                 String what = partition.getKey() + " producer " + producer.producerId() + " epoch " + producer.producerEpoch()
                         + " open since offset " + producer.currentTransactionStartOffset().getAsLong();
-                LOG.warn("hanging transaction on {} (last write {} ms ago): aborting it", what, clock.millis() - producer.lastTimestamp());
+                LOG.warn("hanging transaction on {} (last write {} ms ago; {}): aborting it", what, clock.millis() - producer.lastTimestamp(),
+                        candidate.evidence().description);
                 try {
                     admin.abortTransaction(new AbortTransactionSpec(partition.getKey(), producer.producerId(), (short) producer.producerEpoch(),
                             producer.coordinatorEpoch().orElse(-1))).all().get();
@@ -139,19 +169,37 @@ final class HangingTransactions {
         return new OpenTransaction(partition, producer.producerId(), producer.producerEpoch(), producer.currentTransactionStartOffset().getAsLong());
     }
 
-    /** Open past the bound by their last write and by this job's own observation; the coordinator is asked just before the abort. */
-    private List<ProducerState> hanging(TopicPartition partition, PartitionProducerState state, long cutoff, long now) {
-        List<ProducerState> hanging = new ArrayList<>();
+    /**
+     * Open transactions seen by an earlier check too (a live one commits long before the next), each with the evidence to
+     * check it by: the coordinator's later ending, or, past the bound by their last write and this job's own observation,
+     * the coordinator's silence. The coordinator is asked just before the abort.
+     */
+    private List<Candidate> candidates(TopicPartition partition, PartitionProducerState state, long cutoff, long now) {
+        List<Candidate> candidates = new ArrayList<>();
         for (ProducerState producer : state.activeProducers()) {
-            if (producer.currentTransactionStartOffset().isEmpty() || producer.lastTimestamp() >= cutoff) {
+            if (producer.currentTransactionStartOffset().isEmpty()) {
                 continue;
             }
             Long seenSince = seenOpenSince.get(openTransaction(partition, producer));
-            if (seenSince != null && now - seenSince >= after.toMillis()) {
-                hanging.add(producer);
+            if (seenSince == null || seenSince == now) {
+                continue;
+            }
+            boolean pastTheBound = producer.lastTimestamp() < cutoff && now - seenSince >= after.toMillis();
+            candidates.add(new Candidate(producer, pastTheBound ? Evidence.UNKNOWN_PAST_THE_BOUND : Evidence.ENDED_BY_ITS_COORDINATOR));
+        }
+        return candidates;
+    }
+
+    /** Whether the coordinator ended a transaction of this producer id at an epoch after {@code epoch}. */
+    private boolean coordinatorEndedLater(long producerId, int epoch) throws ExecutionException, InterruptedException {
+        for (TransactionListing listing : admin.listTransactions(new ListTransactionsOptions().filterProducerIds(Set.of(producerId))).all().get()) {
+            TransactionDescription transaction = admin.describeTransactions(List.of(listing.transactionalId()))
+                    .description(listing.transactionalId()).get();
+            if (transaction.producerId() == producerId && transaction.producerEpoch() > epoch && ENDED.contains(transaction.state())) {
+                return true;
             }
         }
-        return hanging;
+        return false;
     }
 
     /** Whether the producer's coordinator holds any transaction of this producer id unfinished, at any epoch. */
@@ -160,11 +208,21 @@ final class HangingTransactions {
                 .all().get().isEmpty();
     }
 
-    /** Read again just before the abort: the same transaction still open on the partition, its coordinator still holding nothing. */
-    private boolean stillHanging(TopicPartition partition, ProducerState seen) throws ExecutionException, InterruptedException {
+    /**
+     * Read again just before the abort: the same transaction still open on the partition, its coordinator still holding
+     * nothing, and the candidate's evidence still there.
+     */
+    private boolean stillHanging(TopicPartition partition, Candidate candidate) throws ExecutionException, InterruptedException {
+        ProducerState seen = candidate.producer();
         boolean open = admin.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers().stream()
                 .anyMatch(producer -> producer.producerId() == seen.producerId() && producer.producerEpoch() == seen.producerEpoch()
                         && producer.currentTransactionStartOffset().equals(seen.currentTransactionStartOffset()));
-        return open && !coordinatorHoldsAny(seen.producerId());
+        if (!open || coordinatorHoldsAny(seen.producerId())) {
+            return false;
+        }
+        return switch (candidate.evidence()) {
+            case ENDED_BY_ITS_COORDINATOR -> coordinatorEndedLater(seen.producerId(), seen.producerEpoch());
+            case UNKNOWN_PAST_THE_BOUND -> true;
+        };
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -99,6 +100,42 @@ class HangingTransactionsIT {
         }
     }
 
+    /**
+     * A broker crash's trace: the producer's transaction ended by its coordinator (here committed, the epoch moving on) while
+     * a partition of it still waits for a marker. Aborted at the next check, long before the bound.
+     */
+    @Test
+    void aTransactionItsCoordinatorEndedAtALaterEpochIsAbortedAtTheNextCheck() throws Exception {
+        String bootstrap = Stores.INFRA.kafkaBootstrap();
+        KafkaClients.ensureTopics(bootstrap, 12, KafkaClients.START_TIMEOUT);
+        String transactionalId = "ended-test-" + System.nanoTime();
+        Properties transactional = KafkaClients.producer(bootstrap, "ended-test");
+        transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        long producerId;
+        try (KafkaProducer<String, byte[]> ended = new KafkaProducer<>(transactional);
+             Admin admin = Admin.create(KafkaClients.admin(bootstrap))) {
+            ended.initTransactions();
+            ended.beginTransaction();
+            ended.send(new ProducerRecord<>(Topic.STOCK_COMPENSATIONS.topicName(), 6, "ended", "committed".getBytes(StandardCharsets.UTF_8))).get();
+            ended.commitTransaction();
+            TransactionDescription afterCommit = admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get();
+            assertThat(afterCommit.producerEpoch()).as("the commit moved the epoch (KIP-890)").isPositive();
+            producerId = afterCommit.producerId();
+        }
+        try (Stray stray = Stray.leave(producerId)) {
+            SettableClock clock = new SettableClock(Instant.now());
+            HangingTransactions hanging = new HangingTransactions(stray.admin, Duration.ofHours(1), Duration.ofSeconds(10), clock, Stores.metrics());
+
+            assertThat(hanging.abortHanging()).as("first seen").isZero();
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(hanging.abortHanging()).as("seen open again, its coordinator done with it").isOne();
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(stray.kafka.readAll(stray.topic))
+                    .anyMatch(record -> Arrays.equals(record.value(), stray.behind))
+                    .noneMatch(record -> Arrays.equals(record.value(), Stray.INSIDE)));
+        }
+    }
+
     /** A transaction on a topic of its own that no coordinator knows, with a record written behind it. */
     private static final class Stray implements AutoCloseable {
 
@@ -115,13 +152,17 @@ class HangingTransactionsIT {
         }
 
         static Stray leave() throws Exception {
+            // Far above any id a broker hands out: no coordinator knows this producer.
+            return leave(Long.MAX_VALUE / 2 + (System.nanoTime() & 0xFFFF));
+        }
+
+        /** Of {@code producerId} at epoch 0. */
+        static Stray leave(long producerId) throws Exception {
             Stray stray = new Stray(Stores.INFRA.kafkaBootstrap());
             stray.admin.createTopics(List.of(new NewTopic(stray.topic, 1, (short) 1))).all().get();
             Node leader = await().atMost(Duration.ofSeconds(30)).until(
                     () -> stray.admin.describeTopics(List.of(stray.topic)).allTopicNames().get().get(stray.topic).partitions().get(0).leader(),
                     node -> node != null && !node.isEmpty());
-            // Far above any id a broker hands out: no coordinator knows this producer.
-            long producerId = Long.MAX_VALUE / 2 + (System.nanoTime() & 0xFFFF);
             StrayTransaction.leave(stray.admin, leader.host(), leader.port(), stray.topic, 0, producerId, System.currentTimeMillis(), INSIDE);
             stray.kafka.sendTo(stray.topic, 0, stray.behind);
             return stray;
