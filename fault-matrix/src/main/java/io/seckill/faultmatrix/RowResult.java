@@ -10,14 +10,15 @@ import java.util.Locale;
  *                        agreeing, or -1 when that did not happen within the matrix's patience
  * @param badAnswers answers no buyer should get: anything but 202, 409 and 503 (a dependency that is down
  *                   is a 503, never a 500)
- * @param supervisorRestarts services that ended on their own during the row and were started again
+ * @param supervisorRestarts services that ended on their own during the row and were started again: a fault the
+ *                           system is built to outlive ends no service (a repair that splits a live transaction does)
  */
 public record RowResult(Fault fault, Moment moment, int accepted, int confirmed, int rejected, int stuck, long oversold, int ghosts, long drift,
                         int unanswered, int badAnswers, double convergeSeconds, boolean newSaleWorks, int supervisorRestarts) {
 
     /**
      * The bound: orders were taken, every promise kept, every answer one a buyer may get, settled within
-     * 10 s of the repair, and the system still sells.
+     * 10 s of the repair, no service ended on its own, and the system still sells.
      */
     public static final double CONVERGE_BOUND_SECONDS = 10;
     static final String HEADER = String.format(Locale.ROOT, "%-82s %6s %9s %8s %5s %8s %6s %5s %9s %10s %9s %8s %8s %4s",
@@ -26,7 +27,7 @@ public record RowResult(Fault fault, Moment moment, int accepted, int confirmed,
 
     public boolean passed() {
         return accepted > 0 && stuck == 0 && oversold == 0 && ghosts == 0 && drift == 0 && badAnswers == 0 && convergeSeconds >= 0
-                && convergeSeconds <= CONVERGE_BOUND_SECONDS && newSaleWorks;
+                && convergeSeconds <= CONVERGE_BOUND_SECONDS && supervisorRestarts == 0 && newSaleWorks;
     }
 
     String line() {
