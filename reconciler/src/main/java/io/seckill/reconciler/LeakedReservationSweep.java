@@ -83,8 +83,11 @@ final class LeakedReservationSweep {
 
     private int settle(List<SaleStore.Held> held, Instant now) {
         List<String> ids = held.stream().map(SaleStore.Held::orderId).toList();
-        Map<String, OrderResult> decided = orders.decided(dsl, ids);
+        // Rows first: the sink decides an order and completes its row in one commit, so a row read completed has its
+        // decision visible to the read after it. The other way round, a commit between the reads shows a sold order as
+        // undecided with its row completed, the look of a dead-lettered one, and its units would go back on sale.
         Map<String, OutboxLookups.RowState> rowStates = rows.states(dsl, ids);
+        Map<String, OrderResult> decided = orders.decided(dsl, ids);
         List<Outbox.Unrecorded> unrecorded = held.stream()
                 .filter(order -> !decided.containsKey(order.orderId()) && !rowStates.containsKey(order.orderId()))
                 .map(order -> new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()))

@@ -7,6 +7,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
@@ -24,7 +25,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jooq.DSLContext;
+import org.jooq.ExecuteListener;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultExecuteListenerProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,6 +92,36 @@ class LeakedReservationSweepIT {
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 0));
         assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
         assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
+    }
+
+    /**
+     * The sink decides an order and completes its outbox row in one commit. Landing between the sweep's reads of the two
+     * tables, that commit must not make a sold order look dead-lettered (no decision, row completed) and its units go back.
+     */
+    @Test
+    void anOrderTheSinkDecidesBetweenTheSweepsReadsKeepsItsUnits() {
+        long sku = Stores.openSale(5, 2);
+        OrderRequested order = reserved(sku, "decided-meanwhile", 1, Instant.now().minusSeconds(20));
+        insertRow(order);
+        AtomicBoolean decided = new AtomicBoolean();
+        // After the sweep's first read that names this order (other tests' SKUs are swept too).
+        ExecuteListener sinkCommitsAfterTheFirstRead = ExecuteListener.onExecuteEnd(context -> {
+            if (context.query() != null && context.query().getBindValues().contains(order.orderId()) && decided.compareAndSet(false, true)) {
+                Stores.sql().transaction(configuration -> {
+                    ORDERS.insert(DSL.using(configuration), List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
+                    RelayedRows.ORDERS.complete(DSL.using(configuration), List.of(order.orderId()), Instant.now());
+                });
+            }
+        });
+        DSLContext sweepsConnection = DSL.using(Stores.sql().configuration().derive(new DefaultExecuteListenerProvider(sinkCommitsAfterTheFirstRead)));
+        LeakedReservationSweep racing = new LeakedReservationSweep(sweepsConnection, new Skus(), ORDERS, OUTBOX, OUTBOX_ROWS, Stores.SALES,
+                Stores.STATUSES, BOUND, Clock.systemUTC(), Stores.metrics());
+
+        racing.sweep();
+
+        assertThat(decided).as("the sink's commit landed during the sweep").isTrue();
+        assertThat(Stores.SALES.state(sku)).as("sold: not back on sale").isEqualTo(new SaleStore.RedisSkuState(4, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "decided-meanwhile")).isEqualTo(1);
     }
 
     @Test
