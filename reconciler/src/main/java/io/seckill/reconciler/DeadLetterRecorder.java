@@ -10,7 +10,10 @@ import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderIdFormat;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
@@ -18,6 +21,7 @@ import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -28,9 +32,12 @@ import org.jooq.impl.DSL;
 /**
  * Files every dead letter in MySQL with its reason. When the poison is an order request (it failed on
  * the request path) that still names its order (orderId and skuId readable) and the database never
- * decided that order, the order can never be decided: its reservation goes back and its outbox row is
- * closed so the relay stops re-sending it. Poison from elsewhere (a broken result or compensation)
- * releases nothing: the order behind it was decided and its stock is accounted for.
+ * decided that order, the order can never be decided: it is decided REJECTED (DEAD_LETTERED) and its
+ * outbox row closed, in one transaction that locks the row, so it cannot race the sink (whichever
+ * commits first decides; a copy of the order that still reaches the sink finds the decision), and only
+ * then does its reservation go back. Poison from elsewhere (a broken result or compensation) releases
+ * nothing: the order behind it was decided and its stock is accounted for; nor does poison naming an
+ * order with no open row (the leak sweep settles a reservation no row stands for).
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
 record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
@@ -47,18 +54,17 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, Sal
 
     private void record(ConsumerRecord<String, byte[]> record) {
         Optional<OrderRef> order = orderNamedBy(record.value());
-        boolean undecidable = order.isPresent() && fromRequestPath(record)
-                && !orders.exists(dsl, order.get().orderId());
+        boolean undecidable = order.isPresent() && fromRequestPath(record) && rejectedAsDeadLettered(order.get().orderId());
         boolean released = undecidable && saleStore.release(order.get().skuId(), order.get().orderId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
         try {
-            file(record, order, reason, released, undecidable, true);
+            file(record, order, reason, released, true);
         } catch (RuntimeException refused) {
             if (SqlFailures.kind(refused) != SqlFailures.Kind.RECORD) {
                 throw refused;
             }
             // Filed without the text the database refused, rather than blocking the dead-letter partition for good.
-            file(record, order, "could not be filed as received (" + refused.getMessage() + "); reason: " + reason, released, undecidable, false);
+            file(record, order, "could not be filed as received (" + refused.getMessage() + "); reason: " + reason, released, false);
         }
         if (undecidable) {
             statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
@@ -69,7 +75,7 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, Sal
     }
 
     /** @param asReceived false to leave out the record's key and text headers (stage, source topic) */
-    private void file(ConsumerRecord<String, byte[]> record, Optional<OrderRef> order, String reason, boolean released, boolean undecidable,
+    private void file(ConsumerRecord<String, byte[]> record, Optional<OrderRef> order, String reason, boolean released,
                       boolean asReceived) {
         dsl.transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
@@ -87,9 +93,22 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, Sal
                     .set(DEAD_LETTERS.RELEASED, released)
                     .onDuplicateKeyIgnore()
                     .execute();
-            if (undecidable) {
-                outbox.complete(tx, List.of(order.get().orderId()), clock.instant());
+        });
+    }
+
+    /** Decides the order REJECTED (DEAD_LETTERED) and closes its row, if its row is open and the order undecided. */
+    private boolean rejectedAsDeadLettered(String orderId) {
+        return dsl.transactionResult(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            Optional<RelayedRows.Due> row = outbox.lockOpen(tx, orderId);
+            if (row.isEmpty() || orders.exists(tx, orderId)) {
+                return false;
             }
+            OrderRequested order = EventJson.decode(row.get().payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
+            Instant now = clock.instant();
+            orders.insertRejected(tx, List.of(order), List.of(OrderResult.rejected(order, RejectReason.DEAD_LETTERED, now)));
+            outbox.complete(tx, List.of(orderId), now);
+            return true;
         });
     }
 

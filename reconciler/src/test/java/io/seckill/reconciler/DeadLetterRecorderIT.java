@@ -13,6 +13,7 @@ import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
@@ -21,8 +22,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jooq.DSLContext;
+import org.jooq.ExecuteListener;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultExecuteListenerProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -102,6 +115,66 @@ class DeadLetterRecorderIT {
         assertThat(Stores.sql().fetchValue(DEAD_LETTERS.REASON, DEAD_LETTERS.RECORD_VALUE.eq(refused)))
                 .contains("could not be filed as received").contains("Incorrect string value");
         assertThat(Stores.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.RECORD_VALUE.eq(next))).isTrue();
+    }
+
+    /**
+     * The sink decides the order (a relayed copy reached it) while the recorder is looking at the poison: whichever commits
+     * first decides, and the reservation follows that decision. The sink's commit is started right after the recorder's
+     * first statement and given two seconds: it lands in between unless the recorder holds the order's row.
+     */
+    @Test
+    void aDecisionTheSinkCommitsMeanwhileIsNeverUndoneInRedis() throws Exception {
+        long sku = Stores.openSale(5, 1);
+        OrderRequested order = Stores.accepted(sku, "raced", Instant.now().plusSeconds(600));
+        ExecutorService sink = Executors.newSingleThreadExecutor();
+        AtomicReference<Future<?>> sinkCommit = new AtomicReference<>();
+        ExecuteListener sinkDecidesAfterTheFirstStatement = ExecuteListener.onExecuteEnd(context -> {
+            if (sinkCommit.get() == null) {
+                sinkCommit.set(sink.submit(() -> Stores.sql().transaction(configuration -> {
+                    DSLContext tx = DSL.using(configuration);
+                    new Orders().insert(tx, List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
+                    RelayedRows.ORDERS.complete(tx, List.of(order.orderId()), Instant.now());
+                })));
+                try {
+                    sinkCommit.get().get(2, TimeUnit.SECONDS);
+                } catch (TimeoutException heldBack) {
+                    // the recorder holds the order's row: the sink commits after it, or fails on the decision it made
+                } catch (InterruptedException | ExecutionException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        DeadLetterRecorder racing = new DeadLetterRecorder(DSL.using(Stores.sql().configuration().derive(
+                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new Orders(), RelayedRows.ORDERS, Stores.SALES,
+                Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
+        try {
+            Delivery<byte[]> poison = deadLetter(Topic.ORDER_REQUESTS, zeroQuantity(order));
+            try {
+                racing.onDeadLetters(List.of(poison));
+            } catch (DataAccessException deadlockVictim) {
+                // Each waits for the other's lock; the database ends one, and the consumer loop runs the batch again.
+                racing.onDeadLetters(List.of(poison));
+            }
+            try {
+                sinkCommit.get().get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException refusedAsDecided) {
+                // the order was decided first by the recorder: the sink's duplicate insert fails, as the real sink's would
+            }
+        } finally {
+            sink.shutdownNow();
+        }
+
+        OrderResult decision = new Orders().decided(Stores.sql(), List.of(order.orderId())).get(order.orderId());
+        assertThat(decision).as("decided once, by one of them").isNotNull();
+        long held = Stores.PROBE.heldBy(sku, "raced");
+        if (decision.status() == OrderStatus.CONFIRMED) {
+            assertThat(held).as("sold: its unit stays sold").isEqualTo(1);
+            assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 1));
+        } else {
+            assertThat(decision.reason()).isEqualTo(RejectReason.DEAD_LETTERED);
+            assertThat(held).isZero();
+            assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(5, 0));
+        }
     }
 
     /** A record as it sits on the dead-letter topic: the failed bytes, with the reason and origin in headers. */
