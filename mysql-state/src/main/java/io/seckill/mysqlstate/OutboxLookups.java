@@ -3,6 +3,7 @@ package io.seckill.mysqlstate;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.schemas.db.tables.records.OutboxRecord;
+import io.seckill.schemas.events.OrderRequested;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -108,6 +109,20 @@ public final class OutboxLookups {
                 .where(OUTBOX.COMPLETED_AT.isNull())
                 .fetchSingle();
         return new Backlog(row.value1(), Optional.ofNullable(row.value2()));
+    }
+
+    /**
+     * The order an open row records, built from the row's columns (its payload may be what broke), the row locked until
+     * the caller's transaction ends; empty when there is no such row or it is closed.
+     */
+    public Optional<OrderRequested> lockOpenOrder(DSLContext tx, String orderId) {
+        return tx.selectFrom(OUTBOX)
+                .where(OUTBOX.ID.eq(orderId))
+                .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
+                .and(OUTBOX.COMPLETED_AT.isNull())
+                .forUpdate()
+                .fetchOptional(row -> OrderRequested.of(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(),
+                        row.getCreatedAt()));
     }
 
     public Optional<Entry> find(DSLContext db, String orderId) {

@@ -6,7 +6,6 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -98,16 +97,6 @@ public final class RelayedRows {
                 .where(id.in(rows.stream().map(Due::id).toList()))
                 .and(completedAt.isNull())
                 .execute());
-    }
-
-    /** Locks, in the caller's transaction, the row of {@code id} if it is still open. */
-    public Optional<Due> lockOpen(DSLContext tx, String rowId) {
-        return tx.select(id, key, payload, attempts)
-                .from(table)
-                .where(id.eq(rowId))
-                .and(completedAt.isNull())
-                .forUpdate()
-                .fetchOptional(row -> new Due(row.value1(), row.value2(), row.value3(), row.value4()));
     }
 
     /** Counts one acknowledged send more on each of the rows: the broker took their records. */

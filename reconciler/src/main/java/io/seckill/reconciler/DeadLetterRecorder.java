@@ -5,12 +5,12 @@ import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
-import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderIdFormat;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -40,7 +40,7 @@ import org.jooq.impl.DSL;
  * order with no open row (the leak sweep settles a reservation no row stands for).
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
+record DeadLetterRecorder(DSLContext dsl, Orders orders, OutboxLookups rows, RelayedRows outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
                           ReconcilerMetrics metrics) {
 
     private static final ObjectMapper LENIENT = new ObjectMapper();
@@ -100,13 +100,12 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, RelayedRows outbox, Sal
     private boolean rejectedAsDeadLettered(String orderId) {
         return dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            Optional<RelayedRows.Due> row = outbox.lockOpen(tx, orderId);
-            if (row.isEmpty() || orders.exists(tx, orderId)) {
+            Optional<OrderRequested> order = rows.lockOpenOrder(tx, orderId);
+            if (order.isEmpty() || orders.exists(tx, orderId)) {
                 return false;
             }
-            OrderRequested order = EventJson.decode(row.get().payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class);
             Instant now = clock.instant();
-            orders.insertRejected(tx, List.of(order), List.of(OrderResult.rejected(order, RejectReason.DEAD_LETTERED, now)));
+            orders.insertRejected(tx, List.of(order.get()), List.of(OrderResult.rejected(order.get(), RejectReason.DEAD_LETTERED, now)));
             outbox.complete(tx, List.of(orderId), now);
             return true;
         });

@@ -97,7 +97,7 @@ public final class Reconciler implements AutoCloseable {
         OrderEvents orderEvents = new OrderEvents();
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
         ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), RelayedRows.ORDERS, saleStore, statuses, clock, metrics);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outboxRows, RelayedRows.ORDERS, saleStore, statuses, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
         opened.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
 class DeadLetterRecorderIT {
 
     private static final AtomicLong DLQ_OFFSET = new AtomicLong(System.nanoTime());
-    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), RelayedRows.ORDERS, Stores.SALES,
+    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), new OutboxLookups(), RelayedRows.ORDERS, Stores.SALES,
             Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
 
     @Test
@@ -145,7 +145,7 @@ class DeadLetterRecorderIT {
             }
         });
         DeadLetterRecorder racing = new DeadLetterRecorder(DSL.using(Stores.sql().configuration().derive(
-                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new Orders(), RelayedRows.ORDERS, Stores.SALES,
+                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new Orders(), new OutboxLookups(), RelayedRows.ORDERS, Stores.SALES,
                 Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
         try {
             Delivery<byte[]> poison = deadLetter(Topic.ORDER_REQUESTS, zeroQuantity(order));
