@@ -106,10 +106,11 @@ final class LeakedReservationSweep {
             }
         }
         if (!confirmed.isEmpty()) {
-            saleStore.confirmAll(confirmed);
-            metrics.reservationsSwept("confirmed", confirmed.size());
-            LOG.warn("confirmed {} reservation(s) whose orders MySQL confirmed but Redis never settled", confirmed.size());
-            settled += confirmed.size();
+            // Those refused (their sale being rebuilt) are seen again by the next run.
+            int done = confirmed.size() - saleStore.confirmAll(confirmed);
+            metrics.reservationsSwept("confirmed", done);
+            LOG.warn("confirmed {} reservation(s) whose orders MySQL confirmed but Redis never settled", done);
+            settled += done;
         }
         return settled;
     }
@@ -143,7 +144,8 @@ final class LeakedReservationSweep {
 
     private int release(SaleStore.Held order, boolean neverRecorded) {
         long released = saleStore.release(order.skuId(), order.orderId());
-        if (released == 0) {
+        if (released <= 0) {
+            // Settled meanwhile, or its sale is being rebuilt: the next run sees it again if it is still held.
             return 0;
         }
         if (neverRecorded) {

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -140,17 +141,9 @@ class OutboxRelayIT {
     void anOrderTheBrokerAcknowledgedIsSentAgainPastTheLimitAndNeverGivenUp() {
         long sku = Stores.openSale(10, 1);
         OrderRequested undecided = Stores.accepted(sku, "acknowledged-undecided", Instant.now().minusSeconds(1));
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
-                Clock.systemUTC(), Stores.metrics());
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-acknowledged"))) {
-            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                relay.relayDue();
-                undeliverable.giveUp();
-                return Stores.sql().fetchValue(OUTBOX.RELAY_ACKS, OUTBOX.ID.eq(undecided.orderId())) >= 5;
-            });
-        }
+        relayAndGiveUpUntil(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-acknowledged"),
+                () -> Stores.sql().fetchValue(OUTBOX.RELAY_ACKS, OUTBOX.ID.eq(undecided.orderId())) >= 5);
 
         assertThat(ORDERS.stored(Stores.sql(), undecided.orderId())).as("no decision but the pipeline's").isEmpty();
         assertThat(new OutboxLookups().states(Stores.sql(), List.of(undecided.orderId()))).containsValue(OutboxLookups.RowState.OPEN);
@@ -161,19 +154,10 @@ class OutboxRelayIT {
     void anOrderWhoseRecordTheBrokerRefusesEveryTimeIsRejectedUndelivered() {
         long sku = Stores.openSale(10, 1);
         OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().minusSeconds(1));
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
-                Clock.systemUTC(), Stores.metrics());
         Properties tooSmall = KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-refused");
         tooSmall.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(tooSmall)) {
-            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                relay.relayDue();
-                undeliverable.giveUp();
-                return ORDERS.stored(Stores.sql(), refused.orderId()).isPresent();
-            });
-        }
+        relayAndGiveUpUntil(tooSmall, () -> ORDERS.stored(Stores.sql(), refused.orderId()).isPresent());
 
         assertThat(ORDERS.stored(Stores.sql(), refused.orderId())).hasValueSatisfying(order -> {
             assertThat(order.status()).isEqualTo(OrderStatus.REJECTED);
@@ -182,6 +166,20 @@ class OutboxRelayIT {
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(refused.orderId()))).isEqualTo(3);
         assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
         assertThat(Stores.SALES.state(sku).stock()).isEqualTo(10);
+    }
+
+    /** The relay's job with a limit of 3 refused sends and every row due again at once, run until {@code done}. */
+    private static void relayAndGiveUpUntil(Properties producerSettings, Callable<Boolean> done) {
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
+                Clock.systemUTC(), Stores.metrics());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerSettings)) {
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                relay.relayDue();
+                undeliverable.giveUp();
+                return done.call();
+            });
+        }
     }
 
     private static int portNobodyListensOn() throws IOException {

@@ -14,6 +14,8 @@ import redis.clients.jedis.resps.ScanResult;
 public final class SaleStore {
 
     private static final int RESTORE_CHUNK = 1_000;
+    /** What {@link #release} and {@link #confirmAll} answer for a reservation whose sale is not loaded: nothing changed. */
+    public static final long NOT_LOADED = -1;
 
     private final LuaRunner lua;
 
@@ -27,7 +29,12 @@ public final class SaleStore {
         return new ReserveOutcome(Reservation.valueOf((String) reply.get(0)), ((Number) reply.get(1)).longValue());
     }
 
-    /** Puts a reservation back, at most once per order. @return units returned (0 if none was held) */
+    /**
+     * Puts a reservation back, at most once per order. Refused while the sale is not loaded (being rebuilt: the
+     * rebuild's last step would undo it): the reservation stays in the ledger, to be settled again once the sale is open
+     * (the leak sweep settles, by MySQL's decision, whatever nobody settles again).
+     * @return units returned, 0 if none was held, {@link #NOT_LOADED} if refused
+     */
     public long release(long skuId, String orderId) {
         return (Long) run(LuaScript.RELEASE, skuId, orderId);
     }
@@ -50,13 +57,15 @@ public final class SaleStore {
     public enum Returned { RETURNED, ALREADY, NOT_LOADED }
 
     /**
-     * Settles confirmed reservations, each at most once per order, in one round trip.
-     * @throws RuntimeException when any of them failed (settling again is harmless)
+     * Settles confirmed reservations, each at most once per order, in one round trip. One whose sale is not loaded
+     * (being rebuilt) is refused and stays in the ledger, like {@link #release}.
+     * @return how many were refused so: settle them again shortly (settling again is harmless)
+     * @throws RuntimeException when any of them failed
      */
-    public void confirmAll(List<OrderResult> confirmed) {
-        lua.runAll(confirmed.stream()
+    public int confirmAll(List<OrderResult> confirmed) {
+        return (int) lua.runAll(confirmed.stream()
                 .map(order -> new ScriptCall(LuaScript.CONFIRM, new SkuKeys(order.skuId()).scriptKeys(), List.of(order.orderId())))
-                .toList());
+                .toList()).stream().filter(reply -> (Long) reply == NOT_LOADED).count();
     }
 
     /**

@@ -82,6 +82,35 @@ class SaleStoreIT {
         assertThat(probe.heldBy(sku, "fay")).isZero();
     }
 
+    /**
+     * A rebuild writes a sale in steps and sets stock and pending from its MySQL snapshot in the last one: a settlement
+     * landing between the steps would be undone by it (pending above the ledger for good, the units never back). Both
+     * settlements refuse until the sale is open; the ledger keeps the orders, and they settle once it is.
+     */
+    @Test
+    void settlementsDuringARebuildAreRefusedAndSettleOnceTheSaleIsOpen() {
+        long sku = RedisFixture.newSkuId();
+        String rejected = order();
+        String confirmed = order();
+        OrderResult confirmation = OrderResult.confirmed(OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
+        LuaRunner lua = new LuaRunner(RedisFixture.REDIS);
+        List<String> keys = new SkuKeys(sku).scriptKeys();
+        lua.run(LuaScript.RESTORE_SALE, keys, List.of("BEGIN"));
+        lua.run(LuaScript.RESTORE_SALE, keys, List.of("ADD", rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
+
+        assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
+        assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
+        lua.run(LuaScript.RESTORE_SALE, keys, List.of("OPEN", "7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1"));
+
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
+        assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactlyInAnyOrder(rejected, confirmed);
+        assertThat(store.release(sku, rejected)).isEqualTo(1);
+        assertThat(store.confirmAll(List.of(confirmation))).isZero();
+        assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
+        assertThat(probe.heldBy(sku, "hal")).isZero();
+        assertThat(probe.heldBy(sku, "ivy")).isEqualTo(2);
+    }
+
     @Test
     void aConfirmationKeepsTheUnitsSoldAndClosesTheLedgerEntrySoNoReleaseFollows() {
         long sku = openSale(5, 1);
