@@ -7,7 +7,6 @@ import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -24,7 +23,8 @@ import org.slf4j.LoggerFactory;
 final class RedisRecovery {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisRecovery.class);
-    private static final Duration LOCK_TTL = Duration.ofMinutes(5);
+    /** Past it another reconciler may take over; this one is then fenced off (every step checks its token). */
+    private static final Duration LOCK_LEASE = Duration.ofMinutes(5);
 
     private final DSLContext dsl;
     private final Skus skus;
@@ -32,7 +32,6 @@ final class RedisRecovery {
     private final SaleStore saleStore;
     private final RedisEpoch epoch;
     private final ReconcilerMetrics metrics;
-    private final String owner = UUID.randomUUID().toString();
 
     RedisRecovery(DSLContext dsl, Skus skus, SaleSnapshots snapshots, SaleStore saleStore, RedisEpoch epoch, ReconcilerMetrics metrics) {
         this.dsl = dsl;
@@ -46,7 +45,11 @@ final class RedisRecovery {
     /** Rebuilds what was lost, when no other reconciler is at it. @return SKUs rebuilt */
     int rebuildIfLost() {
         RedisEpoch.Check check = epoch.check();
-        if (check.state() == RedisEpoch.State.INTACT || !epoch.lockRebuild(owner, LOCK_TTL)) {
+        if (check.state() == RedisEpoch.State.INTACT) {
+            return 0;
+        }
+        Optional<RedisEpoch.RebuildLease> lease = epoch.lockRebuild(LOCK_LEASE);
+        if (lease.isEmpty()) {
             return 0;
         }
         try {
@@ -66,7 +69,7 @@ final class RedisRecovery {
             for (long skuId : lost) {
                 Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuId);
                 if (snapshot.isPresent()) {
-                    saleStore.restore(restored(snapshot.get()));
+                    saleStore.restore(restored(snapshot.get()), lease.get());
                     rebuilt++;
                 }
             }
@@ -77,7 +80,7 @@ final class RedisRecovery {
             }
             return rebuilt;
         } finally {
-            epoch.unlockRebuild(owner);
+            epoch.unlockRebuild(lease.get());
         }
     }
 

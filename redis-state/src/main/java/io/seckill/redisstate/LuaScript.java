@@ -28,8 +28,12 @@ enum LuaScript {
     REVERT_ADJUSTMENT("revert-adjustment.lua"),
     /** ARGV returnId, userId, quantity. Returns {RETURNED or ALREADY or NOT_LOADED, stock}. */
     RETURN_UNITS("return-units.lua"),
-    /** ARGV a step (BEGIN, ADD, BOUGHT, OPEN) and its values: a sale rebuilt from MySQL. */
+    /** KEYS the SKU's and the rebuild lock; ARGV the rebuilder's token, a step (BEGIN, ADD, BOUGHT, ADJUSTED, OPEN) and its values. Returns 1, or 0 when fenced. */
     RESTORE_SALE("restore-sale.lua"),
+    /** KEYS the rebuild lock and its token counter; ARGV leaseMs. Returns the token, or 0 when held by another. */
+    REBUILD_LOCK("rebuild-lock.lua"),
+    /** KEYS the rebuild lock; ARGV token. Returns 1 when released. */
+    REBUILD_UNLOCK("rebuild-unlock.lua"),
     /** ARGV expected stock, corrected stock. Returns 1 when corrected, 0 when the stock moved or a reservation is pending. */
     CORRECT_STOCK("correct-stock.lua"),
     /** One hash's fields and expiry together. */

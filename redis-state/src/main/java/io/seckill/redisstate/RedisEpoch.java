@@ -1,7 +1,8 @@
 package io.seckill.redisstate;
 
 import java.time.Duration;
-import redis.clients.jedis.params.SetParams;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Whether Redis still holds what the services wrote into it. After every rebuild the marker
@@ -15,6 +16,7 @@ public final class RedisEpoch {
 
     static final String MARKER = "seckill:epoch";
     static final String REBUILD_LOCK = "seckill:epoch:rebuilding";
+    static final String REBUILD_TOKENS = "seckill:epoch:rebuild-tokens";
     static final String REBUILD_REQUEST = "seckill:epoch:rebuild-requested";
 
     /** What the marker says. */
@@ -28,6 +30,10 @@ public final class RedisEpoch {
 
     /** @param runId the server's current run id, to mark the state with once it is rebuilt */
     public record Check(State state, String runId) {
+    }
+
+    /** A rebuilder's hold on the rebuild lock: its fencing token, which every rebuild step checks against the lock. */
+    public record RebuildLease(long token) {
     }
 
     private final LuaRunner lua;
@@ -59,15 +65,19 @@ public final class RedisEpoch {
         lua.redis().set(REBUILD_REQUEST, "1");
     }
 
-    /** One rebuilder at a time, among several reconcilers; the lock frees itself after {@code ttl}. */
-    public boolean lockRebuild(String owner, Duration ttl) {
-        return "OK".equals(lua.redis().set(REBUILD_LOCK, owner, SetParams.setParams().nx().px(ttl.toMillis())));
+    /**
+     * One rebuilder at a time, among several reconcilers; the lock frees itself after {@code lease}, and a rebuilder
+     * that outlived it is fenced off: its steps write nothing ({@link SaleStore#restore}).
+     * @return the lease, or empty when another rebuilder holds the lock
+     */
+    public Optional<RebuildLease> lockRebuild(Duration lease) {
+        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(REBUILD_LOCK, REBUILD_TOKENS), List.of(Long.toString(lease.toMillis())));
+        return token == 0 ? Optional.empty() : Optional.of(new RebuildLease(token));
     }
 
-    public void unlockRebuild(String owner) {
-        if (owner.equals(lua.redis().get(REBUILD_LOCK))) {
-            lua.redis().del(REBUILD_LOCK);
-        }
+    /** Gives the lock back, if it is still this lease's. */
+    public void unlockRebuild(RebuildLease lease) {
+        lua.run(LuaScript.REBUILD_UNLOCK, List.of(REBUILD_LOCK), List.of(Long.toString(lease.token())));
     }
 
     private String runId() {

@@ -107,37 +107,55 @@ public final class SaleStore {
     /**
      * Replaces a SKU's sale state with {@code sale}: free stock = MySQL stock - units in flight, the ledger
      * = the orders in flight, each buyer's units = decided + in flight. Written in steps, the sale last,
-     * so buyers are refused (not loaded) until it is whole.
+     * so buyers are refused (not loaded) until it is whole; each step only while {@code lease} holds the lock.
+     * @throws RebuildFenced when the lock is no longer the lease's: the steps written so far leave the sale not
+     *         loaded (refused to buyers) for the lock's holder to rebuild
      */
-    public void restore(Restored sale) {
-        List<String> keys = new SkuKeys(sale.skuId()).scriptKeys();
-        lua.run(LuaScript.RESTORE_SALE, keys, List.of("BEGIN"));
+    public void restore(Restored sale, RedisEpoch.RebuildLease lease) {
+        List<String> keys = new ArrayList<>(new SkuKeys(sale.skuId()).scriptKeys());
+        keys.add(RedisEpoch.REBUILD_LOCK);
+        String token = Long.toString(lease.token());
+        restoreStep(keys, token, "BEGIN", List.of());
         for (int from = 0; from < sale.inFlight().size(); from += RESTORE_CHUNK) {
-            List<String> args = new ArrayList<>(List.of("ADD"));
+            List<String> values = new ArrayList<>();
             for (Held order : sale.inFlight().subList(from, Math.min(from + RESTORE_CHUNK, sale.inFlight().size()))) {
-                args.add(order.orderId());
-                args.add(order.userId() + "|" + order.quantity() + "|" + order.reservedAtMs());
+                values.add(order.orderId());
+                values.add(order.userId() + "|" + order.quantity() + "|" + order.reservedAtMs());
             }
-            lua.run(LuaScript.RESTORE_SALE, keys, args);
+            restoreStep(keys, token, "ADD", values);
         }
         List<Map.Entry<String, Integer>> bought = List.copyOf(sale.bought().entrySet());
         for (int from = 0; from < bought.size(); from += RESTORE_CHUNK) {
-            List<String> args = new ArrayList<>(List.of("BOUGHT"));
+            List<String> values = new ArrayList<>();
             for (Map.Entry<String, Integer> buyer : bought.subList(from, Math.min(from + RESTORE_CHUNK, bought.size()))) {
-                args.add(buyer.getKey());
-                args.add(Integer.toString(buyer.getValue()));
+                values.add(buyer.getKey());
+                values.add(Integer.toString(buyer.getValue()));
             }
-            lua.run(LuaScript.RESTORE_SALE, keys, args);
+            restoreStep(keys, token, "BOUGHT", values);
         }
         for (int from = 0; from < sale.adjustmentIds().size(); from += RESTORE_CHUNK) {
-            List<String> args = new ArrayList<>(List.of("ADJUSTED"));
-            args.addAll(sale.adjustmentIds().subList(from, Math.min(from + RESTORE_CHUNK, sale.adjustmentIds().size())));
-            lua.run(LuaScript.RESTORE_SALE, keys, args);
+            restoreStep(keys, token, "ADJUSTED", sale.adjustmentIds().subList(from, Math.min(from + RESTORE_CHUNK, sale.adjustmentIds().size())));
         }
         int pending = sale.inFlight().stream().mapToInt(Held::quantity).sum();
-        lua.run(LuaScript.RESTORE_SALE, keys, List.of("OPEN", Integer.toString(Math.max(0, sale.stock() - pending)),
-                Integer.toString(pending), Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()),
-                Long.toString(sale.endsAtMs()), Long.toString(sale.version())));
+        restoreStep(keys, token, "OPEN", List.of(Integer.toString(Math.max(0, sale.stock() - pending)), Integer.toString(pending),
+                Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()), Long.toString(sale.endsAtMs()), Long.toString(sale.version())));
+    }
+
+    private void restoreStep(List<String> keys, String token, String step, List<String> values) {
+        List<String> args = new ArrayList<>(List.of(token, step));
+        args.addAll(values);
+        if ((Long) lua.run(LuaScript.RESTORE_SALE, keys, args) == 0) {
+            throw new RebuildFenced(keys.get(1), step);
+        }
+    }
+
+    /** A rebuild step refused: the rebuild lock no longer holds the rebuilder's token (its lease ran out, another took over). */
+    public static final class RebuildFenced extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        RebuildFenced(String saleKey, String step) {
+            super("rebuild of " + saleKey + " stopped at " + step + ": the rebuild lock is no longer this rebuilder's; nothing was written");
+        }
     }
 
     /**

@@ -1,16 +1,22 @@
 package io.seckill.redisstate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.seckill.redisstate.RedisEpoch.RebuildLease;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore.SaleLoad;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -93,14 +99,18 @@ class SaleStoreIT {
         String rejected = order();
         String confirmed = order();
         OrderResult confirmation = OrderResult.confirmed(OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
-        LuaRunner lua = new LuaRunner(RedisFixture.REDIS);
-        List<String> keys = new SkuKeys(sku).scriptKeys();
-        lua.run(LuaScript.RESTORE_SALE, keys, List.of("BEGIN"));
-        lua.run(LuaScript.RESTORE_SALE, keys, List.of("ADD", rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
+        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
+        RebuildLease lease = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        try {
+            restoreStep(lease, sku, "BEGIN");
+            restoreStep(lease, sku, "ADD", rejected, "hal|1|" + now, confirmed, "ivy|2|" + now);
 
-        assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
-        assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
-        lua.run(LuaScript.RESTORE_SALE, keys, List.of("OPEN", "7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1"));
+            assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
+            assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
+            restoreStep(lease, sku, "OPEN", "7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1");
+        } finally {
+            epoch.unlockRebuild(lease);
+        }
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
         assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactlyInAnyOrder(rejected, confirmed);
@@ -109,6 +119,43 @@ class SaleStoreIT {
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
         assertThat(probe.heldBy(sku, "hal")).isZero();
         assertThat(probe.heldBy(sku, "ivy")).isEqualTo(2);
+    }
+
+    /** One step of a rebuild, as {@link SaleStore#restore} sends it, for a test to put something between two of them. */
+    private static void restoreStep(RebuildLease lease, long sku, String step, String... values) {
+        List<String> keys = new ArrayList<>(new SkuKeys(sku).scriptKeys());
+        keys.add(RedisEpoch.REBUILD_LOCK);
+        List<String> args = new ArrayList<>(List.of(Long.toString(lease.token()), step));
+        args.addAll(List.of(values));
+        assertThat(new LuaRunner(RedisFixture.REDIS).run(LuaScript.RESTORE_SALE, keys, args)).isEqualTo(1L);
+    }
+
+    /** A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt since. */
+    @Test
+    void aRebuilderWhoseLeaseRanOutWritesNothingOverTheNextOnesSale() {
+        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
+        long sku = RedisFixture.newSkuId();
+        RebuildLease paused = epoch.lockRebuild(Duration.ofMillis(100)).orElseThrow();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !RedisFixture.REDIS.exists(RedisEpoch.REBUILD_LOCK));
+        RebuildLease next = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        try {
+            store.restore(sale(sku, 5), next);
+            String order = order();
+            assertThat(store.reserve(sku, order, "joe", 1, now).reservation()).isEqualTo(Reservation.RESERVED);
+
+            assertThatThrownBy(() -> store.restore(sale(sku, 9), paused)).isInstanceOf(SaleStore.RebuildFenced.class);
+
+            assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
+            assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactly(order);
+            epoch.unlockRebuild(paused);
+            assertThat(epoch.lockRebuild(Duration.ofMinutes(1))).as("the late unlock left the next rebuilder's lock alone").isEmpty();
+        } finally {
+            epoch.unlockRebuild(next);
+        }
+    }
+
+    private SaleStore.Restored sale(long sku, int stock) {
+        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of());
     }
 
     @Test
