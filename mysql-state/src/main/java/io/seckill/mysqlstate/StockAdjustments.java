@@ -4,8 +4,10 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static io.seckill.schemas.db.Tables.STOCK_ADJUSTMENTS;
 
 import io.seckill.schemas.db.tables.records.StockAdjustmentsRecord;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -85,14 +87,27 @@ public final class StockAdjustments {
         db.update(STOCK_ADJUSTMENTS).set(STOCK_ADJUSTMENTS.IN_REDIS, true).where(STOCK_ADJUSTMENTS.ADJUSTMENT_ID.eq(adjustmentId)).execute();
     }
 
-    /** Adjustments recorded before {@code before} that Redis does not have yet, oldest first. */
-    public List<Adjustment> notInRedis(DSLContext db, Instant before, int limit) {
+    /**
+     * Adjustments recorded at least {@code olderThan} ago that Redis does not have yet, oldest first. Their age is judged
+     * on MySQL's clock, the one that stamped them.
+     */
+    public List<Adjustment> notInRedis(DSLContext db, Duration olderThan, int limit) {
         return db.selectFrom(STOCK_ADJUSTMENTS)
                 .where(STOCK_ADJUSTMENTS.IN_REDIS.isFalse())
-                .and(STOCK_ADJUSTMENTS.CREATED_AT.lt(before))
+                .and(DSL.condition("{0} <= NOW(3) - INTERVAL {1} MICROSECOND", STOCK_ADJUSTMENTS.CREATED_AT, DSL.val(olderThan.toNanos() / 1_000)))
                 .orderBy(STOCK_ADJUSTMENTS.CREATED_AT)
                 .limit(limit)
                 .fetch(StockAdjustments::of);
+    }
+
+    /** Per SKU, the units MySQL added that Redis has not taken yet (removals are taken from Redis first). */
+    public Map<Long, Integer> additionsNotInRedis(DSLContext db) {
+        return db.select(STOCK_ADJUSTMENTS.SKU_ID, DSL.sum(STOCK_ADJUSTMENTS.DELTA))
+                .from(STOCK_ADJUSTMENTS)
+                .where(STOCK_ADJUSTMENTS.IN_REDIS.isFalse())
+                .and(STOCK_ADJUSTMENTS.DELTA.gt(0))
+                .groupBy(STOCK_ADJUSTMENTS.SKU_ID)
+                .fetchMap(STOCK_ADJUSTMENTS.SKU_ID, row -> row.value2().intValue());
     }
 
     /** The ids of every adjustment of a SKU: all of them are part of its MySQL stock. */

@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * and nothing else. MySQL's side is one consistent snapshot (stock and undecided orders together);
  * during a sale a difference is normal for a moment (a decision is committed in MySQL before its
  * result settles the Redis ledger), so a SKU is only judged at rest: nothing pending in Redis, no
- * undecided order in MySQL, no cancelled or expired order's units on their way back. A difference seen at rest, the same in {@code repairAfter} checks in a
+ * undecided order in MySQL, no cancelled or expired order's units on their way back, no stock addition
+ * Redis has not taken yet. A difference seen at rest, the same in {@code repairAfter} checks in a
  * row, is drift: Redis's free stock is set to MySQL's, counted and logged, and only if Redis did not
  * move meanwhile ({@link SaleStore#correctStock}).
  */
@@ -29,17 +31,19 @@ final class DriftCheck {
     private final Skus skus;
     private final OutboxLookups outbox;
     private final OrderEvents orderEvents;
+    private final StockAdjustments adjustments;
     private final SaleStore saleStore;
     private final int repairAfter;
     private final ReconcilerMetrics metrics;
     private final Map<Long, Streak> streaks = new HashMap<>();
 
-    DriftCheck(DSLContext dsl, Skus skus, OutboxLookups outbox, OrderEvents orderEvents, SaleStore saleStore, int repairAfter,
-               ReconcilerMetrics metrics) {
+    DriftCheck(DSLContext dsl, Skus skus, OutboxLookups outbox, OrderEvents orderEvents, StockAdjustments adjustments, SaleStore saleStore,
+               int repairAfter, ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.outbox = outbox;
         this.orderEvents = orderEvents;
+        this.adjustments = adjustments;
         this.saleStore = saleStore;
         this.repairAfter = repairAfter;
         this.metrics = metrics;
@@ -49,7 +53,10 @@ final class DriftCheck {
     synchronized List<SkuFigures> run() {
         MySqlSide mysql = dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            return new MySqlSide(skus.stocks(tx), outbox.openQuantities(tx), orderEvents.returningQuantities(tx));
+            // Units MySQL holds that Redis has not got yet: cancelled or expired orders' returns and stock additions.
+            Map<Long, Integer> owedToRedis = new HashMap<>(orderEvents.returningQuantities(tx));
+            adjustments.additionsNotInRedis(tx).forEach((sku, units) -> owedToRedis.merge(sku, units, Integer::sum));
+            return new MySqlSide(skus.stocks(tx), outbox.openQuantities(tx), owedToRedis);
         });
         List<SkuFigures> all = mysql.stocks().entrySet().stream()
                 .map(sku -> figures(sku.getKey(), sku.getValue(), mysql.undecided().getOrDefault(sku.getKey(), 0),

@@ -2,7 +2,6 @@ package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -12,16 +11,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies to Redis the stock additions MySQL recorded but Redis never took (the ingress died between
  * the two, or the sale was being restored), once each: Redis keeps the ids it applied. Only additions
- * wait here; removals are taken from Redis before MySQL records them.
+ * wait here; removals are taken from Redis before MySQL records them. An addition waits {@code after} by
+ * MySQL's clock, which stamped it, so that the ingress recording it applies it itself first; meanwhile the
+ * drift check counts it as on its way, never as drift to correct (which would count it a second time).
  */
-record PendingAdjustments(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, Duration after, Clock clock) {
+record PendingAdjustments(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, Duration after) {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingAdjustments.class);
     private static final int BATCH = 500;
 
     /** @return adjustments applied now */
     int apply() {
-        List<StockAdjustments.Adjustment> pending = adjustments.notInRedis(dsl, clock.instant().minus(after), BATCH);
+        List<StockAdjustments.Adjustment> pending = adjustments.notInRedis(dsl, after, BATCH);
         int applied = 0;
         for (StockAdjustments.Adjustment adjustment : pending) {
             switch (saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta()).adjustment()) {

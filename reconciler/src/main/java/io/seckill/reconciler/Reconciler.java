@@ -147,10 +147,10 @@ public final class Reconciler implements AutoCloseable {
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), new Outbox(), outboxRows, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);
         jobs.every(config.leakSweepInterval(), "leaked reservation sweep", sweep::sweep);
-        PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore,
-                config.leakSweepInterval(), clock);
+        PendingAdjustments adjustments = new PendingAdjustments(database.dsl(), new StockAdjustments(), saleStore, config.leakSweepInterval());
         jobs.every(config.leakSweepInterval(), "stock adjustments for Redis", adjustments::apply);
-        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outboxRows, orderEvents, saleStore, config.driftRepairAfter(), metrics);
+        DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outboxRows, orderEvents, new StockAdjustments(), saleStore,
+                config.driftRepairAfter(), metrics);
         jobs.every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), config.hangingTransactionCheckInterval(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);

@@ -4,7 +4,8 @@ package io.seckill.reconciler;
  * One SKU as both stores see it. At rest, {@code redisStock + pendingReservations == mysqlStock};
  * {@link #drift()} is the difference, positive when Redis would sell more than MySQL holds.
  * {@code recordedUndecided}: units of orders MySQL recorded (open outbox rows) and has not decided;
- * {@code returning}: units MySQL took back from cancelled or expired orders that Redis has not got yet.
+ * {@code returning}: units MySQL holds that Redis has not got yet (taken back from cancelled or expired
+ * orders, or added as stock).
  */
 record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long returning, long redisStock, long pendingReservations) {
 

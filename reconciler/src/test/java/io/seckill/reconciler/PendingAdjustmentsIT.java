@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.Test;
 class PendingAdjustmentsIT {
 
     private final StockAdjustments adjustments = new StockAdjustments();
-    private final PendingAdjustments pending = new PendingAdjustments(Stores.sql(), adjustments, Stores.SALES, Duration.ZERO,
-            Clock.offset(Clock.systemUTC(), Duration.ofSeconds(1)));
+    private final PendingAdjustments pending = new PendingAdjustments(Stores.sql(), adjustments, Stores.SALES, Duration.ZERO);
 
     @Test
     void anAdditionMySqlRecordedIsAppliedToRedisOnce() {
