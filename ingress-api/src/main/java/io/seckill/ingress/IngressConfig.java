@@ -50,6 +50,13 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
             }
             return new BearerTokenIdentity(new BuyerToken(tokenSecret, clock, clockSkew));
         }
+
+        /** Without the secrets: a configuration is logged and shown in failures, a secret never is. */
+        @Override
+        public String toString() {
+            return "Auth[mode=" + mode + ", tokenSecret=" + (tokenSecret == null ? "unset" : "(hidden)") + ", clockSkew=" + clockSkew
+                    + ", adminToken=" + (adminToken == null ? "unset" : "(hidden)") + "]";
+        }
     }
 
     /** A limit of 0 switches that side off. */

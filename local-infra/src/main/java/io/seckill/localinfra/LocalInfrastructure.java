@@ -2,10 +2,6 @@ package io.seckill.localinfra;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -62,7 +58,7 @@ public final class LocalInfrastructure {
         install(started);
         Map<String, String> variables = new LinkedHashMap<>(started.variables());
         variables.putAll(extra);
-        writeEnvFile(data.serversEnv(), variables);
+        EnvFile.write(data.serversEnv(), variables);
         return started;
     }
 
@@ -114,16 +110,6 @@ public final class LocalInfrastructure {
     private static <T extends RunningServer> T remember(Deque<AutoCloseable> running, T server) {
         running.push(server);
         return server;
-    }
-
-    private static void writeEnvFile(Path file, Map<String, String> variables) {
-        StringBuilder lines = new StringBuilder("# Written by the development servers at start; read by bin/seckill.\n");
-        variables.forEach((name, value) -> lines.append(name).append('=').append(value).append('\n'));
-        try {
-            Files.writeString(file, lines);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
     }
 
     public InfraAddresses addresses() {
