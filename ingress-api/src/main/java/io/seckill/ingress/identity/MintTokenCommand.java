@@ -1,12 +1,17 @@
 package io.seckill.ingress.identity;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
@@ -23,17 +28,21 @@ public final class MintTokenCommand implements Callable<Integer> {
     @Option(names = "--ttl", defaultValue = "PT24H", description = "ISO-8601 duration the token is valid (default ${DEFAULT-VALUE})")
     Duration ttl;
 
-    @Option(names = "--secret", defaultValue = "${env:SECKILL_TOKEN_SECRET}",
-            description = "HMAC secret, at least 32 bytes (default: $SECKILL_TOKEN_SECRET)")
-    String secret;
+    // Never an option of its own: a secret on a command line is readable by every user of the host (ps, /proc).
+    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HMAC secret (default: $SECKILL_TOKEN_SECRET)")
+    Path secretFile;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+        String secret = secretFile != null ? Files.readString(secretFile).strip() : System.getenv("SECKILL_TOKEN_SECRET");
         if (secret == null || secret.isBlank()) {
-            System.err.println("no secret: set SECKILL_TOKEN_SECRET or pass --secret");
+            spec.commandLine().getErr().println("no secret: set SECKILL_TOKEN_SECRET or pass --secret-file");
             return 2;
         }
-        System.out.println(new BuyerToken(secret, Clock.systemUTC(), Duration.ZERO).mint(userId, Instant.now().plus(ttl)));
+        spec.commandLine().getOut().println(new BuyerToken(secret, Clock.systemUTC(), Duration.ZERO).mint(userId, Instant.now().plus(ttl)));
         return 0;
     }
 
