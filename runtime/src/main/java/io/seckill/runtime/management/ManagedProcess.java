@@ -25,7 +25,7 @@ public final class ManagedProcess implements AutoCloseable {
     public static ManagedProcess open(String service, int defaultPort, Env env, FatalFailures fatal) {
         PrometheusMeterRegistry registry = ProcessMetrics.registry(service);
         Readiness readiness = new Readiness();
-        ManagementServer server = ManagementServer.start(env.integer(ManagementServer.PORT_VARIABLE, defaultPort), registry, readiness);
+        ManagementServer server = ManagementServer.start(env, defaultPort, registry, readiness);
         System.out.printf("%s management http://localhost:%d (/health /ready /metrics)%n", service, server.port());
         return new ManagedProcess(new ServiceHost(registry, readiness, fatal, Clock.systemUTC()), server);
     }
