@@ -190,9 +190,14 @@ final class HangingTransactions {
         return candidates;
     }
 
-    /** Whether the coordinator ended a transaction of this producer id at an epoch after {@code epoch}. */
-    private boolean coordinatorEndedLater(long producerId, int epoch) throws ExecutionException, InterruptedException {
-        for (TransactionListing listing : admin.listTransactions(new ListTransactionsOptions().filterProducerIds(Set.of(producerId))).all().get()) {
+    /**
+     * Whether, among the coordinator's transactions of this producer id, one ended at an epoch after {@code epoch}.
+     */
+    private boolean endedLater(List<TransactionListing> coordinated, long producerId, int epoch) throws ExecutionException, InterruptedException {
+        for (TransactionListing listing : coordinated) {
+            if (!ENDED.contains(listing.state())) {
+                continue;
+            }
             TransactionDescription transaction = admin.describeTransactions(List.of(listing.transactionalId()))
                     .description(listing.transactionalId()).get();
             if (transaction.producerId() == producerId && transaction.producerEpoch() > epoch && ENDED.contains(transaction.state())) {
@@ -200,12 +205,6 @@ final class HangingTransactions {
             }
         }
         return false;
-    }
-
-    /** Whether the producer's coordinator holds any transaction of this producer id unfinished, at any epoch. */
-    private boolean coordinatorHoldsAny(long producerId) throws ExecutionException, InterruptedException {
-        return !admin.listTransactions(new ListTransactionsOptions().filterProducerIds(Set.of(producerId)).filterStates(IN_PROGRESS))
-                .all().get().isEmpty();
     }
 
     /**
@@ -217,11 +216,18 @@ final class HangingTransactions {
         boolean open = admin.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers().stream()
                 .anyMatch(producer -> producer.producerId() == seen.producerId() && producer.producerEpoch() == seen.producerEpoch()
                         && producer.currentTransactionStartOffset().equals(seen.currentTransactionStartOffset()));
-        if (!open || coordinatorHoldsAny(seen.producerId())) {
+        if (!open) {
+            return false;
+        }
+        // One read of the coordinator for both questions: does it hold anything of this producer id, at any epoch, in
+        // progress; and did it end one at a later epoch.
+        List<TransactionListing> coordinated = admin.listTransactions(new ListTransactionsOptions()
+                .filterProducerIds(Set.of(seen.producerId()))).all().get().stream().toList();
+        if (coordinated.stream().anyMatch(listing -> IN_PROGRESS.contains(listing.state()))) {
             return false;
         }
         return switch (candidate.evidence()) {
-            case ENDED_BY_ITS_COORDINATOR -> coordinatorEndedLater(seen.producerId(), seen.producerEpoch());
+            case ENDED_BY_ITS_COORDINATOR -> endedLater(coordinated, seen.producerId(), seen.producerEpoch());
             case UNKNOWN_PAST_THE_BOUND -> true;
         };
     }

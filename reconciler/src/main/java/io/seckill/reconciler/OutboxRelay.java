@@ -33,6 +33,7 @@ record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int 
             return answered.acknowledgedOrFail();
         });
     }
+
     /** The order's record, marked as the relay's: the gate lets it through even if it saw the order before. */
     private static ProducerRecord<String, byte[]> resent(RelayedRows.Due row) {
         ProducerRecord<String, byte[]> record = Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(row.key()),

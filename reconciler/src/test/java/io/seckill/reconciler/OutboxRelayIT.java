@@ -82,11 +82,8 @@ class OutboxRelayIT {
     void noRowLockIsHeldWhileTheRelayWaitsOnKafka() throws Exception {
         long sku = Stores.openSale(10, 1);
         OrderRequested due = Stores.accepted(sku, "waiting", Instant.now().minusSeconds(1));
-        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unreachable");
-        unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
-            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofSeconds(10),
-                    Duration.ofMinutes(5)), 500);
+        try (KafkaProducer<String, byte[]> producer = producerToNobody("relay-unreachable", 5_000)) {
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500);
             Thread relaying = new Thread(() -> {
                 try {
                     relay.relayDue();
@@ -114,11 +111,8 @@ class OutboxRelayIT {
     void aSendTheBrokerDidNotAcknowledgeIsNotCountedAndComesDueAgainSoon() throws Exception {
         long sku = Stores.openSale(10, 1);
         OrderRequested due = Stores.accepted(sku, "unacknowledged", Instant.now().minusSeconds(1));
-        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), "relay-unacknowledged");
-        unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(unreachable)) {
-            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(1),
-                    Duration.ofMinutes(5)), 500);
+        try (KafkaProducer<String, byte[]> producer = producerToNobody("relay-unacknowledged", 1_000)) {
+            OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(1), Duration.ofMinutes(5)), 500);
 
             assertThatThrownBy(relay::relayDue).as("Kafka never answers").isInstanceOf(RuntimeException.class);
         }
@@ -180,6 +174,13 @@ class OutboxRelayIT {
                 return done.call();
             });
         }
+    }
+
+    /** A producer whose broker never answers: a send fails once {@code maxBlockMs} is over. */
+    private static KafkaProducer<String, byte[]> producerToNobody(String clientId, int maxBlockMs) throws IOException {
+        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), clientId);
+        unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlockMs);
+        return new KafkaProducer<>(unreachable);
     }
 
     private static int portNobodyListensOn() throws IOException {

@@ -1,8 +1,10 @@
 package io.seckill.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.redisstate.OrderView;
+import io.seckill.redisstate.SkuKeys;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.runtime.Delivery;
 import io.seckill.schemas.events.OrderRequested;
@@ -39,6 +41,35 @@ class ReservationSettlerIT {
         assertThat(Stores.STATUSES.get(kept.orderId())).contains(new OrderView(kept.orderId(), sku, "kept", 1, OrderStatus.CONFIRMED, null));
         assertThat(Stores.STATUSES.get(refused.orderId()))
                 .contains(new OrderView(refused.orderId(), sku, "refused", 1, OrderStatus.REJECTED, RejectReason.SOLD_OUT));
+    }
+
+    /**
+     * Between a rebuild's first step and its last (the sale not loaded), a settlement would be undone by the last step's
+     * snapshot: the batch fails, for the consumer loop to run it again, and settles once the sale is open (P5).
+     */
+    @Test
+    void aBatchWhoseSaleIsBeingRebuiltFailsAndSettlesOnceTheSaleIsOpen() {
+        long sku = Stores.openSale(5, 1);
+        OrderResult confirmed = OrderResult.confirmed(Stores.accepted(sku, "kept", Instant.now().plusSeconds(600)), Instant.now());
+        OrderResult rejected = OrderResult.rejected(Stores.accepted(sku, "refused", Instant.now().plusSeconds(600)), RejectReason.SOLD_OUT,
+                Instant.now());
+        List<Delivery<OrderResult>> results = deliveries(Topic.ORDER_RESULTS, List.of(confirmed));
+        List<Delivery<StockCompensation>> compensations = deliveries(Topic.STOCK_COMPENSATIONS, List.of(StockCompensation.forRejected(rejected)));
+        String sale = new SkuKeys(sku).sale();
+        String limit = Stores.REDIS.hget(sale, "limit");
+        Stores.REDIS.hdel(sale, "limit");
+
+        assertThatThrownBy(() -> settler.onResults(results)).hasMessageContaining("rebuilt");
+        assertThatThrownBy(() -> settler.onCompensations(compensations)).hasMessageContaining("rebuilt");
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(3, 2));
+
+        Stores.REDIS.hset(sale, "limit", limit);
+        settler.onResults(results);
+        settler.onCompensations(compensations);
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
     }
 
     private static <V> List<Delivery<V>> deliveries(Topic<V> topic, List<V> values) {

@@ -112,17 +112,15 @@ public final class SaleStore {
      *         loaded (refused to buyers) for the lock's holder to rebuild
      */
     public void restore(Restored sale, RedisEpoch.RebuildLease lease) {
-        List<String> keys = new ArrayList<>(new SkuKeys(sale.skuId()).scriptKeys());
-        keys.add(RedisEpoch.REBUILD_LOCK);
-        String token = Long.toString(lease.token());
-        restoreStep(keys, token, "BEGIN", List.of());
+        long sku = sale.skuId();
+        restoreStep(sku, lease, "BEGIN", List.of());
         for (int from = 0; from < sale.inFlight().size(); from += RESTORE_CHUNK) {
             List<String> values = new ArrayList<>();
             for (Held order : sale.inFlight().subList(from, Math.min(from + RESTORE_CHUNK, sale.inFlight().size()))) {
                 values.add(order.orderId());
                 values.add(order.userId() + "|" + order.quantity() + "|" + order.reservedAtMs());
             }
-            restoreStep(keys, token, "ADD", values);
+            restoreStep(sku, lease, "ADD", values);
         }
         List<Map.Entry<String, Integer>> bought = List.copyOf(sale.bought().entrySet());
         for (int from = 0; from < bought.size(); from += RESTORE_CHUNK) {
@@ -131,21 +129,24 @@ public final class SaleStore {
                 values.add(buyer.getKey());
                 values.add(Integer.toString(buyer.getValue()));
             }
-            restoreStep(keys, token, "BOUGHT", values);
+            restoreStep(sku, lease, "BOUGHT", values);
         }
         for (int from = 0; from < sale.adjustmentIds().size(); from += RESTORE_CHUNK) {
-            restoreStep(keys, token, "ADJUSTED", sale.adjustmentIds().subList(from, Math.min(from + RESTORE_CHUNK, sale.adjustmentIds().size())));
+            restoreStep(sku, lease, "ADJUSTED", sale.adjustmentIds().subList(from, Math.min(from + RESTORE_CHUNK, sale.adjustmentIds().size())));
         }
         int pending = sale.inFlight().stream().mapToInt(Held::quantity).sum();
-        restoreStep(keys, token, "OPEN", List.of(Integer.toString(Math.max(0, sale.stock() - pending)), Integer.toString(pending),
+        restoreStep(sku, lease, "OPEN", List.of(Integer.toString(Math.max(0, sale.stock() - pending)), Integer.toString(pending),
                 Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()), Long.toString(sale.endsAtMs()), Long.toString(sale.version())));
     }
 
-    private void restoreStep(List<String> keys, String token, String step, List<String> values) {
-        List<String> args = new ArrayList<>(List.of(token, step));
+    /** One step of a rebuild (restore-sale.lua), written only while {@code lease} holds the rebuild lock. */
+    void restoreStep(long skuId, RedisEpoch.RebuildLease lease, String step, List<String> values) {
+        List<String> keys = new ArrayList<>(new SkuKeys(skuId).scriptKeys());
+        keys.add(RedisEpoch.REBUILD_LOCK);
+        List<String> args = new ArrayList<>(List.of(Long.toString(lease.token()), step));
         args.addAll(values);
         if ((Long) lua.run(LuaScript.RESTORE_SALE, keys, args) == 0) {
-            throw new RebuildFenced(keys.get(1), step);
+            throw new RebuildFenced(skuId, step);
         }
     }
 
@@ -153,8 +154,8 @@ public final class SaleStore {
     public static final class RebuildFenced extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
-        RebuildFenced(String saleKey, String step) {
-            super("rebuild of " + saleKey + " stopped at " + step + ": the rebuild lock is no longer this rebuilder's; nothing was written");
+        RebuildFenced(long skuId, String step) {
+            super("rebuild of SKU " + skuId + " stopped at " + step + ": the rebuild lock is no longer this rebuilder's; nothing was written");
         }
     }
 

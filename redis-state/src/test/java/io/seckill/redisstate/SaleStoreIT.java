@@ -13,7 +13,6 @@ import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -102,12 +101,12 @@ class SaleStoreIT {
         RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
         RebuildLease lease = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
         try {
-            restoreStep(lease, sku, "BEGIN");
-            restoreStep(lease, sku, "ADD", rejected, "hal|1|" + now, confirmed, "ivy|2|" + now);
+            store.restoreStep(sku, lease, "BEGIN", List.of());
+            store.restoreStep(sku, lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
 
             assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
             assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
-            restoreStep(lease, sku, "OPEN", "7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1");
+            store.restoreStep(sku, lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1"));
         } finally {
             epoch.unlockRebuild(lease);
         }
@@ -119,15 +118,6 @@ class SaleStoreIT {
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
         assertThat(probe.heldBy(sku, "hal")).isZero();
         assertThat(probe.heldBy(sku, "ivy")).isEqualTo(2);
-    }
-
-    /** One step of a rebuild, as {@link SaleStore#restore} sends it, for a test to put something between two of them. */
-    private static void restoreStep(RebuildLease lease, long sku, String step, String... values) {
-        List<String> keys = new ArrayList<>(new SkuKeys(sku).scriptKeys());
-        keys.add(RedisEpoch.REBUILD_LOCK);
-        List<String> args = new ArrayList<>(List.of(Long.toString(lease.token()), step));
-        args.addAll(List.of(values));
-        assertThat(new LuaRunner(RedisFixture.REDIS).run(LuaScript.RESTORE_SALE, keys, args)).isEqualTo(1L);
     }
 
     /** A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt since. */
