@@ -96,7 +96,7 @@ public final class IngressApi implements AutoCloseable {
             OutboxWriter outbox = opened.add(new OutboxWriter(dsl, outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                     config.outboxWriters(), metrics));
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
-            OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxRows), knownSkus,
+            OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                     new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics), idempotent, metrics, config, clock);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(config.auth().adminToken()),

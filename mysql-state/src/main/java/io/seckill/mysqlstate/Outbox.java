@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
@@ -34,6 +35,8 @@ public final class Outbox {
     public static final String EVENT_TYPE = "OrderRequested";
     /** The type of a fence row: it holds an unrecorded order's id so that the order can never be recorded. */
     public static final String VOIDED_TYPE = "OrderVoided";
+    /** The type of a key fence: it holds a buyer's Idempotency-Key whose answer was a refusal, so that no order is ever recorded under it. */
+    public static final String KEY_REFUSED_TYPE = "IdempotencyKeyRefused";
     private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
     private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
             OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY);
@@ -92,6 +95,21 @@ public final class Outbox {
         return insertSql.computeIfAbsent(rows, count -> "INSERT INTO " + OUTBOX.getName() + " ("
                 + INSERTED.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
                 + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(INSERTED.size(), "?")) + ")")));
+    }
+
+    /**
+     * Makes sure no order is ever recorded under this buyer's key, unless one already is: a key fence row
+     * (completed at once, so no job reads it as an order) takes the key's place in the unique index of buyer
+     * and key, and whichever of it and the order's row the database takes first, the other fails.
+     * {@link OutboxLookups#orderForKey} then says which. Run again when it was a deadlock's victim (it and the
+     * order's insert, both waiting on a third row of the key, deadlock when it goes).
+     */
+    public void fenceKey(DSLContext db, String userId, long skuId, String idempotencyKey, Instant at) {
+        DeadlockRetry.run(() -> db.insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD,
+                        OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.COMPLETED_AT, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY)
+                .values(UUID.randomUUID().toString(), AGGREGATE_TYPE, Long.toString(skuId), KEY_REFUSED_TYPE, "", at, at, at, userId, 0, idempotencyKey)
+                .onDuplicateKeyIgnore()
+                .execute());
     }
 
     /**

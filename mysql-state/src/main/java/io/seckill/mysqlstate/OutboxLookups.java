@@ -49,11 +49,12 @@ public final class OutboxLookups {
                 .fetchMap(OUTBOX.ID, OUTBOX.CREATED_AT);
     }
 
-    /** The order a buyer made with an Idempotency-Key, while its row is kept. */
+    /** The order a buyer made with an Idempotency-Key, while its row is kept; none when a key fence holds the key. */
     public Optional<KeyedOrder> orderForKey(DSLContext db, String userId, String idempotencyKey) {
         return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID).from(OUTBOX)
                 .where(OUTBOX.USER_ID.eq(userId))
                 .and(OUTBOX.IDEMPOTENCY_KEY.eq(idempotencyKey))
+                .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
                 .fetchOptional(row -> new KeyedOrder(row.value1(), Long.parseLong(row.value2())));
     }
 
@@ -67,11 +68,12 @@ public final class OutboxLookups {
                 .fetchMap(OUTBOX.ID, row -> stateOf(row.value2(), row.value3()));
     }
 
-    /** A buyer's rows of one SKU, newest first (at most {@code limit}). */
+    /** A buyer's rows of one SKU (orders and their fences, not key fences), newest first (at most {@code limit}). */
     public List<Entry> ofBuyer(DSLContext db, String userId, long skuId, int limit) {
         return db.selectFrom(OUTBOX)
                 .where(OUTBOX.USER_ID.eq(userId))
                 .and(OUTBOX.AGGREGATEID.eq(Long.toString(skuId)))
+                .and(OUTBOX.TYPE.ne(Outbox.KEY_REFUSED_TYPE))
                 .orderBy(OUTBOX.CREATED_AT.desc())
                 .limit(limit)
                 .fetch(OutboxLookups::entryOf);

@@ -40,8 +40,12 @@ enum LuaScript {
     HASH_PUT("hash-put.lua"),
     /** Sliding-window limit per buyer and per client address. */
     RATE_LIMIT("rate-limit.lua"),
-    /** First claim of an idempotency key, or the stored outcome. */
-    IDEMPOTENCY_CLAIM("idempotency-claim.lua");
+    /** ARGV fingerprint, leaseMs, owner token, keepMs. First claim of an idempotency key, a takeover of a lapsed one, or the stored outcome. */
+    IDEMPOTENCY_CLAIM("idempotency-claim.lua"),
+    /** ARGV owner token, keepMs, the reply's fields. Returns 1 when stored, 0 when the claim was taken over. */
+    IDEMPOTENCY_COMPLETE("idempotency-complete.lua"),
+    /** ARGV owner token. Returns 1 when freed, 0 when the claim was taken over. */
+    IDEMPOTENCY_ABANDON("idempotency-abandon.lua");
 
     private final String source;
 

@@ -1,6 +1,7 @@
 package io.seckill.redisstate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.seckill.redisstate.IdempotencyClaims.Claim;
 import io.seckill.redisstate.IdempotencyClaims.ClaimState;
@@ -45,29 +46,50 @@ class ReplyStoresIT {
     void anIdempotencyKeyIsClaimedOnceAndThenTellsWhatBecameOfTheRequest() {
         IdempotencyClaims claims = new IdempotencyClaims(lua, Duration.ofMinutes(5), Duration.ofSeconds(30));
         String key = UUID.randomUUID().toString();
-        assertThat(claims.claim("jon", key, "fingerprint-a").state()).isEqualTo(ClaimState.CLAIMED);
-        assertThat(claims.claim("jon", key, "fingerprint-a").state()).isEqualTo(ClaimState.IN_PROGRESS);
-        assertThat(claims.claim("jon", key, "fingerprint-b").state()).isEqualTo(ClaimState.MISMATCH);
-        assertThat(claims.claim("kim", key, "fingerprint-b").state()).as("another buyer's key").isEqualTo(ClaimState.CLAIMED);
+        assertThat(claims.claim("jon", key, "fingerprint-a", "first").state()).isEqualTo(ClaimState.CLAIMED);
+        assertThat(claims.claim("jon", key, "fingerprint-a", "retry").state()).isEqualTo(ClaimState.IN_PROGRESS);
+        assertThat(claims.claim("jon", key, "fingerprint-b", "other").state()).isEqualTo(ClaimState.MISMATCH);
+        assertThat(claims.claim("kim", key, "fingerprint-b", "kims").state()).as("another buyer's key").isEqualTo(ClaimState.CLAIMED);
 
         StoredReply reply = new StoredReply(202, "application/json", "{\"orderId\":\"x\"}".getBytes(StandardCharsets.UTF_8),
                 "/api/v1/orders/x", null);
-        claims.complete("jon", key, reply);
-        Claim done = claims.claim("jon", key, "fingerprint-a");
+        assertThat(claims.complete("jon", key, "first", reply)).isTrue();
+        Claim done = claims.claim("jon", key, "fingerprint-a", "retry");
         assertThat(done.state()).isEqualTo(ClaimState.DONE);
         assertThat(done.reply().status()).isEqualTo(202);
         assertThat(done.reply().body()).isEqualTo(reply.body());
         assertThat(done.reply().location()).isEqualTo("/api/v1/orders/x");
         assertThat(done.reply().code()).isNull();
+        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("jon", key))).isBetween(1L, Duration.ofMinutes(5).toMillis());
     }
 
     @Test
     void anAbandonedClaimCanBeClaimedAgain() {
         IdempotencyClaims claims = new IdempotencyClaims(lua, Duration.ofMinutes(5), Duration.ofSeconds(30));
         String key = UUID.randomUUID().toString();
-        claims.claim("lea", key, "f");
-        claims.abandon("lea", key);
-        assertThat(claims.claim("lea", key, "f").state()).isEqualTo(ClaimState.CLAIMED);
+        claims.claim("lea", key, "f", "first");
+        claims.abandon("lea", key, "first");
+        assertThat(claims.claim("lea", key, "f", "retry").state()).isEqualTo(ClaimState.CLAIMED);
+    }
+
+    @Test
+    void aLapsedClaimIsTakenOverAndItsFirstHolderCanNeitherAnswerNorFreeTheKey() {
+        Duration lease = Duration.ofMillis(200);
+        IdempotencyClaims claims = new IdempotencyClaims(lua, Duration.ofMinutes(5), lease);
+        String key = UUID.randomUUID().toString();
+        assertThat(claims.claim("max", key, "f", "paused").state()).isEqualTo(ClaimState.CLAIMED);
+        await().atMost(Duration.ofSeconds(5)).until(() -> claims.claim("max", key, "f", "retry").state() == ClaimState.TAKEN_OVER);
+        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("max", key))).as("the claim's record outlives its lease")
+                .isGreaterThan(lease.toMillis());
+
+        StoredReply refused = new StoredReply(409, "application/problem+json", "{}".getBytes(StandardCharsets.UTF_8), null, "SOLD_OUT");
+        StoredReply late = new StoredReply(202, "application/json", "{}".getBytes(StandardCharsets.UTF_8), "/api/v1/orders/y", null);
+        claims.abandon("max", key, "paused");
+        assertThat(claims.complete("max", key, "paused", late)).as("the paused request lost the key").isFalse();
+        assertThat(claims.complete("max", key, "retry", refused)).isTrue();
+        Claim done = claims.claim("max", key, "f", "third");
+        assertThat(done.state()).isEqualTo(ClaimState.DONE);
+        assertThat(done.reply().status()).isEqualTo(409);
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.seckill.ingress.buying;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Problem;
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
+import java.time.Clock;
 import java.util.Optional;
 import org.jooq.DSLContext;
 
@@ -11,18 +13,29 @@ import org.jooq.DSLContext;
  * Orders made under an Idempotency-Key, as MySQL keeps them with their outbox row: the answer to a
  * retry when Redis no longer holds the key (lost, expired, or its first request never stored its reply).
  */
-public record KeyedOrders(DSLContext dsl, OutboxLookups outbox) {
+public record KeyedOrders(DSLContext dsl, Outbox outbox, OutboxLookups lookups, Clock clock) {
 
     /**
      * @return the order this buyer made with this key, if any
      * @throws Problem when the key was used for another SKU
      */
     Optional<String> earlierOrder(String userId, String key, long skuId) {
-        return outbox.orderForKey(dsl, userId, key).map(order -> {
+        return lookups.orderForKey(dsl, userId, key).map(order -> {
             if (order.skuId() != skuId) {
                 throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED, IdempotentReplies.HEADER + " " + key + " was used for a different request");
             }
             return order.orderId();
         });
+    }
+
+    /**
+     * Before a refusal becomes the key's answer while an earlier request with the key may still record its
+     * order (it lost its claim by a pause): fences the key in MySQL, so that order can no longer be recorded
+     * (its insert fails, its reservation goes back), unless it already was.
+     * @return the order recorded under the key before the fence, if one was
+     */
+    Optional<String> fenceOff(String userId, String key, long skuId) {
+        outbox.fenceKey(dsl, userId, skuId, key, clock.instant());
+        return earlierOrder(userId, key, skuId);
     }
 }

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>With an {@code Idempotency-Key} the rate limit and the key's lookup come first, because a retry
  * of an order that won must get its 202 back even after the SKU sold out. The key is also written with
  * the order's row, so a retry whose key Redis no longer holds still finds its order, and a second
- * order under one key cannot be recorded.
+ * order under one key cannot be recorded. A retry that took the key over from a request paused past its
+ * claim fences the key in MySQL before it answers with a refusal ({@link KeyedOrders#fenceOff}): the
+ * paused request's order then either was recorded first (and is the answer) or never will be.
  */
 public final class OrderDesk {
 
@@ -101,7 +103,7 @@ public final class OrderDesk {
                 }
                 return Reply.problem(refused, ctx.path());
             }
-        }).writeTo(ctx);
+        }, refusal -> keyedOrders.fenceOff(userId, key, skuId).map(OrderDesk::accepted).orElse(refusal)).writeTo(ctx);
     }
 
     private Reply attempt(long skuId, String userId, int quantity, String idempotencyKey, Runnable admission, String path) {

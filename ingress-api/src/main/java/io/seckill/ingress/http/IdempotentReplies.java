@@ -8,17 +8,24 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code Idempotency-Key}: the first request with a key does the work and its answer is stored; every
  * retry with the same key and the same request gets that same answer, also while the first is still
  * running (it waits for it). The same key with a different request is refused. Server errors are not
- * stored: the retry tries again. Keys expire after the configured time.
+ * stored: the retry tries again. Keys expire after the configured time. A request paused past its
+ * claim's lease loses the key to a retry; the retry's refusal then passes through the caller's check,
+ * since the paused request may still finish what the refusal denies.
  */
 public final class IdempotentReplies {
 
+    private static final Logger LOG = LoggerFactory.getLogger(IdempotentReplies.class);
     public static final String HEADER = "Idempotency-Key";
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
     private static final Duration CLAIM_MARGIN = Duration.ofSeconds(15);
@@ -34,8 +41,8 @@ public final class IdempotentReplies {
     /**
      * How long a claim holds: longer than the slowest request can take ({@code longestRequest}: for a
      * buy, the outbox wait, then the fence's), so a retry never runs beside the first; if the first request's process died, the key
-     * frees itself after this. The key is in MySQL with the order besides, so even a claim that
-     * expired cannot make a second order.
+     * can be taken over after this. The key is in MySQL with the order besides, so even a claim that
+     * lapsed cannot make a second order.
      */
     public static Duration claimTtl(Duration longestRequest) {
         return longestRequest.plus(CLAIM_MARGIN);
@@ -63,13 +70,23 @@ public final class IdempotentReplies {
         }
     }
 
-    public Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work) {
+    /**
+     * Runs {@code work} once for the key, or answers as the request that ran it did.
+     * @param takenOver what a request that took the key over from a lapsed claim does with a refusal before it
+     *                  becomes the key's answer: the request that lost the claim may still be running and succeed
+     */
+    public Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work, UnaryOperator<Reply> takenOver) {
+        String owner = UUID.randomUUID().toString();
         long deadline = System.nanoTime() + WAIT_LIMIT.toNanos();
         Optional<Reply> reply = Optional.empty();
         while (reply.isEmpty()) {
-            IdempotencyClaims.Claim claim = claims.claim(userId, key, fingerprint);
+            IdempotencyClaims.Claim claim = claims.claim(userId, key, fingerprint, owner);
             reply = switch (claim.state()) {
-                case CLAIMED -> Optional.of(doOnce(userId, key, work));
+                case CLAIMED -> Optional.of(doOnce(userId, key, owner, work));
+                case TAKEN_OVER -> Optional.of(doOnce(userId, key, owner, () -> {
+                    Reply answer = work.get();
+                    return answer.status() >= 400 && answer.status() < 500 ? takenOver.apply(answer) : answer;
+                }));
                 case DONE -> Optional.of(Reply.of(claim.reply()));
                 case MISMATCH -> throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                         HEADER + " " + key + " was used for a different request");
@@ -82,19 +99,26 @@ public final class IdempotentReplies {
         return reply.get();
     }
 
-    private Reply doOnce(String userId, String key, Supplier<Reply> work) {
+    /** {@link #execute(String, String, String, Supplier, UnaryOperator)} for work whose refusals a late first request cannot contradict. */
+    public Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work) {
+        return execute(userId, key, fingerprint, work, UnaryOperator.identity());
+    }
+
+    private Reply doOnce(String userId, String key, String owner, Supplier<Reply> work) {
         Reply reply;
         try {
             reply = work.get();
         } catch (RuntimeException e) {
-            claims.abandon(userId, key);
+            claims.abandon(userId, key, owner);
             throw e;
         }
         if (reply.status() >= 500) {
-            claims.abandon(userId, key);
+            claims.abandon(userId, key, owner);
             return reply;
         }
-        claims.complete(userId, key, reply.stored());
+        if (!claims.complete(userId, key, owner, reply.stored())) {
+            LOG.info("{} {}: this request's claim lapsed and another took the key over; its answer stands", HEADER, key);
+        }
         return reply;
     }
 
