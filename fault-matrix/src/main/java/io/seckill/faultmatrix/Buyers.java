@@ -20,14 +20,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Buyers as the fault matrix sends them: each a user of their own, buying 1-3 units of one SKU through
+ * Buyers as the fault runs send them: each buying 1 to {@code maxQuantity} units of one SKU through
  * one of the ingresses in turn, {@code concurrency} at a time, as fast as they are answered. Every
- * answer is kept: the status (or none, when the connection dropped) and the order id of a 202.
+ * answer is kept: the status (or none, when the connection dropped) and the order id of a 202. The
+ * fault matrix's buyers are each a user of their own and ask once; the randomized run's share users
+ * (so the per-user limit is tested) and ask as a careful client does: with an Idempotency-Key, again
+ * on a 503 or a dropped connection, the last answer being the one that counts.
  */
 final class Buyers {
 
-    /** What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection gave none. */
-    record Answer(String userId, long skuId, int quantity, int status, String orderId) {
+    /**
+     * What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection gave none.
+     * @param idempotencyKey the key its requests carried, or null
+     */
+    record Answer(String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId) {
         static final int NO_ANSWER = -1;
 
         boolean accepted() {
@@ -48,9 +54,29 @@ final class Buyers {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final BuyerToken tokens = new BuyerToken(FaultCluster.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
     private final AtomicInteger answered = new AtomicInteger();
+    private final int attempts;
+    private final int buyersPerUser;
+    private final int maxQuantity;
+
+    /** The fault matrix's buyers: a user each, 1-3 units, one request without a key. */
+    Buyers() {
+        this(1, 1, 3);
+    }
+
+    /**
+     * @param attempts requests per buyer at most; above 1 they carry an Idempotency-Key and are repeated on a 503 or no answer
+     * @param buyersPerUser how many buyers act for one user (each with requests of its own)
+     */
+    Buyers(int attempts, int buyersPerUser, int maxQuantity) {
+        this.attempts = attempts;
+        this.buyersPerUser = buyersPerUser;
+        this.maxQuantity = maxQuantity;
+    }
 
     int answered() {
         return answered.get();
@@ -62,35 +88,49 @@ final class Buyers {
         Random random = new Random(prefix.hashCode());
         List<CompletableFuture<Answer>> answers = new ArrayList<>();
         for (int buyer = 0; buyer < buyers; buyer++) {
-            String userId = prefix + "-" + buyer;
+            String userId = prefix + "-" + buyer / buyersPerUser;
+            String key = attempts > 1 ? prefix + "-key-" + buyer : null;
             long sku = skus.get(random.nextInt(skus.size()));
-            int quantity = 1 + random.nextInt(3);
+            int quantity = 1 + random.nextInt(maxQuantity);
             URI ingress = ingresses.get(buyer % ingresses.size());
-            answers.add(CompletableFuture.supplyAsync(() -> buy(ingress, userId, sku, quantity), pool));
+            answers.add(CompletableFuture.supplyAsync(() -> buyUntilAnswered(ingress, userId, sku, quantity, key), pool));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .thenApply(done -> answers.stream().map(CompletableFuture::join).toList())
                 .whenComplete((done, failure) -> pool.shutdown());
     }
 
-    private Answer buy(URI ingress, String userId, long sku, int quantity) {
-        HttpRequest request = HttpRequest.newBuilder(ingress.resolve("/api/v1/skus/" + sku + "/orders"))
+    private Answer buyUntilAnswered(URI ingress, String userId, long sku, int quantity, String key) {
+        try {
+            Answer answer = buy(ingress, userId, sku, quantity, key);
+            for (int attempt = 2; attempt <= attempts && (answer.status() == 503 || answer.status() == Answer.NO_ANSWER); attempt++) {
+                Thread.sleep(RETRY_PAUSE.toMillis());
+                answer = buy(ingress, userId, sku, quantity, key);
+            }
+            return answer;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null);
+        } finally {
+            answered.incrementAndGet();
+        }
+    }
+
+    private Answer buy(URI ingress, String userId, long sku, int quantity, String key) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(ingress.resolve("/api/v1/skus/" + sku + "/orders"))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Authorization", "Bearer " + tokens.mint(userId, Instant.now().plus(Duration.ofHours(1))))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"));
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             String orderId = response.statusCode() == 202 ? JSON.readTree(response.body()).path("orderId").asText() : null;
-            return new Answer(userId, sku, quantity, response.statusCode(), orderId);
+            return new Answer(userId, sku, quantity, key, response.statusCode(), orderId);
         } catch (IOException e) {
-            return new Answer(userId, sku, quantity, Answer.NO_ANSWER, null);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Answer(userId, sku, quantity, Answer.NO_ANSWER, null);
-        } finally {
-            answered.incrementAndGet();
+            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null);
         }
     }
 

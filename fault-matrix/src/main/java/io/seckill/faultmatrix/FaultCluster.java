@@ -64,10 +64,15 @@ final class FaultCluster implements AutoCloseable {
     }
 
     static FaultCluster start(Path repository, Path work, String javaOptions) throws InterruptedException {
+        return start(repository, work, javaOptions, Map.of());
+    }
+
+    /** @param settings the services' settings over the cluster's own (docs/configuration.md) */
+    static FaultCluster start(Path repository, Path work, String javaOptions, Map<String, String> settings) throws InterruptedException {
         DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
                 Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).credentials(TOKEN_SECRET, ADMIN_TOKEN)
-                .topicPartitions(PARTITIONS).quickRepairs();
+                .topicPartitions(PARTITIONS).quickRepairs().settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();
@@ -118,6 +123,15 @@ final class FaultCluster implements AutoCloseable {
         launch(service);
         heldDown.remove(service);
         awaitReady(service);
+    }
+
+    /** SIGSTOP of a service's process: it holds whatever it held, its clients and the broker see it go quiet. */
+    void pause(String service) throws IOException, InterruptedException {
+        services.get(service).pause();
+    }
+
+    void resume(String service) throws IOException, InterruptedException {
+        services.get(service).resume();
     }
 
     /** Services the supervisor started again because they ended on their own, so far. */
@@ -190,7 +204,7 @@ final class FaultCluster implements AutoCloseable {
         Path redisData = servers.dataDirectory().resolve("redis");
         servers.killAndStartAgain(() -> {
             if (redisLosesItsData) {
-                Signals.send(Signals.pidIn(redisData.resolve("redis.pid")), "KILL");
+                Signals.send(redisPid(), "KILL");
                 try (Stream<Path> files = Files.walk(redisData)) {
                     for (Path file : files.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(redisData)).toList()) {
                         Files.delete(file);
@@ -199,6 +213,19 @@ final class FaultCluster implements AutoCloseable {
             }
         });
         connect();
+    }
+
+    /** SIGSTOP of redis-server: every reservation, settlement and repair script waits. */
+    void pauseRedis() throws IOException, InterruptedException {
+        Signals.send(redisPid(), "STOP");
+    }
+
+    void resumeRedis() throws IOException, InterruptedException {
+        Signals.send(redisPid(), "CONT");
+    }
+
+    private long redisPid() throws IOException {
+        return Signals.pidIn(servers.dataDirectory().resolve("redis/redis.pid"));
     }
 
     private long mysqlPid() throws IOException {

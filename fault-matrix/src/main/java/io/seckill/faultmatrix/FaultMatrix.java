@@ -6,10 +6,6 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
-import io.seckill.mysqlstate.Skus;
-import io.seckill.mysqlstate.OutboxLookups;
-import io.seckill.redisstate.LuaRunner;
-import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import java.net.URI;
@@ -103,36 +99,10 @@ public final class FaultMatrix implements Callable<Integer> {
         }
         long repairedAt = new FaultInjector(cluster).injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
-        double converged = awaitSettled(cluster, skus, answers, repairedAt);
+        double converged = SaleAtRest.await(cluster, skus, answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList(),
+                repairedAt, PATIENCE);
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
         return judge(cluster, fault, moment, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
-    }
-
-    /** @return seconds from the repair until everything settled, -1 if it did not within the patience */
-    private static double awaitSettled(FaultCluster cluster, List<Long> skus, List<Buyers.Answer> answers, long repairedAt)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (settled(cluster, skus, answers)) {
-                return (System.nanoTime() - repairedAt) / 1e9;
-            }
-            Thread.sleep(500);
-        }
-        return -1;
-    }
-
-    private static boolean settled(FaultCluster cluster, List<Long> skus, List<Buyers.Answer> answers) {
-        try {
-            DSLContext db = cluster.database().dsl();
-            List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
-            if (decidedCount(db, accepted) < accepted.size()
-                    || db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
-                return false;
-            }
-            return drift(cluster, skus) == 0 && skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0);
-        } catch (RuntimeException stillBroken) {
-            return false;
-        }
     }
 
     private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, List<Long> skus, List<Buyers.Answer> answers, double converged,
@@ -141,7 +111,7 @@ public final class FaultMatrix implements Callable<Integer> {
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
         int confirmed = (int) decided.values().stream().filter(order -> order.status() == OrderStatus.CONFIRMED).count();
-        int decidedCount = decidedCount(db, accepted);
+        int decidedCount = SaleAtRest.decided(db, accepted).size();
         long oversold = 0;
         for (int i = 0; i < skus.size(); i++) {
             oversold += Math.max(0, new Orders().confirmedQuantity(db, skus.get(i)) - STOCKS[i]);
@@ -155,34 +125,7 @@ public final class FaultMatrix implements Callable<Integer> {
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
         int badAnswers = (int) answers.stream().filter(answer -> !answer.allowed()).count();
         return new RowResult(fault, moment, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
-                drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
-    }
-
-    /**
-     * Orders with a final word: decided by the sink (orders), or fenced off before they were recorded
-     * (an outbox fence row: rejected NOT_RECORDED, their stock returned), as the buyer's status shows.
-     */
-    private static int decidedCount(DSLContext db, List<String> orderIds) {
-        Set<String> decided = new HashSet<>(new Orders().decided(db, orderIds).keySet());
-        new OutboxLookups().states(db, orderIds).forEach((orderId, state) -> {
-            if (state == OutboxLookups.RowState.VOIDED) {
-                decided.add(orderId);
-            }
-        });
-        return decided.size();
-    }
-
-    private static long drift(FaultCluster cluster, List<Long> skus) {
-        long drift = 0;
-        for (long sku : skus) {
-            SaleStore.RedisSkuState redis = saleStore(cluster).state(sku);
-            drift += Math.abs(redis.stock() + redis.pending() - new Skus().stock(cluster.database().dsl(), sku).orElseThrow());
-        }
-        return drift;
-    }
-
-    private static SaleStore saleStore(FaultCluster cluster) {
-        return new SaleStore(new LuaRunner(cluster.redis()));
+                SaleAtRest.drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
     }
 
     /** A fresh sale: one buyer buys, and the order is confirmed within the patience. */
