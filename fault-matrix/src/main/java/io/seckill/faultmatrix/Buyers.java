@@ -62,20 +62,23 @@ final class Buyers {
     private final int attempts;
     private final int buyersPerUser;
     private final int maxQuantity;
+    private final Duration spread;
 
-    /** The fault matrix's buyers: a user each, 1-3 units, one request without a key. */
+    /** The fault matrix's buyers: a user each, 1-3 units, one request without a key, all at once. */
     Buyers() {
-        this(1, 1, 3);
+        this(1, 1, 3, Duration.ZERO);
     }
 
     /**
      * @param attempts requests per buyer at most; above 1 they carry an Idempotency-Key and are repeated on a 503 or no answer
      * @param buyersPerUser how many buyers act for one user (each with requests of its own)
+     * @param spread the time over which the buyers arrive, evenly, so that the sale lasts that long
      */
-    Buyers(int attempts, int buyersPerUser, int maxQuantity) {
+    Buyers(int attempts, int buyersPerUser, int maxQuantity, Duration spread) {
         this.attempts = attempts;
         this.buyersPerUser = buyersPerUser;
         this.maxQuantity = maxQuantity;
+        this.spread = spread;
     }
 
     int answered() {
@@ -87,21 +90,27 @@ final class Buyers {
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
         Random random = new Random(prefix.hashCode());
         List<CompletableFuture<Answer>> answers = new ArrayList<>();
+        long start = System.nanoTime();
         for (int buyer = 0; buyer < buyers; buyer++) {
+            long arrival = start + spread.toNanos() * buyer / buyers;
             String userId = prefix + "-" + buyer / buyersPerUser;
             String key = attempts > 1 ? prefix + "-key-" + buyer : null;
             long sku = skus.get(random.nextInt(skus.size()));
             int quantity = 1 + random.nextInt(maxQuantity);
             URI ingress = ingresses.get(buyer % ingresses.size());
-            answers.add(CompletableFuture.supplyAsync(() -> buyUntilAnswered(ingress, userId, sku, quantity, key), pool));
+            answers.add(CompletableFuture.supplyAsync(() -> buyUntilAnswered(arrival, ingress, userId, sku, quantity, key), pool));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .thenApply(done -> answers.stream().map(CompletableFuture::join).toList())
                 .whenComplete((done, failure) -> pool.shutdown());
     }
 
-    private Answer buyUntilAnswered(URI ingress, String userId, long sku, int quantity, String key) {
+    private Answer buyUntilAnswered(long arrival, URI ingress, String userId, long sku, int quantity, String key) {
         try {
+            long early = arrival - System.nanoTime();
+            if (early > 0) {
+                Thread.sleep(early / 1_000_000);
+            }
             Answer answer = buy(ingress, userId, sku, quantity, key);
             for (int attempt = 2; attempt <= attempts && (answer.status() == 503 || answer.status() == Answer.NO_ANSWER); attempt++) {
                 Thread.sleep(RETRY_PAUSE.toMillis());

@@ -20,7 +20,14 @@ public enum Fault {
     REDIS_RESTARTED_EMPTY("Redis restarted without data"),
     MYSQL_STALLED("MySQL stalled 15 s (SIGSTOP)"),
     DUPLICATE_FLOOD("orders re-published 3x"),
-    POISON_FLOOD("poison flood (1,000 records)");
+    POISON_FLOOD("poison flood (1,000 records)"),
+    // Each repair job with the component it repairs paused (SIGSTOP) around the moment it acts.
+    INGRESS_PAUSED_PAST_SWEEP("SIGSTOP ingress between reserve and commit 10 s: the leak sweep settles its reservations"),
+    SINK_PAUSED_PAST_RELAY_GRACE("SIGSTOP db-sink 8 s: the relay re-sends its undecided orders"),
+    STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND("SIGSTOP one of two stream-processors 35 s: its open transaction outlives the hanging bound"),
+    REDIS_PAUSED_ACROSS_DRIFT_CHECKS("SIGSTOP Redis 5 s: drift checks and settlements straddle it"),
+    REDIS_PAUSED_DURING_REBUILD("Redis rebuild requested, Redis SIGSTOP 3 s as it runs"),
+    RECONCILER_PAUSED("SIGSTOP reconciler 8 s: its jobs stopped mid-step, locks held");
 
     private final String description;
 
@@ -37,6 +44,9 @@ public enum Fault {
         return switch (this) {
             case BROKER_UNREACHABLE -> List.of(Moment.TAIL);
             case BROKER_STALLED_AT_START -> List.of(Moment.FIRST_SECOND);
+            // A repair acts on what the sale left behind, whichever moment paused its component.
+            case INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND, REDIS_PAUSED_ACROSS_DRIFT_CHECKS,
+                 REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED -> List.of(Moment.TAIL);
             case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, REDIS_FLUSHALL,
                  REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD -> List.of(Moment.values());
         };

@@ -1,5 +1,7 @@
 package io.seckill.faultmatrix;
 
+import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.RedisEpoch;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
@@ -29,6 +31,18 @@ final class FaultInjector {
     private static final Duration BROKER_STALL_AT_START = Duration.ofSeconds(75);
     private static final Duration MYSQL_STALL = Duration.ofSeconds(15);
     private static final int POISON_RECORDS = 1_000;
+    /** Past the leak sweep's 7 s: the sweep settles a paused ingress's reservations while it cannot move. */
+    private static final Duration INGRESS_PAUSE = Duration.ofSeconds(10);
+    /** Past the relay grace of {@link io.seckill.processdriver.ServiceEnvironment#quickRepairs()} (3 s), twice over. */
+    private static final Duration SINK_PAUSE = Duration.ofSeconds(8);
+    /** Past the hanging-transaction bound of the quick repairs (30 s). */
+    private static final Duration STREAM_PROCESSOR_PAUSE = Duration.ofSeconds(35);
+    /** Two drift checks and more (every 2 s in the quick repairs). */
+    private static final Duration REDIS_PAUSE = Duration.ofSeconds(5);
+    /** The reconciler's watch interval (1 s by default): the rebuild has started by then. */
+    private static final Duration REBUILD_STARTS = Duration.ofSeconds(1);
+    private static final Duration REDIS_PAUSE_IN_REBUILD = Duration.ofSeconds(3);
+    private static final Duration RECONCILER_PAUSE = Duration.ofSeconds(8);
 
     private final FaultCluster cluster;
 
@@ -71,20 +85,64 @@ final class FaultInjector {
             }
             case DUPLICATE_FLOOD -> republish(skus, 3);
             case POISON_FLOOD -> poison(skus);
+            case INGRESS_PAUSED_PAST_SWEEP -> pauseIngressBetweenReserveAndCommit();
+            case SINK_PAUSED_PAST_RELAY_GRACE -> pause("db-sink", SINK_PAUSE);
+            case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND -> pause("stream-processor-a", STREAM_PROCESSOR_PAUSE);
+            case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> pauseRedis(REDIS_PAUSE);
+            case REDIS_PAUSED_DURING_REBUILD -> {
+                new RedisEpoch(new LuaRunner(cluster.redis())).requestRebuild();
+                Thread.sleep(REBUILD_STARTS.toMillis());
+                pauseRedis(REDIS_PAUSE_IN_REBUILD);
+            }
+            case RECONCILER_PAUSED -> pause("reconciler", RECONCILER_PAUSE);
         }
         return System.nanoTime();
     }
 
-    /** MySQL stalled for a moment first: the ingress's winners then wait between the reserve and the outbox commit. */
     private long killIngressBetweenReserveAndCommit() throws IOException, InterruptedException {
-        cluster.pauseMysql();
-        Thread.sleep(1_500);
-        cluster.kill("ingress-a");
-        long killedAt = System.nanoTime();
-        cluster.resumeMysql();
+        long killedAt = whileWinnersWaitOnMysql(() -> cluster.kill("ingress-a"));
         Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
         cluster.restart("ingress-a");
         return killedAt;
+    }
+
+    /** The ingress stopped past the leak sweep's bound: on SIGCONT its late inserts meet the sweep's fences. */
+    private void pauseIngressBetweenReserveAndCommit() throws IOException, InterruptedException {
+        whileWinnersWaitOnMysql(() -> cluster.pause("ingress-a"));
+        Thread.sleep(INGRESS_PAUSE.toMillis());
+        cluster.resume("ingress-a");
+    }
+
+    /** What strikes ingress-a while its winners wait. */
+    @FunctionalInterface
+    private interface Strike {
+        void run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * MySQL stalled for a moment first, so ingress-a's winners wait between the reserve and the outbox commit;
+     * {@code strike} hits the ingress then, and MySQL moves again.
+     * @return when the strike happened ({@link System#nanoTime()})
+     */
+    private long whileWinnersWaitOnMysql(Strike strike) throws IOException, InterruptedException {
+        cluster.pauseMysql();
+        Thread.sleep(1_500);
+        strike.run();
+        long struck = System.nanoTime();
+        cluster.resumeMysql();
+        return struck;
+    }
+
+    private void pause(String service, Duration pause) throws IOException, InterruptedException {
+        cluster.pause(service);
+        Thread.sleep(pause.toMillis());
+        cluster.resume(service);
+    }
+
+    private void pauseRedis(Duration pause) throws IOException, InterruptedException {
+        cluster.pauseRedis();
+        Thread.sleep(pause.toMillis());
+        cluster.resumeRedis();
     }
 
     private void stallKafka(Duration stall) throws IOException, InterruptedException {

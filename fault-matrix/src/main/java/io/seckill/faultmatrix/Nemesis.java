@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 
 /**
  * The randomized run's adversary: for each sale it draws a schedule of one to three faults from the
- * run's seeded random (what, on which service, when in the sale's first moments, for how long), then
+ * run's seeded random (what, on which service, when while the buyers arrive, for how long), then
  * causes them for real on the {@link FaultCluster} and undoes each after its time. Faults of a sale
  * never share a target (a service, or a server), so each is undone as it was done.
  */
@@ -29,7 +29,9 @@ final class Nemesis {
             NemesisAction.PAUSE_REDIS, NemesisAction.PAUSE_REDIS, NemesisAction.REQUEST_REBUILD, NemesisAction.REQUEST_REBUILD,
             NemesisAction.KILL_MYSQL, NemesisAction.FLUSH_REDIS, NemesisAction.KILL_SERVERS);
     private static final int MAX_FAULTS = 3;
-    private static final int LATEST_START_MS = 1_500;
+    private static final int LATEST_START_MS = 2_500;
+    /** As often as the short settings' reconciler looks ({@link RandomFaultRun#SHORT_REPAIRS}): a rebuild after each. */
+    private static final long REBUILD_REQUEST_EVERY_MS = 250;
 
     private final FaultCluster cluster;
     private final boolean serverKills;
@@ -73,11 +75,13 @@ final class Nemesis {
 
     private static long length(NemesisAction action, Random random) {
         return switch (action) {
-            case PAUSE_SERVICE, PAUSE_MYSQL -> 300 + random.nextInt(3_700);
+            case PAUSE_SERVICE -> 300 + random.nextInt(6_700);
+            case PAUSE_MYSQL -> 300 + random.nextInt(3_700);
             case KILL_SERVICE -> random.nextInt(3_000);
             case PAUSE_KAFKA -> 500 + random.nextInt(4_500);
             case PAUSE_REDIS -> 300 + random.nextInt(2_700);
-            case KILL_MYSQL, REQUEST_REBUILD, FLUSH_REDIS, KILL_SERVERS -> 0;
+            case REQUEST_REBUILD -> 500 + random.nextInt(3_500);
+            case KILL_MYSQL, FLUSH_REDIS, KILL_SERVERS -> 0;
         };
     }
 
@@ -137,7 +141,14 @@ final class Nemesis {
                 cluster.resumeRedis();
             }
             case KILL_MYSQL -> cluster.killMysqlAndAwaitItsRestart();
-            case REQUEST_REBUILD -> new RedisEpoch(new LuaRunner(cluster.redis())).requestRebuild();
+            case REQUEST_REBUILD -> {
+                RedisEpoch epoch = new RedisEpoch(new LuaRunner(cluster.redis()));
+                long until = System.nanoTime() + fault.forMillis() * 1_000_000;
+                do {
+                    epoch.requestRebuild();
+                    Thread.sleep(REBUILD_REQUEST_EVERY_MS);
+                } while (System.nanoTime() < until);
+            }
             case FLUSH_REDIS -> cluster.redis().flushAll();
             case KILL_SERVERS -> {
                 cluster.killServersAndStartAgain(false);

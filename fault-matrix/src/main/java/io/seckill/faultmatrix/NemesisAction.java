@@ -17,7 +17,7 @@ enum NemesisAction {
     PAUSE_REDIS,
     /** kill -9 of mysqld, which the servers start again on its data. */
     KILL_MYSQL,
-    /** The admin's request to rebuild every sale in Redis from MySQL, during the sale. */
+    /** The admin's request to rebuild every sale in Redis from MySQL, made again and again for the duration, during the sale. */
     REQUEST_REBUILD,
     /** Redis loses everything (FLUSHALL); the reconciler rebuilds it. */
     FLUSH_REDIS,

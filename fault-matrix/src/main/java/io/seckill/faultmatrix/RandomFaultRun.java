@@ -35,13 +35,16 @@ public final class RandomFaultRun implements Callable<Integer> {
             "SECKILL_LEAK_SWEEP_INTERVAL_MS", "500",
             "SECKILL_DRIFT_CHECK_INTERVAL_MS", "1000",
             "SECKILL_DRIFT_REPAIR_AFTER_CHECKS", "2",
-            "SECKILL_RELAY_INTERVAL_MS", "500");
+            "SECKILL_RELAY_INTERVAL_MS", "500",
+            "SECKILL_REDIS_WATCH_INTERVAL_MS", "250");
     private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final int PER_USER_LIMIT = 2;
     private static final int BUYERS = 60;
     private static final int BUYERS_PER_USER = 2;
     private static final int ATTEMPTS = 4;
     private static final int CONCURRENCY = 8;
+    /** How long the buyers keep arriving: the nemesis's faults start within it. */
+    private static final Duration SALE_LENGTH = Duration.ofSeconds(3);
     private static final AtomicLong NEXT_SKU = new AtomicLong(8_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
 
     @Option(names = "--sales", defaultValue = "200", description = "sales to run (default ${DEFAULT-VALUE})")
@@ -115,7 +118,7 @@ public final class RandomFaultRun implements Callable<Integer> {
             stocks.put(sku, stock);
         }
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);
-        Buyers buyers = new Buyers(ATTEMPTS, BUYERS_PER_USER, PER_USER_LIMIT);
+        Buyers buyers = new Buyers(ATTEMPTS, BUYERS_PER_USER, PER_USER_LIMIT, SALE_LENGTH);
         CompletableFuture<List<Buyers.Answer>> answers = buyers.start("sale-" + number + "-" + sale.skus().get(0), cluster.ingresses(), sale.skus(),
                 BUYERS, CONCURRENCY);
         CompletableFuture<Void> nemesisDone = nemesis.unleash(schedule);
