@@ -9,6 +9,7 @@ import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.BuyerToken;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
+import io.seckill.ingress.http.TrustedProxies;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
@@ -25,6 +26,8 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
 
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
+    /** A yes/no that believed any peer's X-Forwarded-For: refused, so that no deployment keeps believing it unawares. */
+    private static final String RETIRED_TRUST_FORWARDED_FOR = "SECKILL_TRUST_FORWARDED_FOR";
 
     /**
      * @param mode {@code token} (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id
@@ -59,11 +62,19 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         }
     }
 
-    /** A limit of 0 switches that side off. */
-    public record RateLimits(int perUser, int perAddress, Duration window, boolean trustForwardedFor) {
+    /** A limit of 0 switches that side off; the address is the client's as {@code trustedProxies} tell it. */
+    public record RateLimits(int perUser, int perAddress, Duration window, TrustedProxies trustedProxies) {
         public boolean enabled() {
             return perUser > 0 || perAddress > 0;
         }
+    }
+
+    private static TrustedProxies trustedProxies(Env env) {
+        if (env.string(RETIRED_TRUST_FORWARDED_FOR, null) != null) {
+            throw new IllegalArgumentException(RETIRED_TRUST_FORWARDED_FOR + " is not read: list the proxies whose X-Forwarded-For is believed in "
+                    + TrustedProxies.SETTING);
+        }
+        return TrustedProxies.parse(env.string(TrustedProxies.SETTING, ""));
     }
 
     public static IngressConfig from(Env env, InfraAddresses infra) {
@@ -81,7 +92,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 new RateLimits(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5),
                         env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
-                        Boolean.parseBoolean(env.string("SECKILL_TRUST_FORWARDED_FOR", "false"))),
+                        trustedProxies(env)),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),
                 env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
                 OrderStatusStore.ttl(env),

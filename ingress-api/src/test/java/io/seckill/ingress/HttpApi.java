@@ -66,6 +66,11 @@ public final class HttpApi {
         return send(buyRequest(skuId, userId, quantity).header("Idempotency-Key", idempotencyKey));
     }
 
+    /** A buy whose request carries {@code X-Forwarded-For}, as through a proxy (or forged). */
+    public Reply buyForwardedFor(long skuId, String userId, int quantity, String forwardedFor) {
+        return send(buyRequest(skuId, userId, quantity).header("X-Forwarded-For", forwardedFor));
+    }
+
     private HttpRequest.Builder buyRequest(long skuId, String userId, int quantity) {
         return HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/orders"))
                 .header("Content-Type", "application/json")

@@ -2,11 +2,13 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.Reply;
 import io.seckill.runtime.Concurrently;
+import io.seckill.ingress.http.TrustedProxies;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,6 +52,50 @@ class RateLimitIT {
             assertThat(replies.stream().filter(reply -> reply.status() == 202)).hasSize(LIMIT);
             assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(100 - LIMIT);
         }
+    }
+
+    @Test
+    void aForgedForwardedForFromAPeerThatIsNoTrustedProxyDoesNotMoveTheAddressLimit() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 100, 1);
+        AtomicInteger users = new AtomicInteger();
+        try (ManagedIngress limited = fixture.start(withinOneWindow(0, LIMIT))) {
+            HttpApi http = limited.http();
+            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> {
+                int user = users.incrementAndGet();
+                return http.buyForwardedFor(sku, "forger-" + user, 1, "203.0.113." + user);
+            });
+
+            assertThat(replies.stream().filter(reply -> reply.status() == 429)).as("one address, whatever it claims").hasSize(EXTRA);
+            assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(100 - LIMIT);
+        }
+    }
+
+    @Test
+    void behindATrustedProxyTheAddressIsTheRightmostOneTheProxyWrote() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 100, 1);
+        AtomicInteger users = new AtomicInteger();
+        Map<String, String> settings = new HashMap<>(withinOneWindow(0, LIMIT));
+        settings.put(TrustedProxies.SETTING, "127.0.0.0/8, ::1");
+        try (ManagedIngress proxied = fixture.start(settings)) {
+            HttpApi http = proxied.http();
+            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> {
+                int user = users.incrementAndGet();
+                return http.buyForwardedFor(sku, "behind-" + user, 1, "203.0.113." + user + ", 198.51.100.7");
+            });
+            HttpApi.Reply another = http.buyForwardedFor(sku, "neighbour", 1, "198.51.100.8");
+
+            assertThat(replies.stream().filter(reply -> reply.status() == 429)).as("the client's own entries left of the proxy's count for nothing")
+                    .hasSize(EXTRA);
+            assertThat(another.status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
+        }
+    }
+
+    /** Every address's window empty: the tests count from the same loopback address. */
+    @BeforeEach
+    void forgetEveryAddress() {
+        fixture.redis.keys("seckill:{ratelimit}:ip:*").forEach(fixture.redis::del);
     }
 
     /** A window far longer than the test, so all requests fall into one. */

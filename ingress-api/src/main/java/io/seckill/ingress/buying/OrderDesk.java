@@ -189,12 +189,6 @@ public final class OrderDesk {
     }
 
     private String clientAddress(Context ctx) {
-        if (config.rateLimits().trustForwardedFor()) {
-            String forwarded = ctx.header("X-Forwarded-For");
-            if (forwarded != null && !forwarded.isBlank()) {
-                return forwarded.split(",", 2)[0].trim();
-            }
-        }
-        return ctx.ip();
+        return config.rateLimits().trustedProxies().clientAddress(ctx.ip(), ctx.header("X-Forwarded-For"));
     }
 }
