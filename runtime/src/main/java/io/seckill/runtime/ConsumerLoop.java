@@ -62,6 +62,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile SortedSet<Integer> assigned = new TreeSet<>();
+    /** Why the loop is not moving, as /ready shows it; the exception itself is in the log. */
     private volatile String failing;
 
     private ConsumerLoop(String name, KafkaConsumer<String, byte[]> consumer, Topic<V> topic, DeadLetterPublisher deadLetters,
@@ -94,7 +95,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
         }
         String failure = failing;
         if (failure != null) {
-            return Readiness.CheckResult.down("retrying: " + failure);
+            return Readiness.CheckResult.down(failure);
         }
         SortedSet<Integer> partitions = assigned;
         if (partitions.isEmpty()) {
@@ -122,7 +123,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                 } catch (WakeupException e) {
                     throw e;
                 } catch (Exception e) {
-                    failing = e.getClass().getSimpleName() + ": " + e.getMessage();
+                    failing = "retrying a failed batch";
                     LOG.warn("{}: batch of {} records failed, retrying in {} ms", name, records.count(), pause.nextMillis(), e);
                     pause.sleep();
                     rewindToCommitted();
@@ -161,7 +162,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                 if (!transientPollFailure(e) || now - failingSince > POLL_FAILURE_LIMIT.toNanos()) {
                     throw e;
                 }
-                failing = "poll failed: " + e.getMessage();
+                failing = "polling failed";
                 LOG.warn("{}: poll failed, trying again in {} ms", name, pause.nextMillis(), e);
                 pause.sleep();
             }
@@ -202,7 +203,7 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                 seekToCommitted();
                 return;
             } catch (RetriableException e) {
-                failing = "cannot read committed offsets: " + e.getMessage();
+                failing = "cannot read committed offsets";
                 LOG.warn("{}: cannot read the committed offsets, trying again in {} ms", name, pause.nextMillis(), e);
                 pause.sleep();
             }
