@@ -41,54 +41,57 @@ class RateLimitIT {
 
     @Test
     void anAddressGetsExactlyTheExcessRefusedWhoeverBuys() throws Exception {
-        long sku = IngressFixture.newSkuId();
-        fixture.http.openSale(sku, 100, 1);
-        AtomicInteger users = new AtomicInteger();
-        try (ManagedIngress limited = fixture.start(withinOneWindow(0, LIMIT))) {
-            HttpApi http = limited.http();
-            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> http.buy(sku, "crowd-" + users.incrementAndGet(), 1));
+        Burst burst = burst(withinOneWindow(0, LIMIT), (http, sku, n) -> http.buy(sku, "crowd-" + n, 1));
 
-            assertThat(replies.stream().filter(reply -> reply.status() == 429)).hasSize(EXTRA);
-            assertThat(replies.stream().filter(reply -> reply.status() == 202)).hasSize(LIMIT);
-            assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(100 - LIMIT);
-        }
+        assertThat(burst.refused()).isEqualTo(EXTRA);
+        assertThat(burst.replies().stream().filter(reply -> reply.status() == 202)).hasSize(LIMIT);
+        assertThat(fixture.saleStore.state(burst.sku()).stock()).isEqualTo(100 - LIMIT);
+        assertThat(burst.after().status()).as("one more buyer from the address").isEqualTo(429);
     }
 
     @Test
     void aForgedForwardedForFromAPeerThatIsNoTrustedProxyDoesNotMoveTheAddressLimit() throws Exception {
-        long sku = IngressFixture.newSkuId();
-        fixture.http.openSale(sku, 100, 1);
-        AtomicInteger users = new AtomicInteger();
-        try (ManagedIngress limited = fixture.start(withinOneWindow(0, LIMIT))) {
-            HttpApi http = limited.http();
-            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> {
-                int user = users.incrementAndGet();
-                return http.buyForwardedFor(sku, "forger-" + user, 1, "203.0.113." + user);
-            });
+        Burst burst = burst(withinOneWindow(0, LIMIT), (http, sku, n) -> http.buyForwardedFor(sku, "forger-" + n, 1, "203.0.113." + n));
 
-            assertThat(replies.stream().filter(reply -> reply.status() == 429)).as("one address, whatever it claims").hasSize(EXTRA);
-            assertThat(fixture.saleStore.state(sku).stock()).isEqualTo(100 - LIMIT);
-        }
+        assertThat(burst.refused()).as("one address, whatever it claims").isEqualTo(EXTRA);
+        assertThat(fixture.saleStore.state(burst.sku()).stock()).isEqualTo(100 - LIMIT);
+        assertThat(burst.after().status()).as("a fresh claim").isEqualTo(429);
     }
 
     @Test
     void behindATrustedProxyTheAddressIsTheRightmostOneTheProxyWrote() throws Exception {
-        long sku = IngressFixture.newSkuId();
-        fixture.http.openSale(sku, 100, 1);
-        AtomicInteger users = new AtomicInteger();
         Map<String, String> settings = new HashMap<>(withinOneWindow(0, LIMIT));
         settings.put(TrustedProxies.SETTING, "127.0.0.0/8, ::1");
-        try (ManagedIngress proxied = fixture.start(settings)) {
-            HttpApi http = proxied.http();
-            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> {
-                int user = users.incrementAndGet();
-                return http.buyForwardedFor(sku, "behind-" + user, 1, "203.0.113." + user + ", 198.51.100.7");
-            });
-            HttpApi.Reply another = http.buyForwardedFor(sku, "neighbour", 1, "198.51.100.8");
+        Burst burst = burst(settings, (http, sku, n) -> n == 0
+                ? http.buyForwardedFor(sku, "neighbour", 1, "198.51.100.8")
+                : http.buyForwardedFor(sku, "behind-" + n, 1, "203.0.113." + n + ", 198.51.100.7"));
 
-            assertThat(replies.stream().filter(reply -> reply.status() == 429)).as("the client's own entries left of the proxy's count for nothing")
-                    .hasSize(EXTRA);
-            assertThat(another.status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
+        assertThat(burst.refused()).as("the client's own entries left of the proxy's count for nothing").isEqualTo(EXTRA);
+        assertThat(burst.after().status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
+    }
+
+    /** The n-th buy of a burst (1 to LIMIT + EXTRA), or the one after it (0). */
+    @FunctionalInterface
+    private interface Buy {
+        HttpApi.Reply send(HttpApi http, long sku, int n);
+    }
+
+    /** A burst's replies, and the reply to one more buy once it is over. */
+    private record Burst(long sku, List<HttpApi.Reply> replies, HttpApi.Reply after) {
+        long refused() {
+            return replies.stream().filter(reply -> reply.status() == 429).count();
+        }
+    }
+
+    /** LIMIT + EXTRA buys at once of a fresh sale, through an ingress started with {@code settings}, then one more. */
+    private Burst burst(Map<String, String> settings, Buy buy) throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 100, 1);
+        AtomicInteger buys = new AtomicInteger();
+        try (ManagedIngress ingress = fixture.start(settings)) {
+            HttpApi http = ingress.http();
+            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> buy.send(http, sku, buys.incrementAndGet()));
+            return new Burst(sku, replies, buy.send(http, sku, 0));
         }
     }
 
