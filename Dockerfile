@@ -13,11 +13,15 @@ WORKDIR /opt/seckill
 COPY --from=build /src/bin bin
 COPY --from=build /src/ingress-api/target/ingress-api.jar ingress-api/target/
 COPY --from=build /src/ingress-api/target/lib ingress-api/target/lib
+COPY --from=build /src/ingress-api/target/bom.json ingress-api/target/
 COPY --from=build /src/stream-processor/target/stream-processor.jar stream-processor/target/
 COPY --from=build /src/stream-processor/target/lib stream-processor/target/lib
+COPY --from=build /src/stream-processor/target/bom.json stream-processor/target/
 COPY --from=build /src/db-sink/target/db-sink.jar db-sink/target/
 COPY --from=build /src/db-sink/target/lib db-sink/target/lib
+COPY --from=build /src/db-sink/target/bom.json db-sink/target/
 COPY --from=build /src/reconciler/target/reconciler.jar reconciler/target/
 COPY --from=build /src/reconciler/target/lib reconciler/target/lib
+COPY --from=build /src/reconciler/target/bom.json reconciler/target/
 USER seckill
 ENTRYPOINT ["bin/seckill"]

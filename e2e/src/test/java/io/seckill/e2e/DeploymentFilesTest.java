@@ -92,6 +92,21 @@ class DeploymentFilesTest {
         assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
     }
 
+    /** Built by the package phase before this module's tests; the image ships each next to its jar. */
+    @Test
+    void everyServiceHasACycloneDxSbomOfWhatItShipsAndTheImageCarriesIt() throws IOException {
+        Map<String, String> mainLibrary = Map.of("ingress-api", "javalin", "stream-processor", "kafka-streams", "db-sink", "jooq",
+                "reconciler", "kafka-clients");
+        String dockerfile = read(REPO.resolve("Dockerfile"));
+        for (String name : SERVICES) {
+            JsonNode bom = new ObjectMapper().readTree(read(REPO.resolve(name).resolve("target/bom.json")));
+            assertThat(bom.path("bomFormat").asText()).as(name).isEqualTo("CycloneDX");
+            assertThat(bom.path("metadata").path("component").path("name").asText()).as(name).isEqualTo(name);
+            assertThat(bom.path("components").findValuesAsText("name")).as(name).contains(mainLibrary.get(name));
+            assertThat(dockerfile).contains("COPY --from=build /src/" + name + "/target/bom.json " + name + "/target/");
+        }
+    }
+
     private static Set<String> variablesTheCodeReads() {
         Set<String> names = new TreeSet<>();
         try (Stream<Path> files = Files.walk(REPO)) {
