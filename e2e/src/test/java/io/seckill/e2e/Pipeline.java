@@ -3,6 +3,7 @@ package io.seckill.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
@@ -49,6 +50,8 @@ final class Pipeline {
     private Pipeline() {
         infra = LocalInfrastructure.get().addresses();
         env = new Env(Map.of(
+                // Orders are paid through the development payment port.
+                DeploymentMode.SETTING, "development",
                 "SECKILL_HTTP_PORT", "0",
                 IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
                 IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,

@@ -86,7 +86,7 @@ public final class IngressApi implements AutoCloseable {
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
             BuyerIdentity identity = config.auth().identity(clock);
-            PaymentVerifier payments = PaymentVerifier.named(config.paymentVerifier());
+            PaymentVerifier payments = config.paymentVerifier();
             Outbox outboxTable = new Outbox();
             OutboxLookups outboxRows = new OutboxLookups();
             Orders orders = new Orders();

@@ -1,10 +1,14 @@
 package io.seckill.ingress;
 
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
+import io.seckill.config.Secrets;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.ingress.endings.PaymentVerifier;
+import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.BuyerToken;
@@ -16,16 +20,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything the ingress reads from its environment. See docs/configuration.md; the
- * secrets have no default outside the launcher's development mode.
+ * secrets have no default, and outside development mode ({@link DeploymentMode}) no published value
+ * is taken for one.
  */
 public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
-                            int outboxWriters, int redisPipelines, boolean benchmarkMode, String paymentVerifier,
+                            int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
                             int topicPartitions) {
 
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
+    public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     /** A yes/no that believed any peer's X-Forwarded-For: refused, so that no deployment keeps believing it unawares. */
     private static final String RETIRED_TRUST_FORWARDED_FOR = "SECKILL_TRUST_FORWARDED_FOR";
 
@@ -77,7 +83,33 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         return TrustedProxies.parse(env.string(TrustedProxies.SETTING, ""));
     }
 
+    /**
+     * The buyers' and the admin's credentials, checked ({@link Secrets#required}): the token secret is needed in
+     * token mode only, the admin token always.
+     */
+    private static Auth auth(Env env, DeploymentMode mode) {
+        String authMode = env.string("SECKILL_AUTH_MODE", "token");
+        return new Auth(authMode,
+                "token".equals(authMode) ? Secrets.required(env, mode, TOKEN_SECRET, BuyerToken.MIN_SECRET_BYTES) : env.string(TOKEN_SECRET, null),
+                env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
+                Secrets.required(env, mode, ADMIN_TOKEN, AdminGuard.MIN_TOKEN_LENGTH));
+    }
+
+    /** The payment port: the development stand-in marks every reference paid, so production never takes it. */
+    private static PaymentVerifier paymentVerifier(Env env, DeploymentMode mode) {
+        String name = env.string(PAYMENT_VERIFIER, switch (mode) {
+            case PRODUCTION -> PaymentVerifier.NONE;
+            case DEVELOPMENT -> PaymentVerifier.DEVELOPMENT;
+        });
+        if (mode == DeploymentMode.PRODUCTION && PaymentVerifier.DEVELOPMENT.equals(name)) {
+            throw new IllegalArgumentException(PAYMENT_VERIFIER + "=" + PaymentVerifier.DEVELOPMENT + " takes every payment reference as paid: only in "
+                    + DeploymentMode.SETTING + "=development");
+        }
+        return PaymentVerifier.named(name);
+    }
+
     public static IngressConfig from(Env env, InfraAddresses infra) {
+        DeploymentMode mode = DeploymentMode.of(env);
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
                 Outbox.relayGrace(env),
@@ -85,10 +117,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
-                new Auth(env.string("SECKILL_AUTH_MODE", "token"),
-                        env.string(TOKEN_SECRET, null),
-                        env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
-                        env.string(ADMIN_TOKEN, null)),
+                auth(env, mode),
                 new RateLimits(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5),
                         env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
@@ -99,7 +128,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
                 env.integer("SECKILL_OUTBOX_WRITERS", 1),
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
-                env.string("SECKILL_PAYMENT_VERIFIER", "development"),
+                paymentVerifier(env, mode),
                 KafkaClients.topicPartitions(env));
     }
 }

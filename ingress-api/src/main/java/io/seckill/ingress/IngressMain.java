@@ -15,6 +15,6 @@ public final class IngressMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, host -> IngressApi.start(IngressConfig.from(env, InfraAddresses.from(env)), host));
+        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.from(given)), IngressApi::start);
     }
 }

@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -16,7 +17,7 @@ import org.jooq.DSLContext;
 import redis.clients.jedis.RedisClient;
 
 /**
- * One ingress on the local infrastructure per test JVM, with the rate limits off (the tests send
+ * One ingress on the local infrastructure per test JVM, in development mode, with the rate limits off (the tests send
  * everything from one address and some buyers hammer on purpose; the rate-limit tests start their
  * own). Nothing consumes what it publishes: decisions are other services' business. Each test takes
  * its own SKU ids.
@@ -24,6 +25,8 @@ import redis.clients.jedis.RedisClient;
 final class IngressFixture {
 
     private static final Map<String, String> SETTINGS = Map.of(
+            // The lifecycle's tests pay with the development payment port.
+            DeploymentMode.SETTING, "development",
             "SECKILL_HTTP_PORT", "0",
             IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
             IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,

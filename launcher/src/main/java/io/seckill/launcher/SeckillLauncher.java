@@ -1,5 +1,6 @@
 package io.seckill.launcher;
 
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.localinfra.DataDirectory;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -10,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Development mode ({@code bin/seckill all [--fresh]}): starts (or finds, from the environment) Kafka,
+ * Development mode ({@code bin/seckill all [--fresh]}, unless SECKILL_MODE says production): starts (or finds, from the environment) Kafka,
  * Redis and MySQL with their data in the data directory, runs every service in this JVM, prints where
  * everything listens, and stops cleanly on Ctrl-C. Started again, it carries on where it stopped.
  */
@@ -38,7 +39,12 @@ public final class SeckillLauncher {
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
         banner.append(String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
-        banner.append(DevCredentials.describe(env));
+        DeploymentMode mode = DeploymentMode.of(env);
+        banner.append(String.format("  %-7s %s%n", "mode", mode.label()));
+        switch (mode) {
+            case DEVELOPMENT -> banner.append(DevCredentials.describe(env));
+            case PRODUCTION -> { }
+        }
         banner.append("Press Ctrl-C to stop; the data stays for the next start (--fresh starts empty).\n");
         System.out.println(banner);
         // One shutdown hook, in order: the services first, then the servers under them.

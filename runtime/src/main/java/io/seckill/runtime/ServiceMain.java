@@ -1,17 +1,21 @@
 package io.seckill.runtime;
 
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.runtime.management.FatalFailures;
 import io.seckill.runtime.management.ManagedProcess;
+import io.seckill.runtime.management.ServiceHost;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The life of a service process: its management port first (so a supervisor sees it starting), then
- * the service, then wait for SIGTERM/Ctrl-C and close both once. A service that cannot start, or a
- * part of it that cannot continue, ends the process with {@link #EXIT_CANNOT_CONTINUE} and the reason
- * in the log: a supervisor restarts it.
+ * The life of a service process: its configuration read and checked before anything listens (a setting
+ * it refuses ends the process with one line naming it), its management port next (so a supervisor sees
+ * it starting), then the service, then wait for SIGTERM/Ctrl-C and close both once. A service that
+ * cannot start, or a part of it that cannot continue, ends the process with {@link #EXIT_CANNOT_CONTINUE}
+ * and the reason in the log: a supervisor restarts it.
  */
 public final class ServiceMain {
 
@@ -22,12 +26,20 @@ public final class ServiceMain {
     private ServiceMain() {
     }
 
-    /** Runs {@code starter}'s service until the process is told to stop. */
-    public static void run(String service, int defaultManagementPort, Env env, ManagedProcess.Starter<?> starter) {
+    /** Starts a service from its configuration. */
+    @FunctionalInterface
+    public interface Starter<C, T extends AutoCloseable> {
+        T start(C configuration, ServiceHost host) throws Exception;
+    }
+
+    /** Runs {@code starter}'s service, configured by {@code configuration} from {@code env}, until the process is told to stop. */
+    public static <C, T extends AutoCloseable> void run(String service, int defaultManagementPort, Env env, Function<Env, C> configuration,
+                                                        Starter<C, T> starter) {
+        C configured = configure(service, env, configuration);
         ManagedProcess management = ManagedProcess.open(service, defaultManagementPort, env, exitProcess(service));
         AutoCloseable running;
         try {
-            running = management.start(starter);
+            running = management.start(host -> starter.start(configured, host));
         } catch (Exception e) {
             LOG.error("{} could not start; exiting", service, e);
             management.close();
@@ -41,6 +53,27 @@ public final class ServiceMain {
                 management.close();
             }
         });
+    }
+
+    /**
+     * The configuration, and the process's {@link DeploymentMode} said in the log; a setting that is refused (missing,
+     * malformed, a published secret outside development mode) ends the process with one line naming it.
+     */
+    private static <C> C configure(String service, Env env, Function<Env, C> configuration) {
+        try {
+            DeploymentMode mode = DeploymentMode.of(env);
+            C configured = configuration.apply(env);
+            switch (mode) {
+                case PRODUCTION -> LOG.info("{} starts in production mode", service);
+                case DEVELOPMENT -> LOG.warn("{} starts in DEVELOPMENT mode ({}=development): published development credentials and the"
+                        + " development payment port are accepted; never let it serve anyone", service, DeploymentMode.SETTING);
+            }
+            return configured;
+        } catch (IllegalArgumentException refused) {
+            LOG.error("{} refused to start: {}; exiting with status {}", service, refused.getMessage(), EXIT_CANNOT_CONTINUE);
+            System.exit(EXIT_CANNOT_CONTINUE);
+            throw refused;
+        }
     }
 
     /** Exits from a thread of its own: the failing thread may be one the shutdown hook waits for. */

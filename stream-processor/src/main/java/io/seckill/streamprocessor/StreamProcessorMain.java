@@ -15,7 +15,7 @@ public final class StreamProcessorMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env,
-                host -> StreamProcessor.start(StreamProcessorConfig.from(env, InfraAddresses.from(env)), host));
+        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env, given -> StreamProcessorConfig.from(given, InfraAddresses.from(given)),
+                StreamProcessor::start);
     }
 }

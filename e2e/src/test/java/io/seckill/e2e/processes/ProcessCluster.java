@@ -72,6 +72,13 @@ final class ProcessCluster implements AutoCloseable {
         return process;
     }
 
+    /** Starts {@code bin/seckill command} as a process named {@code name}, with {@code settings} over the cluster's; does not wait. */
+    SeckillProcess launch(String name, String command, Map<String, String> settings) {
+        SeckillProcess process = servers.service(name, command, serviceSettings(JAVA_OPTS).settings(environment.asMap()).settings(settings));
+        processes.add(process);
+        return process;
+    }
+
     /** One process of each service, started and ready. */
     record OneOfEach(SeckillProcess streams, SeckillProcess sink, SeckillProcess reconciler, SeckillProcess ingress) {
 

@@ -11,25 +11,28 @@ import org.slf4j.LoggerFactory;
  */
 public interface PaymentVerifier {
 
+    /** No provider: every payment is declined, so confirmed orders expire unpaid and their units go back. */
+    String NONE = "none";
+    /** The development stand-in: every reference is a payment. */
+    String DEVELOPMENT = "development";
+
     /** @return null when the payment covers the order, else why it does not (the buyer is told, the order is unchanged) */
     String refusal(String orderId, String userId, long skuId, int quantity, String paymentReference);
 
-    /**
-     * Development only: every reference is taken as a payment, with a warning at start. Nothing is
-     * charged; it stands in for no provider.
-     */
-    static PaymentVerifier acceptingEveryReference() {
-        return (orderId, userId, skuId, quantity, paymentReference) -> null;
-    }
-
-    /** The payment provider's port by its name; only the development stand-in exists, and it says so. */
+    /** The payment provider's port by its name; only the two stand-ins are built in, and each says so at start. */
     static PaymentVerifier named(String name) {
-        if (!"development".equals(name)) {
-            throw new IllegalArgumentException("SECKILL_PAYMENT_VERIFIER " + name + " is unknown: the only one built in is development;"
-                    + " a payment provider implements PaymentVerifier");
-        }
-        LoggerFactory.getLogger(PaymentVerifier.class)
-                .warn("SECKILL_PAYMENT_VERIFIER=development: every payment reference is taken as paid; nothing is charged");
-        return acceptingEveryReference();
+        return switch (name) {
+            case NONE -> {
+                LoggerFactory.getLogger(PaymentVerifier.class).warn("SECKILL_PAYMENT_VERIFIER=none: no payment provider, every payment is declined");
+                yield (orderId, userId, skuId, quantity, paymentReference) -> "no payment provider is configured";
+            }
+            case DEVELOPMENT -> {
+                LoggerFactory.getLogger(PaymentVerifier.class)
+                        .warn("SECKILL_PAYMENT_VERIFIER=development: every payment reference is taken as paid; nothing is charged");
+                yield (orderId, userId, skuId, quantity, paymentReference) -> null;
+            }
+            default -> throw new IllegalArgumentException("SECKILL_PAYMENT_VERIFIER " + name + " is unknown: the built-in ones are none and"
+                    + " development; a payment provider implements PaymentVerifier");
+        };
     }
 }

@@ -3,6 +3,7 @@ package io.seckill.runtime.management;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -11,7 +12,8 @@ import java.util.Map;
 
 /**
  * A service's operator port, apart from any port buyers reach: {@code /health} (the process answers),
- * {@code /ready} (every readiness check passes; 503 and the failing checks otherwise) and
+ * {@code /ready} (every readiness check passes; 503 and the failing checks otherwise; with the
+ * process's {@link DeploymentMode}, so a development process is seen for what it is) and
  * {@code /metrics} (Prometheus text).
  */
 public final class ManagementServer implements AutoCloseable {
@@ -30,19 +32,21 @@ public final class ManagementServer implements AutoCloseable {
 
     /** On {@code SECKILL_MANAGEMENT_HOST} (default 127.0.0.1) and {@code SECKILL_MANAGEMENT_PORT} ({@code defaultPort}). */
     public static ManagementServer start(Env env, int defaultPort, PrometheusMeterRegistry registry, Readiness readiness) {
+        String mode = DeploymentMode.of(env).label();
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.routes.get("/health", ctx -> json(ctx, 200, Map.of("status", "UP")));
-            cfg.routes.get("/ready", ctx -> ready(ctx, readiness.evaluate()));
+            cfg.routes.get("/ready", ctx -> ready(ctx, mode, readiness.evaluate()));
             cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         });
         app.start(env.string(HOST_VARIABLE, DEFAULT_HOST), env.integer(PORT_VARIABLE, defaultPort));
         return new ManagementServer(app);
     }
 
-    private static void ready(Context ctx, Readiness.Report report) throws JsonProcessingException {
+    private static void ready(Context ctx, String mode, Readiness.Report report) throws JsonProcessingException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", report.ready() ? "READY" : "NOT_READY");
+        body.put("mode", mode);
         body.put("checks", report.checks());
         json(ctx, report.ready() ? 200 : 503, body);
     }

@@ -1,0 +1,58 @@
+package io.seckill.e2e.processes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Secrets;
+import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.IngressConfig;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.runtime.ServiceMain;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Production unless told otherwise: an ingress told it runs in production refuses each published
+ * development value and the development payment port, exits 70 with one line naming the setting and
+ * never listens; started against the development servers (whose servers.env says development), it
+ * runs and says so in /ready.
+ */
+class ProductionModeIT {
+
+    @Test
+    void inProductionEachPublishedDevelopmentValueEndsTheProcessBeforeItListens() throws Exception {
+        try (ProcessCluster cluster = ProcessCluster.start("production-mode", Map.of())) {
+            Map<String, Map<String, String>> refusals = Map.of(
+                    IngressConfig.TOKEN_SECRET, Map.of(IngressConfig.TOKEN_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
+                    IngressConfig.ADMIN_TOKEN, Map.of(IngressConfig.ADMIN_TOKEN, Secrets.DEVELOPMENT_ADMIN_TOKEN),
+                    IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
+            for (Map.Entry<String, Map<String, String>> refusal : refusals.entrySet()) {
+                SeckillProcess ingress = cluster.launch("production-" + refusal.getKey(), "ingress-api", production(refusal.getValue()));
+                await().atMost(Duration.ofMinutes(1)).until(() -> !ingress.alive());
+
+                assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
+                assertThat(ingress.output()).as(refusal.getKey()).contains("ingress-api refused to start: " + refusal.getKey())
+                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_ADMIN_TOKEN);
+                assertThat(ingress.managementPort()).as(refusal.getKey() + ": nothing listened").isEmpty();
+                assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
+            }
+
+            SeckillProcess development = cluster.launch("development", "ingress-api");
+            ProcessCluster.awaitReady(development);
+            assertThat(development.readiness().orElseThrow().body().path("mode").asText()).isEqualTo("development");
+            assertThat(development.output()).contains("ingress-api starts in DEVELOPMENT mode");
+        }
+    }
+
+    /** Production, with the test's own secrets but for {@code override}. */
+    private static Map<String, String> production(Map<String, String> override) {
+        Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "production",
+                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                IngressConfig.PAYMENT_VERIFIER, "none"));
+        settings.putAll(override);
+        return settings;
+    }
+}
