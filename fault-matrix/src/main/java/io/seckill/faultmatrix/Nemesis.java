@@ -47,7 +47,8 @@ final class Nemesis {
         List<ScheduledFault> schedule = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         int faults = 1 + random.nextInt(MAX_FAULTS);
-        for (int i = 0; i < faults; i++) {
+        // Draws that clash with an earlier one are dropped; a sale always gets at least one fault.
+        for (int i = 0; i < faults || schedule.isEmpty(); i++) {
             NemesisAction action = DRAWS.get(random.nextInt(DRAWS.size()));
             List<String> targets = action.targets();
             String target = targets.isEmpty() ? null : targets.get(random.nextInt(targets.size()));

@@ -22,13 +22,13 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
  */
 final class StreamFailurePolicy {
 
-    static final Duration MISSING_TOPICS_GRACE = Duration.ofSeconds(60);
-
     private final Clock clock;
+    private final Duration missingTopicsGrace;
     private Instant topicsMissingSince;
 
-    StreamFailurePolicy(Clock clock) {
+    StreamFailurePolicy(Clock clock, Duration missingTopicsGrace) {
         this.clock = clock;
+        this.missingTopicsGrace = missingTopicsGrace;
     }
 
     synchronized StreamThreadExceptionResponse onFailure(Throwable failure) {
@@ -41,7 +41,7 @@ final class StreamFailurePolicy {
             if (topicsMissingSince == null) {
                 topicsMissingSince = now;
             }
-            return Duration.between(topicsMissingSince, now).compareTo(MISSING_TOPICS_GRACE) < 0
+            return Duration.between(topicsMissingSince, now).compareTo(missingTopicsGrace) < 0
                     ? StreamThreadExceptionResponse.REPLACE_THREAD
                     : StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }

@@ -71,7 +71,7 @@ public final class StreamProcessor implements AutoCloseable {
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
         KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),
                 client -> client.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_WAIT)));
-        StreamFailurePolicy failures = new StreamFailurePolicy(host.clock());
+        StreamFailurePolicy failures = new StreamFailurePolicy(host.clock(), config.missingTopicsGrace());
         streams.setUncaughtExceptionHandler(failure -> {
             StreamThreadExceptionResponse response = failures.onFailure(failure);
             switch (response) {

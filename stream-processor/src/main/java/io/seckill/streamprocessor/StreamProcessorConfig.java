@@ -9,10 +9,11 @@ import java.time.Duration;
 /**
  * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR (the parent of
  * each instance's own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1),
- * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12),
+ * SECKILL_MISSING_TOPICS_GRACE_MS (60000: how long input topics may be missing before the client stops).
  */
 public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateParent, int threads,
-                                    int standbyReplicas, Duration dedupTtl, int topicPartitions) {
+                                    int standbyReplicas, Duration dedupTtl, int topicPartitions, Duration missingTopicsGrace) {
 
     public static StreamProcessorConfig from(Env env, InfraAddresses infra) {
         return new StreamProcessorConfig(infra,
@@ -22,6 +23,7 @@ public record StreamProcessorConfig(InfraAddresses infra, String applicationId, 
                 env.integer("SECKILL_STREAMS_THREADS", 1),
                 env.integer("SECKILL_STREAMS_STANDBY_REPLICAS", 0),
                 env.millis("SECKILL_DEDUP_TTL_MS", Duration.ofHours(24)),
-                KafkaClients.topicPartitions(env));
+                KafkaClients.topicPartitions(env),
+                env.millis("SECKILL_MISSING_TOPICS_GRACE_MS", Duration.ofSeconds(60)));
     }
 }

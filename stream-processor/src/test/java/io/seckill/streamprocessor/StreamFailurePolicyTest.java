@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class StreamFailurePolicyTest {
 
+    private static final Duration GRACE = Duration.ofSeconds(60);
     private Instant now = Instant.parse("2026-11-29T12:00:00Z");
     private final StreamFailurePolicy policy = new StreamFailurePolicy(new Clock() {
         @Override
@@ -33,7 +34,7 @@ class StreamFailurePolicyTest {
         public Instant instant() {
             return now;
         }
-    });
+    }, GRACE);
 
     @Test
     void anUnreachableBrokerReplacesTheThread() {
@@ -55,7 +56,7 @@ class StreamFailurePolicyTest {
     void missingSourceTopicsAreWaitedOutForTheGraceThenShutTheClientDown() {
         MissingSourceTopicException missing = new MissingSourceTopicException("One or more source topics were missing");
         assertThat(policy.onFailure(missing)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
-        now = now.plus(StreamFailurePolicy.MISSING_TOPICS_GRACE.minusSeconds(1));
+        now = now.plus(GRACE.minusSeconds(1));
         assertThat(policy.onFailure(missing)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
         now = now.plus(Duration.ofSeconds(1));
         assertThat(policy.onFailure(missing)).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
@@ -65,7 +66,7 @@ class StreamFailurePolicyTest {
     void runningAgainStartsANewGrace() {
         MissingSourceTopicException missing = new MissingSourceTopicException("One or more source topics were missing");
         policy.onFailure(missing);
-        now = now.plus(StreamFailurePolicy.MISSING_TOPICS_GRACE);
+        now = now.plus(GRACE);
         policy.running();
         assertThat(policy.onFailure(missing)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
     }

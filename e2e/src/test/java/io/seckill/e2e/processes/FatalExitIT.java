@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A service that cannot continue does not linger: it exits non-zero with the reason in its log, for its
- * supervisor to restart. Input topics gone are waited for a minute first (a restarting broker reports
- * them missing until it has loaded them), then they are a reason to stop.
+ * supervisor to restart. Input topics gone are waited for first (a restarting broker reports them missing
+ * until it has loaded them; a minute by default, ten seconds here), then they are a reason to stop.
  */
 class FatalExitIT {
 
     @Test
     void aStreamProcessorWhoseInputTopicIsDeletedExitsWithStatus70() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("fatal", Map.of())) {
+        try (ProcessCluster cluster = ProcessCluster.start("fatal", Map.of("SECKILL_MISSING_TOPICS_GRACE_MS", "10000"))) {
             SeckillProcess streams = cluster.launch("stream-processor", "stream-processor");
             ProcessCluster.awaitReady(streams);
 

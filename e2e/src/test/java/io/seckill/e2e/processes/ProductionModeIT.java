@@ -29,8 +29,11 @@ class ProductionModeIT {
                     IngressConfig.TOKEN_SECRET, Map.of(IngressConfig.TOKEN_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     IngressConfig.ADMIN_TOKEN, Map.of(IngressConfig.ADMIN_TOKEN, Secrets.DEVELOPMENT_ADMIN_TOKEN),
                     IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
-            for (Map.Entry<String, Map<String, String>> refusal : refusals.entrySet()) {
-                SeckillProcess ingress = cluster.launch("production-" + refusal.getKey(), "ingress-api", production(refusal.getValue()));
+            SeckillProcess development = cluster.launch("development", "ingress-api");
+            Map<String, SeckillProcess> refused = new HashMap<>();
+            refusals.forEach((setting, values) -> refused.put(setting, cluster.launch("production-" + setting, "ingress-api", production(values))));
+            for (Map.Entry<String, SeckillProcess> refusal : refused.entrySet()) {
+                SeckillProcess ingress = refusal.getValue();
                 await().atMost(Duration.ofMinutes(1)).until(() -> !ingress.alive());
 
                 assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
@@ -40,7 +43,6 @@ class ProductionModeIT {
                 assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
             }
 
-            SeckillProcess development = cluster.launch("development", "ingress-api");
             ProcessCluster.awaitReady(development);
             assertThat(development.readiness().orElseThrow().body().path("mode").asText()).isEqualTo("development");
             assertThat(development.output()).contains("ingress-api starts in DEVELOPMENT mode");
