@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -24,6 +25,8 @@ public final class BuyerToken {
     private static final String VERSION = "v1";
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64_DECODE = Base64.getUrlDecoder();
+    /** Epoch seconds as minted: ASCII digits only (Long.parseLong would take a sign and any script's digits). */
+    private static final Pattern EXPIRY = Pattern.compile("[0-9]{1,12}");
 
     private final SecretKeySpec key;
     /** Mac.getInstance looks up providers under locks; each thread keeps its own initialised Mac. */
@@ -55,6 +58,9 @@ public final class BuyerToken {
         String[] parts = token.split("\\.", -1);
         if (parts.length != 4 || !VERSION.equals(parts[0])) {
             throw new TokenException(false, "not a v1 token");
+        }
+        if (!EXPIRY.matcher(parts[2]).matches()) {
+            throw new TokenException(false, "malformed expiry");
         }
         byte[] presented;
         String userId;
