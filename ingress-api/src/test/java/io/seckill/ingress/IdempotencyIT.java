@@ -4,11 +4,23 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.http.Reply;
+import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.Concurrently;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
 
 /** racing retries with one Idempotency-Key reserve once and answer identically. */
 class IdempotencyIT {
@@ -77,5 +89,38 @@ class IdempotencyIT {
         HttpApi.Reply refused = fixture.http.buy(sku, "late", 1, "late-1");
         assertThat(refused.code()).isEqualTo("SOLD_OUT");
         assertThat(fixture.http.buy(sku, "late", 1, "late-1").body()).isEqualTo(refused.body());
+    }
+
+    /**
+     * Redis stops answering after the order is recorded and before its reply is kept (CLIENT PAUSE, longer than the
+     * ingress's Redis timeout, while the publish to an unreachable broker holds the request): the order is recorded, so
+     * the buyer is told 202, never a failure.
+     */
+    @Test
+    void anOrderRecordedWhileRedisCannotKeepTheReplyIsStillAnsweredAccepted() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 10, 3);
+        InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
+                fixture.infra.redisUrl(), "127.0.0.1:" + closedPort());
+        Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
+                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
+        try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
+             Jedis operator = new Jedis(URI.create(fixture.infra.redisUrl()))) {
+            CompletableFuture<HttpApi.Reply> answer = CompletableFuture.supplyAsync(() -> cutOff.http().buy(sku, "unkept", 1, "kept-nowhere"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").isPresent());
+            operator.clientPause(5_000, ClientPauseMode.ALL);
+
+            HttpApi.Reply reply = answer.get();
+            assertThat(reply.status()).as(reply.body()).isEqualTo(202);
+            assertThat(reply.orderId()).isEqualTo(new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").orElseThrow().orderId());
+            operator.clientUnpause();
+        }
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }

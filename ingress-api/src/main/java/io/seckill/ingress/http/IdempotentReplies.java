@@ -116,10 +116,23 @@ public final class IdempotentReplies {
             claims.abandon(userId, key, owner);
             return reply;
         }
-        if (!claims.complete(userId, key, owner, reply.stored())) {
-            LOG.info("{} {}: this request's claim lapsed and another took the key over; its answer stands", HEADER, key);
-        }
+        store(userId, key, owner, reply);
         return reply;
+    }
+
+    /**
+     * Keeps the reply for the key's retries. The work is done whatever happens here, so the reply goes to the client
+     * even when Redis cannot take it (an order recorded must never be answered as a failure): the claim then lapses, and
+     * the retry that takes it over learns the truth where the work left it (a buy's order, by its key in MySQL).
+     */
+    private void store(String userId, String key, String owner, Reply reply) {
+        try {
+            if (!claims.complete(userId, key, owner, reply.stored())) {
+                LOG.info("{} {}: this request's claim lapsed and another took the key over; its answer stands", HEADER, key);
+            }
+        } catch (RuntimeException redisDown) {
+            LOG.warn("{} {}: the reply ({}) is answered but not kept for retries: {}", HEADER, key, reply.status(), redisDown.toString());
+        }
     }
 
     private static void awaitFirst(long deadline, String key) {
