@@ -1,7 +1,9 @@
 package io.seckill.faultmatrix;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.seckill.ingress.identity.BuyerToken;
 import java.io.IOException;
 import java.net.URI;
@@ -25,16 +27,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answer is kept: the status (or none, when the connection dropped) and the order id of a 202. The
  * fault matrix's buyers are each a user of their own and ask once; the randomized run's share users
  * (so the per-user limit is tested) and ask as a careful client does: with an Idempotency-Key, again
- * on a 503 or a dropped connection, the last answer being the one that counts.
+ * while an answer says nothing yet (a 503, a dropped connection, the key's first request still running),
+ * the last answer being the one that counts.
  */
 final class Buyers {
 
     /**
      * What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection gave none.
      * @param idempotencyKey the key its requests carried, or null
+     * @param code the problem's code of an error answer, else null
      */
-    record Answer(String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId) {
+    record Answer(String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId, String code) {
         static final int NO_ANSWER = -1;
+        static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";
+
+        /**
+         * Whether it says what became of the request: an acceptance or a refusal. A 503, no answer, and "the first
+         * request with this key is still running" say nothing yet: a retry with the key learns the truth (P7).
+         */
+        boolean definitive() {
+            return status != NO_ANSWER && status < 500 && !IN_PROGRESS.equals(code);
+        }
 
         boolean accepted() {
             return status == 202;
@@ -112,14 +125,14 @@ final class Buyers {
                 Thread.sleep(early / 1_000_000);
             }
             Answer answer = buy(ingress, userId, sku, quantity, key);
-            for (int attempt = 2; attempt <= attempts && (answer.status() == 503 || answer.status() == Answer.NO_ANSWER); attempt++) {
+            for (int attempt = 2; attempt <= attempts && !answer.definitive(); attempt++) {
                 Thread.sleep(RETRY_PAUSE.toMillis());
                 answer = buy(ingress, userId, sku, quantity, key);
             }
             return answer;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null);
+            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null, null);
         } finally {
             answered.incrementAndGet();
         }
@@ -136,11 +149,43 @@ final class Buyers {
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            String orderId = response.statusCode() == 202 ? JSON.readTree(response.body()).path("orderId").asText() : null;
-            return new Answer(userId, sku, quantity, key, response.statusCode(), orderId);
+            JsonNode body = json(response.body());
+            return response.statusCode() == 202
+                    ? new Answer(userId, sku, quantity, key, 202, body.path("orderId").asText(), null)
+                    : new Answer(userId, sku, quantity, key, response.statusCode(), null, body.path("code").asText(null));
         } catch (IOException e) {
-            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null);
+            return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null, null);
         }
+    }
+
+    /** The body as JSON, or nothing when it is none (an answer no buyer should get is still counted by its status). */
+    private static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (JsonProcessingException notJson) {
+            return MissingNode.getInstance();
+        }
+    }
+
+    /**
+     * Asks again, with the same key, every keyed request whose last answer said nothing yet, until one does (within
+     * {@code patience}): what a careful client does once the system is back, and what P7 promises it learns.
+     * @return the answers, each keyed one replaced by what its retry learned
+     */
+    List<Answer> learnTheTruth(URI ingress, List<Answer> answers, Duration patience) throws InterruptedException {
+        List<Answer> learned = new ArrayList<>();
+        long deadline = System.nanoTime() + patience.toNanos();
+        for (Answer answer : answers) {
+            Answer latest = answer;
+            while (latest.idempotencyKey() != null && !latest.definitive() && System.nanoTime() < deadline) {
+                latest = buy(ingress, answer.userId(), answer.skuId(), answer.quantity(), answer.idempotencyKey());
+                if (!latest.definitive()) {
+                    Thread.sleep(RETRY_PAUSE.toMillis());
+                }
+            }
+            learned.add(latest);
+        }
+        return learned;
     }
 
     /** The status of a buyer's order as the ingress tells it. */

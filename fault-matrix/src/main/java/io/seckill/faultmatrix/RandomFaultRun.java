@@ -130,12 +130,24 @@ public final class RandomFaultRun implements Callable<Integer> {
         }
         cluster.awaitAllReady();
         List<Buyers.Answer> told = answers.get();
-        List<String> accepted = told.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
-        if (SaleAtRest.await(cluster, sale.skus(), accepted, System.nanoTime(), PATIENCE) < 0) {
+        if (!atRest(cluster, sale, told)) {
             broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the last fault's end");
         }
-        SalePromises.check(cluster, sale, told).forEach(violation -> broken.add(violation.toString()));
+        // What a request left open (a 503, no answer, still in progress) is asked again with its key, as P7 promises a retry learns the truth.
+        List<Buyers.Answer> learned = buyers.learnTheTruth(cluster.ingresses().get(0), told, PATIENCE);
+        learned.stream().filter(answer -> answer.idempotencyKey() != null && !answer.definitive())
+                .forEach(answer -> broken.add("P7: buyer " + answer.userId() + "'s key " + answer.idempotencyKey() + " still answers " + answer.status()
+                        + " " + answer.code() + " at rest: a retry does not learn the truth"));
+        if (!atRest(cluster, sale, learned)) {
+            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the retries that learned the truth");
+        }
+        SalePromises.check(cluster, sale, learned).forEach(violation -> broken.add(violation.toString()));
         return new SaleRun(told, broken);
+    }
+
+    private static boolean atRest(FaultCluster cluster, SalePromises.Sale sale, List<Buyers.Answer> answers) throws InterruptedException {
+        List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
+        return SaleAtRest.await(cluster, sale.skus(), accepted, System.nanoTime(), PATIENCE) >= 0;
     }
 
     public static void main(String[] args) {

@@ -81,14 +81,15 @@ final class SalePromises {
 
     /**
      * P7, per request: a 202 names the one order made under its key; a refusal leaves nothing under its key that
-     * holds stock or is still to be decided. Requests without an answer may have ended either way.
+     * holds stock or is still to be decided. Answers that say nothing yet (no answer, a 503, still in progress) are
+     * judged by what a retry with the key learned ({@link Buyers#learnTheTruth}).
      */
     private static List<Violation> answersAgreeWithFates(DSLContext db, List<Buyers.Answer> answers) {
         OutboxLookups outbox = new OutboxLookups();
         Orders orders = new Orders();
         List<Violation> broken = new ArrayList<>();
         for (Buyers.Answer answer : answers) {
-            if (answer.idempotencyKey() == null || answer.status() == Buyers.Answer.NO_ANSWER) {
+            if (answer.idempotencyKey() == null || !answer.definitive()) {
                 continue;
             }
             Optional<String> underKey = outbox.orderForKey(db, answer.userId(), answer.idempotencyKey()).map(OutboxLookups.KeyedOrder::orderId);
