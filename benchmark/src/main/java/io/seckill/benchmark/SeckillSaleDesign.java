@@ -45,7 +45,7 @@ final class SeckillSaleDesign implements SaleDesign {
     static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, String javaOptions) throws InterruptedException {
         // The servers' addresses given: the run command uses them instead of starting servers of its own.
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).settings(servers.settings())
-                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway();
+                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET);
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         process.awaitReady(READY_TIMEOUT);
         return new SeckillSaleDesign(process, queries, port, servers.settings().get(IngressConfig.ADMIN_TOKEN));

@@ -32,6 +32,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
     public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
     public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
+    public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
     /** A yes/no that believed any peer's X-Forwarded-For: refused, so that no deployment keeps believing it unawares. */
     private static final String RETIRED_TRUST_FORWARDED_FOR = "SECKILL_TRUST_FORWARDED_FOR";
 
@@ -39,7 +40,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
      * @param mode {@code token} (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id
      *             set by an authenticating gateway)
      */
-    public record Auth(String mode, String tokenSecret, Duration clockSkew, String adminToken) {
+    public record Auth(String mode, String tokenSecret, Duration clockSkew, String adminToken, String gatewaySecret) {
         public boolean trustedHeader() {
             return "trusted-header".equals(mode);
         }
@@ -47,9 +48,9 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         /** Who a request's buyer is, by the mode; fails fast on a missing or weak secret: an ingress must never start open. */
         public BuyerIdentity identity(Clock clock) {
             if (trustedHeader()) {
-                LoggerFactory.getLogger(IngressConfig.class)
-                        .warn("auth mode trusted-header: X-User-Id is believed as sent; only run this behind a gateway that sets it");
-                return new TrustedHeaderIdentity();
+                LoggerFactory.getLogger(IngressConfig.class).warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
+                        + "the gateway's credential; only run this behind a gateway that sets both");
+                return new TrustedHeaderIdentity(gatewaySecret);
             }
             if (!"token".equals(mode)) {
                 throw new IllegalArgumentException("SECKILL_AUTH_MODE must be token or trusted-header, was " + mode);
@@ -64,7 +65,8 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         @Override
         public String toString() {
             return "Auth[mode=" + mode + ", tokenSecret=" + (tokenSecret == null ? "unset" : "(hidden)") + ", clockSkew=" + clockSkew
-                    + ", adminToken=" + (adminToken == null ? "unset" : "(hidden)") + "]";
+                    + ", adminToken=" + (adminToken == null ? "unset" : "(hidden)") + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)")
+                    + "]";
         }
     }
 
@@ -85,14 +87,16 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
 
     /**
      * The buyers' and the admin's credentials, checked ({@link Secrets#required}): the token secret is needed in
-     * token mode only, the admin token always.
+     * token mode only, the gateway's credential in trusted-header mode only, the admin token always.
      */
     private static Auth auth(Env env, DeploymentMode mode) {
         String authMode = env.string("SECKILL_AUTH_MODE", "token");
+        boolean gateway = "trusted-header".equals(authMode);
         return new Auth(authMode,
-                "token".equals(authMode) ? Secrets.required(env, mode, TOKEN_SECRET, BuyerToken.MIN_SECRET_BYTES) : env.string(TOKEN_SECRET, null),
+                gateway ? env.string(TOKEN_SECRET, null) : Secrets.required(env, mode, TOKEN_SECRET, BuyerToken.MIN_SECRET_BYTES),
                 env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
-                Secrets.required(env, mode, ADMIN_TOKEN, AdminGuard.MIN_TOKEN_LENGTH));
+                Secrets.required(env, mode, ADMIN_TOKEN, AdminGuard.MIN_TOKEN_LENGTH),
+                gateway ? Secrets.required(env, mode, GATEWAY_SECRET, TrustedHeaderIdentity.MIN_SECRET_BYTES) : null);
     }
 
     /** The payment port: the development stand-in marks every reference paid, so production never takes it. */

@@ -34,9 +34,10 @@ public final class ServiceEnvironment {
         return this;
     }
 
-    /** Buyers named by a gateway's header instead of a token, as the baseline designs read them. */
-    public ServiceEnvironment buyersNamedByGateway() {
+    /** Buyers named by a gateway's header instead of a token, as the baseline designs read them; the gateway proves itself with {@code gatewaySecret}. */
+    public ServiceEnvironment buyersNamedByGateway(String gatewaySecret) {
         settings.put("SECKILL_AUTH_MODE", "trusted-header");
+        settings.put("SECKILL_GATEWAY_SECRET", gatewaySecret);
         return this;
     }
 
