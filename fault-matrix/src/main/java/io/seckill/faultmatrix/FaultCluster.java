@@ -134,6 +134,38 @@ final class FaultCluster implements AutoCloseable {
         services.get(service).resume();
     }
 
+    /** kill -9 of a service, started again {@code after} that and waited for until ready. */
+    void killFor(String service, Duration after) throws InterruptedException {
+        kill(service);
+        Thread.sleep(after.toMillis());
+        restart(service);
+    }
+
+    /** SIGSTOP of a service for {@code length}, then SIGCONT. */
+    void pauseFor(String service, Duration length) throws IOException, InterruptedException {
+        pause(service);
+        Thread.sleep(length.toMillis());
+        resume(service);
+    }
+
+    void pauseKafkaFor(Duration length) throws IOException, InterruptedException {
+        pauseKafka();
+        Thread.sleep(length.toMillis());
+        resumeKafka();
+    }
+
+    void pauseMysqlFor(Duration length) throws IOException, InterruptedException {
+        pauseMysql();
+        Thread.sleep(length.toMillis());
+        resumeMysql();
+    }
+
+    void pauseRedisFor(Duration length) throws IOException, InterruptedException {
+        pauseRedis();
+        Thread.sleep(length.toMillis());
+        resumeRedis();
+    }
+
     /** Services the supervisor started again because they ended on their own, so far. */
     int supervisorRestarts() {
         return restarts.get();

@@ -57,9 +57,9 @@ final class FaultInjector {
      */
     long injectAndRepair(Fault fault, List<Long> skus) throws Exception {
         switch (fault) {
-            case KILL_STREAM_PROCESSOR -> killAndRestart("stream-processor-a", RESTART_AFTER);
-            case KILL_DB_SINK -> killAndRestart("db-sink", RESTART_AFTER);
-            case KILL_RECONCILER -> killAndRestart("reconciler", RESTART_AFTER);
+            case KILL_STREAM_PROCESSOR -> cluster.killFor("stream-processor-a", RESTART_AFTER);
+            case KILL_DB_SINK -> cluster.killFor("db-sink", RESTART_AFTER);
+            case KILL_RECONCILER -> cluster.killFor("reconciler", RESTART_AFTER);
             case KILL_INGRESS -> {
                 return killIngressBetweenReserveAndCommit();
             }
@@ -71,30 +71,26 @@ final class FaultInjector {
                 cluster.killServersAndStartAgain(false);
                 cluster.awaitAllReady();
             }
-            case BROKER_UNREACHABLE -> stallKafka(BROKER_OUTAGE);
-            case BROKER_STALLED_AT_START -> stallKafka(BROKER_STALL_AT_START);
+            case BROKER_UNREACHABLE -> cluster.pauseKafkaFor(BROKER_OUTAGE);
+            case BROKER_STALLED_AT_START -> cluster.pauseKafkaFor(BROKER_STALL_AT_START);
             case REDIS_FLUSHALL -> cluster.redis().flushAll();
             case REDIS_RESTARTED_EMPTY -> {
                 cluster.killServersAndStartAgain(true);
                 cluster.awaitAllReady();
             }
-            case MYSQL_STALLED -> {
-                cluster.pauseMysql();
-                Thread.sleep(MYSQL_STALL.toMillis());
-                cluster.resumeMysql();
-            }
+            case MYSQL_STALLED -> cluster.pauseMysqlFor(MYSQL_STALL);
             case DUPLICATE_FLOOD -> republish(skus, 3);
             case POISON_FLOOD -> poison(skus);
             case INGRESS_PAUSED_PAST_SWEEP -> pauseIngressBetweenReserveAndCommit();
-            case SINK_PAUSED_PAST_RELAY_GRACE -> pause("db-sink", SINK_PAUSE);
-            case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND -> pause("stream-processor-a", STREAM_PROCESSOR_PAUSE);
-            case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> pauseRedis(REDIS_PAUSE);
+            case SINK_PAUSED_PAST_RELAY_GRACE -> cluster.pauseFor("db-sink", SINK_PAUSE);
+            case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND -> cluster.pauseFor("stream-processor-a", STREAM_PROCESSOR_PAUSE);
+            case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> cluster.pauseRedisFor(REDIS_PAUSE);
             case REDIS_PAUSED_DURING_REBUILD -> {
                 new RedisEpoch(new LuaRunner(cluster.redis())).requestRebuild();
                 Thread.sleep(REBUILD_STARTS.toMillis());
-                pauseRedis(REDIS_PAUSE_IN_REBUILD);
+                cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
             }
-            case RECONCILER_PAUSED -> pause("reconciler", RECONCILER_PAUSE);
+            case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
         }
         return System.nanoTime();
     }
@@ -131,30 +127,6 @@ final class FaultInjector {
         long struck = System.nanoTime();
         cluster.resumeMysql();
         return struck;
-    }
-
-    private void pause(String service, Duration pause) throws IOException, InterruptedException {
-        cluster.pause(service);
-        Thread.sleep(pause.toMillis());
-        cluster.resume(service);
-    }
-
-    private void pauseRedis(Duration pause) throws IOException, InterruptedException {
-        cluster.pauseRedis();
-        Thread.sleep(pause.toMillis());
-        cluster.resumeRedis();
-    }
-
-    private void stallKafka(Duration stall) throws IOException, InterruptedException {
-        cluster.pauseKafka();
-        Thread.sleep(stall.toMillis());
-        cluster.resumeKafka();
-    }
-
-    private void killAndRestart(String service, Duration after) throws InterruptedException {
-        cluster.kill(service);
-        Thread.sleep(after.toMillis());
-        cluster.restart(service);
     }
 
     /** Every order of the sale on order-requests so far, sent {@code times} more times, byte for byte. */

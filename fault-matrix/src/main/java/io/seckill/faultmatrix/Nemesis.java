@@ -4,6 +4,7 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisEpoch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -115,32 +116,13 @@ final class Nemesis {
     }
 
     private void cause(ScheduledFault fault) throws IOException, InterruptedException {
+        Duration length = Duration.ofMillis(fault.forMillis());
         switch (fault.action()) {
-            case PAUSE_SERVICE -> {
-                cluster.pause(fault.target());
-                Thread.sleep(fault.forMillis());
-                cluster.resume(fault.target());
-            }
-            case KILL_SERVICE -> {
-                cluster.kill(fault.target());
-                Thread.sleep(fault.forMillis());
-                cluster.restart(fault.target());
-            }
-            case PAUSE_KAFKA -> {
-                cluster.pauseKafka();
-                Thread.sleep(fault.forMillis());
-                cluster.resumeKafka();
-            }
-            case PAUSE_MYSQL -> {
-                cluster.pauseMysql();
-                Thread.sleep(fault.forMillis());
-                cluster.resumeMysql();
-            }
-            case PAUSE_REDIS -> {
-                cluster.pauseRedis();
-                Thread.sleep(fault.forMillis());
-                cluster.resumeRedis();
-            }
+            case PAUSE_SERVICE -> cluster.pauseFor(fault.target(), length);
+            case KILL_SERVICE -> cluster.killFor(fault.target(), length);
+            case PAUSE_KAFKA -> cluster.pauseKafkaFor(length);
+            case PAUSE_MYSQL -> cluster.pauseMysqlFor(length);
+            case PAUSE_REDIS -> cluster.pauseRedisFor(length);
             case KILL_MYSQL -> cluster.killMysqlAndAwaitItsRestart();
             case REQUEST_REBUILD -> {
                 RedisEpoch epoch = new RedisEpoch(new LuaRunner(cluster.redis()));
