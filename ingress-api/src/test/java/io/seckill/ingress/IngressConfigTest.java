@@ -41,6 +41,8 @@ class IngressConfigTest {
                 IngressConfig.PAYMENT_VERIFIER, "development"))).hasMessageContaining(IngressConfig.PAYMENT_VERIFIER);
         assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
                 DeploymentMode.SETTING, "staging"))).hasMessageContaining(DeploymentMode.SETTING);
+        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
+                "SECKILL_AUTH_MODE", "oauth"))).hasMessageContaining("SECKILL_AUTH_MODE");
     }
 
     @Test
