@@ -1,15 +1,16 @@
 package io.seckill.benchmark;
 
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.config.Secrets;
 import io.seckill.processdriver.IngressAdmin;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,13 +40,8 @@ public final class IngressBenchmark implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "PT3S", description = "unmeasured time before each scenario (default ${DEFAULT-VALUE})")
     Duration warmup;
 
-    @Option(names = "--admin-token", defaultValue = "${env:SECKILL_ADMIN_TOKEN:-dev-only-admin-token}",
-            description = "admin credential (default: $SECKILL_ADMIN_TOKEN, else the run command's development one)")
-    String adminToken;
-
-    @Option(names = "--token-secret", defaultValue = "${env:SECKILL_TOKEN_SECRET:-dev-only-token-secret-do-not-use-in-production}",
-            description = "buyer token secret (default: $SECKILL_TOKEN_SECRET, else the run command's development one)")
-    String tokenSecret;
+    @Option(names = "--admin-url", defaultValue = "http://127.0.0.1:8081", description = "the ingress's admin listener (default ${DEFAULT-VALUE})")
+    URI adminUrl;
 
     @Override
     public Integer call() throws Exception {
@@ -59,24 +55,25 @@ public final class IngressBenchmark implements Callable<Integer> {
         long runId = System.currentTimeMillis() % 1_000_000_000L;
         long soldOutSku = 9_000_000_000L + runId * 2;
         long winningSku = soldOutSku + 1;
-        IngressAdmin admin = new IngressAdmin(url, adminToken);
+        // The run command's development secret unless the environment names another; never an option (a command line is readable by all).
+        TokenMinter tokens = TokenMinter.development(Optional.ofNullable(System.getenv(TokenSettings.SECRET)).orElse(Secrets.DEVELOPMENT_TOKEN_SECRET));
+        IngressAdmin admin = new IngressAdmin(adminUrl, tokens.admin("benchmark", Duration.ofHours(2)));
         admin.defineSale(soldOutSku, 0);
         admin.defineSale(winningSku, 100_000_000);
 
-        BuyerToken tokens = new BuyerToken(tokenSecret, Clock.systemUTC(), Duration.ZERO);
-        Instant expiry = Instant.now().plus(Duration.ofHours(2));
+        Duration lifetime = Duration.ofHours(2);
         byte[] noop = Scenario.get(hostHeader, "/bench/noop");
         // Losers are many distinct buyers, as in a real sale (one buyer would soon be rate limited).
         byte[][] soldOut = new byte[LOSERS][];
         for (int i = 0; i < LOSERS; i++) {
             soldOut[i] = Scenario.postJson(hostHeader, "/api/v1/skus/" + soldOutSku + "/orders",
-                    "Bearer " + tokens.mint("bench-loser-" + i, expiry), "{\"quantity\":1}");
+                    "Bearer " + tokens.buyer("bench-loser-" + i, lifetime), "{\"quantity\":1}");
         }
         List<Scenario> scenarios = List.of(
                 new Scenario("ceiling (no-op)", 200, n -> noop),
                 new Scenario("sold-out path", 409, n -> soldOut[(int) (n % LOSERS)]),
                 new Scenario("winning path", 202, n -> Scenario.postJson(hostHeader, "/api/v1/skus/" + winningSku + "/orders",
-                        "Bearer " + tokens.mint("bench-" + runId + "-" + n, expiry), "{\"quantity\":1}")));
+                        "Bearer " + tokens.buyer("bench-" + runId + "-" + n, lifetime), "{\"quantity\":1}")));
 
         System.out.printf("ingress %s, %d connections, %s measured after %s warm-up, %d round(s)%n",
                 url, options.connections, options.duration, warmup, options.rounds);

@@ -10,11 +10,9 @@ import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenMinter;
 import io.seckill.mysqlstate.Database;
 import io.seckill.schemas.events.OrderStatus;
-import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +42,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
     private static final String TOKEN_SECRET = "pipeline-scaling-benchmark-secret-0123456789";
-    private static final String ADMIN_TOKEN = "pipeline-scaling-admin-token";
+    private static final TokenMinter TOKENS = TokenMinter.development(TOKEN_SECRET);
     private static final int SKUS = 8;
     private static final String ROW = "%-22s %12s %12s %10s %10s%n";
 
@@ -87,7 +85,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         String[] counts = setup.split("x", -1);
         int streams = Integer.parseInt(counts[0]);
         int sinks = Integer.parseInt(counts[1]);
-        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").credentials(TOKEN_SECRET, ADMIN_TOKEN);
+        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").tokenSecret(TOKEN_SECRET);
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (int i = 0; i < streams; i++) {
@@ -107,9 +105,10 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             }
             System.out.println(readiness);
             int port = ingress.buyersPort().orElseThrow();
+            IngressAdmin admin = new IngressAdmin(ingress.adminUri(), TOKENS.admin("benchmark", Duration.ofHours(2)));
             List<Figures> figures = new ArrayList<>();
             for (int round = 1; round <= options.rounds; round++) {
-                Figures result = round(database, port);
+                Figures result = round(database, admin, port);
                 figures.add(result);
                 System.out.printf(Locale.ROOT, "%s round %d: %,.0f accepted/s, %,.0f decided/s, p50 %.1f ms, p99 %.1f ms%n",
                         setup, round, result.acceptedPerSecond(), result.decidedPerSecond(), result.p50Millis(), result.p99Millis());
@@ -123,17 +122,14 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
     }
 
     /** One loaded period on fresh SKUs, then waits for every accepted order to be decided. */
-    private Figures round(Database database, int port) throws Exception {
+    private Figures round(Database database, IngressAdmin admin, int port) throws Exception {
         long firstSku = 8_000_000_000L + System.currentTimeMillis() % 1_000_000_000L * 10;
-        IngressAdmin admin = new IngressAdmin(URI.create("http://localhost:" + port), ADMIN_TOKEN);
         for (int i = 0; i < SKUS; i++) {
             admin.defineSale(firstSku + i, 100_000_000);
         }
-        BuyerToken tokens = new BuyerToken(TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
-        Instant expiry = Instant.now().plus(Duration.ofHours(2));
         String host = "localhost:" + port;
         Scenario winning = new Scenario("winning", 202, n -> Scenario.postJson(host, "/api/v1/skus/" + (firstSku + n % SKUS) + "/orders",
-                "Bearer " + tokens.mint("scaling-" + firstSku + "-" + n, expiry), "{\"quantity\":1}"));
+                "Bearer " + TOKENS.buyer("scaling-" + firstSku + "-" + n, Duration.ofHours(2)), "{\"quantity\":1}"));
         ClosedLoopLoad.Result load = new ClosedLoopLoad("localhost", port, options.connections, Duration.ZERO, options.duration).run(winning);
         long accepted = load.latencies().getTotalCount() - load.unexpectedStatus();
         List<String> skuIds = LongStream.range(firstSku, firstSku + SKUS).mapToObj(Long::toString).toList();

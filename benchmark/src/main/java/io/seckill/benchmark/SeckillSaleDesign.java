@@ -2,12 +2,12 @@ package io.seckill.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.IngressAdmin;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,11 +34,11 @@ final class SeckillSaleDesign implements SaleDesign {
     private final IngressAdmin admin;
     private final int port;
 
-    private SeckillSaleDesign(SeckillProcess process, SaleQueries queries, int port, String adminToken) {
+    private SeckillSaleDesign(SeckillProcess process, SaleQueries queries, int port, String tokenSecret) {
         this.process = process;
         this.queries = queries;
         this.port = port;
-        this.admin = new IngressAdmin(URI.create("http://localhost:" + port), adminToken);
+        this.admin = new IngressAdmin(process.adminUri(), TokenMinter.development(tokenSecret).admin("benchmark", Duration.ofHours(12)));
     }
 
     /** @param javaOptions the JVM's options, e.g. a heap size and a flight recording */
@@ -48,7 +48,7 @@ final class SeckillSaleDesign implements SaleDesign {
                 .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET);
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         process.awaitReady(READY_TIMEOUT);
-        return new SeckillSaleDesign(process, queries, port, servers.settings().get(IngressConfig.ADMIN_TOKEN));
+        return new SeckillSaleDesign(process, queries, port, servers.settings().get(TokenSettings.SECRET));
     }
 
     @Override
@@ -90,7 +90,7 @@ final class SeckillSaleDesign implements SaleDesign {
     public Map<Long, Long> drift(List<Long> skus) throws Exception {
         Map<Long, Long> drift = new HashMap<>();
         for (long sku : skus) {
-            HttpResponse<String> figures = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/admin/v1/skus/" + sku))
+            HttpResponse<String> figures = HTTP.send(HttpRequest.newBuilder(admin.admin().resolve("/admin/v1/skus/" + sku))
                     .header("Authorization", "Bearer " + admin.adminToken()).GET().build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(figures.body());
             drift.put(sku, body.path("redisStock").asLong() + body.path("pendingReservations").asLong() - body.path("mysqlStock").asLong());

@@ -12,9 +12,7 @@ public final class Secrets {
 
     /** The development run's token secret, published in the README and servers.env. */
     public static final String DEVELOPMENT_TOKEN_SECRET = "dev-only-token-secret-do-not-use-in-production";
-    /** The development run's admin token, published likewise. */
-    public static final String DEVELOPMENT_ADMIN_TOKEN = "dev-only-admin-token";
-    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_ADMIN_TOKEN);
+    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET);
 
     private Secrets() {
     }

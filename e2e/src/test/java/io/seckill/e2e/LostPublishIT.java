@@ -34,7 +34,7 @@ class LostPublishIT {
 
         List<String> orderIds = new ArrayList<>();
         try (IngressApi cutOff = IngressApi.start(config, new TestHost().host())) {
-            HttpApi http = new HttpApi(cutOff.port());
+            HttpApi http = new HttpApi(cutOff.port(), cutOff.adminPort());
             for (int i = 0; i < 3; i++) {
                 Reply reply = http.buy(sku, "lost-" + i, 1);
                 assertThat(reply.status()).isEqualTo(202);

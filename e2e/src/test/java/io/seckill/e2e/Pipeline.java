@@ -7,7 +7,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
-import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
@@ -53,8 +53,8 @@ final class Pipeline {
                 // Orders are paid through the development payment port.
                 DeploymentMode.SETTING, "development",
                 "SECKILL_HTTP_PORT", "0",
-                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
-                IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                "SECKILL_ADMIN_PORT", "0",
+                TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 // The tests send everything from one address and some users hammer on purpose.
                 "SECKILL_RATE_LIMIT_PER_USER", "0",
                 "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
@@ -64,7 +64,7 @@ final class Pipeline {
                 "SECKILL_STREAMS_STATE_DIR", temporaryDirectory()));
         system = SeckillSystem.start(env, infra, host.host());
         LocalInfrastructure.get().closeFirstOnStop(system);
-        http = new HttpApi(system.httpPort());
+        http = new HttpApi(system.httpPort(), system.adminPort());
         database = Database.connectAndMigrate(infra, "e2e-checks", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));

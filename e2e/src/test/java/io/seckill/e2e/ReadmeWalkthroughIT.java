@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's run command, as a user types it, answers the README's walk-through,
- * run verbatim (only the port differs, so the test never collides with a server on 8080), and stops
+ * run verbatim (only the ports differ, so the test never collides with a server on 8080 or 8081), and stops
  * cleanly on SIGTERM. The build has already installed the modules, which is the run command's first half.
  */
 class ReadmeWalkthroughIT {
@@ -46,12 +46,14 @@ class ReadmeWalkthroughIT {
         String readme = Files.readString(REPO.resolve("README.md"));
         String runCommand = secondHalf(only(RUN_COMMAND, readme));
         int port = freePort();
-        String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port);
+        int adminPort = freePort();
+        String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port).replace("127.0.0.1:8081", "127.0.0.1:" + adminPort);
 
         // A data directory of the test's own: the walk-through starts from an empty system.
         String dataDirectory = REPO.resolve("e2e/target/walkthrough-" + UUID.randomUUID()).toString();
         ProcessBuilder launcher = new ProcessBuilder("bash", "-c", "exec " + runCommand).directory(REPO.toFile()).redirectErrorStream(true);
         launcher.environment().put("SECKILL_HTTP_PORT", Integer.toString(port));
+        launcher.environment().put("SECKILL_ADMIN_PORT", Integer.toString(adminPort));
         launcher.environment().put("SECKILL_MANAGEMENT_PORT", "0");
         launcher.environment().put("SECKILL_DATA_DIR", dataDirectory);
         // Frequent figures, so that every gauge the dashboard charts has a value before the test ends.

@@ -33,7 +33,7 @@ class WrongClockIT {
 
         TestHost slowHost = new TestHost(Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)));
         try (IngressApi slow = IngressApi.start(IngressConfig.from(pipeline.env, pipeline.infra), slowHost.host())) {
-            HttpApi slowHttp = new HttpApi(slow.port());
+            HttpApi slowHttp = new HttpApi(slow.port(), slow.adminPort());
             HttpApi.Reply accepted = slowHttp.buy(sku, "slow-clock", 1);
             assertThat(accepted.status()).isEqualTo(202);
 

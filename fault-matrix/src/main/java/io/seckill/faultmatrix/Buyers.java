@@ -4,15 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenMinter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -70,7 +68,7 @@ final class Buyers {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final BuyerToken tokens = new BuyerToken(FaultCluster.TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
+    private final TokenMinter tokens = TokenMinter.development(FaultCluster.TOKEN_SECRET);
     private final AtomicInteger answered = new AtomicInteger();
     private final int attempts;
     private final int buyersPerUser;
@@ -141,7 +139,7 @@ final class Buyers {
     private Answer buy(URI ingress, String userId, long sku, int quantity, String key) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(ingress.resolve("/api/v1/skus/" + sku + "/orders"))
                 .timeout(REQUEST_TIMEOUT)
-                .header("Authorization", "Bearer " + tokens.mint(userId, Instant.now().plus(Duration.ofHours(1))))
+                .header("Authorization", "Bearer " + tokens.buyer(userId, Duration.ofHours(1)))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}"));
         if (key != null) {
@@ -191,7 +189,7 @@ final class Buyers {
     /** The status of a buyer's order as the ingress tells it. */
     String status(URI ingress, String userId, String orderId) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(ingress.resolve("/api/v1/orders/" + orderId))
-                .header("Authorization", "Bearer " + tokens.mint(userId, Instant.now().plus(Duration.ofHours(1)))).GET().build(),
+                .header("Authorization", "Bearer " + tokens.buyer(userId, Duration.ofHours(1))).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode body = JSON.readTree(response.body());
         return body.path("status").asText("HTTP " + response.statusCode());

@@ -1,7 +1,10 @@
 package io.seckill.faultmatrix;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.IngressAdmin;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.Signals;
@@ -38,7 +41,8 @@ import redis.clients.jedis.RedisClient;
 final class FaultCluster implements AutoCloseable {
 
     static final String TOKEN_SECRET = "fault-matrix-token-secret-0123456789abcdef";
-    static final String ADMIN_TOKEN = "fault-matrix-admin-token";
+    /** An admin's token for the whole run (the longest run takes well under the maximum lifetime). */
+    private static final String ADMIN_TOKEN = TokenMinter.development(TOKEN_SECRET).admin("fault-matrix", TokenSettings.DEFAULT_MAX_LIFETIME);
     /** Two of the stream-processor, so a stalled broker finds the gate's tasks spread over processes, as in production. */
     static final List<String> SERVICES = List.of("stream-processor-a", "stream-processor-b", "db-sink", "reconciler", "ingress-a", "ingress-b");
     /** The partitions of every topic: as many as a production catalogue has by default. */
@@ -71,7 +75,7 @@ final class FaultCluster implements AutoCloseable {
     static FaultCluster start(Path repository, Path work, String javaOptions, Map<String, String> settings) throws InterruptedException {
         DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
                 Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
-        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).credentials(TOKEN_SECRET, ADMIN_TOKEN)
+        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(TOKEN_SECRET)
                 .topicPartitions(PARTITIONS).quickRepairs().settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
@@ -106,6 +110,11 @@ final class FaultCluster implements AutoCloseable {
 
     String kafkaBootstrap() {
         return servers.settings().get(InfraAddresses.KAFKA_BOOTSTRAP);
+    }
+
+    /** The admin API of ingress {@code index} of {@link #ingresses()}. */
+    IngressAdmin admin(int index) {
+        return new IngressAdmin(services.get(List.of("ingress-a", "ingress-b").get(index)).adminUri(), ADMIN_TOKEN);
     }
 
     List<URI> ingresses() {

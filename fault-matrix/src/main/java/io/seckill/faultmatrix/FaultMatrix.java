@@ -3,7 +3,6 @@ package io.seckill.faultmatrix;
 import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
-import io.seckill.processdriver.IngressAdmin;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.events.OrderResult;
@@ -88,7 +87,7 @@ public final class FaultMatrix implements Callable<Integer> {
         List<Long> skus = new ArrayList<>();
         for (int stock : STOCKS) {
             long sku = NEXT_SKU.incrementAndGet();
-            new IngressAdmin(ingresses.get(0), FaultCluster.ADMIN_TOKEN).defineSale(sku, stock, PER_USER_LIMIT);
+            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT);
             skus.add(sku);
         }
         System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
@@ -132,7 +131,7 @@ public final class FaultMatrix implements Callable<Integer> {
     private static boolean newSaleWorks(FaultCluster cluster, Buyers buyers) throws Exception {
         long sku = NEXT_SKU.incrementAndGet();
         URI ingress = cluster.ingresses().get(1);
-        new IngressAdmin(ingress, FaultCluster.ADMIN_TOKEN).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT);
+        cluster.admin(1).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT);
         List<Buyers.Answer> answer = buyers.start("after-" + sku, List.of(ingress), List.of(sku), 1, 1).get();
         if (!answer.get(0).accepted()) {
             return false;

@@ -11,7 +11,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import io.seckill.processdriver.IngressAdmin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -114,7 +113,7 @@ public final class RandomFaultRun implements Callable<Integer> {
         for (int i = 0; i < 2; i++) {
             long sku = NEXT_SKU.incrementAndGet();
             int stock = 10 + random.nextInt(30);
-            new IngressAdmin(cluster.ingresses().get(i), FaultCluster.ADMIN_TOKEN).defineSale(sku, stock, PER_USER_LIMIT);
+            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT);
             stocks.put(sku, stock);
         }
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);

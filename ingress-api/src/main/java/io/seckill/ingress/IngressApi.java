@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.seckill.ingress.admin.AdminAudit;
 import io.seckill.ingress.admin.RedisAdmin;
 import io.seckill.ingress.admin.SaleAdmin;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
@@ -15,9 +16,11 @@ import io.seckill.ingress.endings.OrderEndingDesk;
 import io.seckill.ingress.endings.PaymentVerifier;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.RateLimiter;
+import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.mysqlstate.AdminAuditLog;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
@@ -85,7 +88,8 @@ public final class IngressApi implements AutoCloseable {
             DSLContext dsl = database.dsl();
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
-            BuyerIdentity identity = config.auth().identity(clock);
+            AccessTokens tokens = new AccessTokens(config.auth().tokens(), clock);
+            BuyerIdentity identity = config.auth().identity(tokens);
             PaymentVerifier payments = config.paymentVerifier();
             Outbox outboxTable = new Outbox();
             OutboxLookups outboxRows = new OutboxLookups();
@@ -99,14 +103,17 @@ public final class IngressApi implements AutoCloseable {
             OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                     new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics), idempotent, metrics, config, clock);
-            IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(config.auth().adminToken()),
+            IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
+                    new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
                     new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
                     buying, new OrderStatusQuery(identity, statuses, dsl, orders, outboxRows),
                     new OrderEndingDesk(identity, dsl, orders, outboxRows, new OrderEndings(config.relayGrace()), payments, producer,
                             idempotent, clock));
-            IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(), config.httpPort()));
-            LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), serving {}", routes.port(), config.auth().mode(), routes.routes());
+            IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
+                    new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));
+            LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),
+                    config.auth().mode(), config.adminHost(), routes.adminPort(), routes.routes());
             return new IngressApi(routes, opened);
         } catch (Throwable e) {
             opened.closeAfter(e);
@@ -134,6 +141,10 @@ public final class IngressApi implements AutoCloseable {
 
     public int port() {
         return routes.port();
+    }
+
+    public int adminPort() {
+        return routes.adminPort();
     }
 
     /** "METHOD /path" of every route this instance serves. */

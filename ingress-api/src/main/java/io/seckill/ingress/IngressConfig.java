@@ -8,13 +8,12 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.ingress.endings.PaymentVerifier;
-import io.seckill.ingress.identity.AdminGuard;
+import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.http.TrustedProxies;
-import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
 
@@ -23,44 +22,43 @@ import org.slf4j.LoggerFactory;
  * secrets have no default, and outside development mode ({@link DeploymentMode}) no published value
  * is taken for one.
  */
-public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
+public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost, int adminPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
                             int topicPartitions) {
 
-    public static final String TOKEN_SECRET = "SECKILL_TOKEN_SECRET";
-    public static final String ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
     /** A yes/no that believed any peer's X-Forwarded-For: refused, so that no deployment keeps believing it unawares. */
     private static final String RETIRED_TRUST_FORWARDED_FOR = "SECKILL_TRUST_FORWARDED_FOR";
+    /** A static admin password: refused, so that no deployment believes it has an admin credential it no longer has. */
+    private static final String RETIRED_ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
 
     /**
-     * @param mode {@code token} (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id
-     *             set by an authenticating gateway)
+     * @param mode   "token" (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id set by an
+     *               authenticating gateway); admins present a token with the admin role in either mode
+     * @param tokens how buyer and admin tokens are verified
      */
-    public record Auth(String mode, String tokenSecret, Duration clockSkew, String adminToken, String gatewaySecret) {
+    public record Auth(String mode, TokenSettings tokens, String gatewaySecret) {
         public boolean trustedHeader() {
             return "trusted-header".equals(mode);
         }
 
         /** Who a request's buyer is, by the mode; its secrets were checked when the configuration was read. */
-        public BuyerIdentity identity(Clock clock) {
+        public BuyerIdentity identity(AccessTokens verifier) {
             if (trustedHeader()) {
                 LoggerFactory.getLogger(IngressConfig.class).warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
                         + "the gateway's credential; only run this behind a gateway that sets both");
                 return new TrustedHeaderIdentity(gatewaySecret);
             }
-            return new BearerTokenIdentity(new BuyerToken(tokenSecret, clock, clockSkew));
+            return new BearerTokenIdentity(verifier);
         }
 
         /** Without the secrets: a configuration is logged and shown in failures, a secret never is. */
         @Override
         public String toString() {
-            return "Auth[mode=" + mode + ", tokenSecret=" + (tokenSecret == null ? "unset" : "(hidden)") + ", clockSkew=" + clockSkew
-                    + ", adminToken=" + (adminToken == null ? "unset" : "(hidden)") + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)")
-                    + "]";
+            return "Auth[mode=" + mode + ", tokens=" + tokens + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
         }
     }
 
@@ -80,20 +78,20 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
     }
 
     /**
-     * The buyers' and the admin's credentials, checked ({@link Secrets#required}): the token secret is needed in
-     * token mode only, the gateway's credential in trusted-header mode only, the admin token always.
+     * The buyers' and the admins' credentials, checked ({@link Secrets#required}): token keys always (admins
+     * present tokens in either mode), the gateway's credential in trusted-header mode only.
      */
     private static Auth auth(Env env, DeploymentMode mode) {
         String authMode = env.string("SECKILL_AUTH_MODE", "token");
         if (!"token".equals(authMode) && !"trusted-header".equals(authMode)) {
             throw new IllegalArgumentException("SECKILL_AUTH_MODE must be token or trusted-header, was " + authMode);
         }
-        boolean gateway = "trusted-header".equals(authMode);
-        return new Auth(authMode,
-                gateway ? env.string(TOKEN_SECRET, null) : Secrets.required(env, mode, TOKEN_SECRET, BuyerToken.MIN_SECRET_BYTES),
-                env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
-                Secrets.required(env, mode, ADMIN_TOKEN, AdminGuard.MIN_TOKEN_LENGTH),
-                gateway ? Secrets.required(env, mode, GATEWAY_SECRET, TrustedHeaderIdentity.MIN_SECRET_BYTES) : null);
+        if (env.string(RETIRED_ADMIN_TOKEN, null) != null) {
+            throw new IllegalArgumentException(RETIRED_ADMIN_TOKEN + " is not read: admins present a token with the role " + TokenSettings.DEFAULT_ADMIN_ROLE
+                    + " (bin/seckill mint-token --admin NAME, or your identity provider's)");
+        }
+        return new Auth(authMode, TokenSettings.from(env, mode),
+                "trusted-header".equals(authMode) ? Secrets.required(env, mode, GATEWAY_SECRET, TrustedHeaderIdentity.MIN_SECRET_BYTES) : null);
     }
 
     /** The payment port: the development stand-in marks every reference paid, so production never takes it. */
@@ -113,6 +111,9 @@ public record IngressConfig(InfraAddresses infra, int httpPort, Duration relayGr
         DeploymentMode mode = DeploymentMode.of(env);
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
+                // The admin API is for operators on this host (or a network they choose), never for buyers' network.
+                env.string("SECKILL_ADMIN_HOST", "127.0.0.1"),
+                env.integer("SECKILL_ADMIN_PORT", 8081),
                 Outbox.relayGrace(env),
                 env.millis("SECKILL_OUTBOX_WAIT_MS", Duration.ofSeconds(3)),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),

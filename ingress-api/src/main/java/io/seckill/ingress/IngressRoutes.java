@@ -1,10 +1,12 @@
 package io.seckill.ingress;
 
 import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import io.seckill.ingress.admin.AdminAudit;
 import io.seckill.ingress.admin.RedisAdmin;
 import io.seckill.ingress.admin.SaleAdmin;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
@@ -25,10 +27,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The ingress's HTTP server: every route, each answered by its feature's desk, and how failures are answered. */
+/**
+ * The ingress's HTTP servers, the buyers' and the admin's: every route, each answered by its feature's desk, and how
+ * failures are answered.
+ */
 final class IngressRoutes implements AutoCloseable {
 
     /** Bodies here are a few dozen bytes; anything far larger is not a buyer. */
@@ -38,37 +44,23 @@ final class IngressRoutes implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IngressRoutes.class);
 
     /** The desks the routes hand requests to. */
-    record Desks(AdminGuard adminGuard, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis, OrderDesk buying,
-                 OrderStatusQuery orders, OrderEndingDesk endings) {
+    record Desks(AdminGuard adminGuard, AdminAudit audit, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis,
+                 OrderDesk buying, OrderStatusQuery orders, OrderEndingDesk endings) {
+    }
+
+    /** Where each side listens: buyers on every interface, the admin API on its own (by default this host's only). */
+    record Listeners(int buyersPort, String adminHost, int adminPort) {
     }
 
     private final List<String> routes = new ArrayList<>();
     private final IngressMetrics metrics;
-    private final Javalin app;
+    private final Javalin buyers;
+    private final Javalin admin;
 
     private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode) {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
-        this.app = Javalin.create(cfg -> {
-            cfg.http.maxRequestSize = MAX_BODY_BYTES;
-            cfg.http.prefer405over404 = true;
-            // Every answer here is a few hundred bytes: compressing costs more than it saves.
-            cfg.http.compressionStrategy = CompressionStrategy.NONE;
-            // Javalin copies each response through a buffer of this size, allocated per response; its
-            // default, Jetty's output buffer, made that copy most of the ingress's allocation.
-            cfg.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
-            cfg.startup.showJavalinBanner = false;
-            cfg.events.handlerAdded(handler -> {
-                if (handler.getHttpMethod().isHttpMethod()) {
-                    routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
-                }
-            });
-            cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
-            cfg.routes.before("/admin/*", desks.adminGuard()::check);
-            cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
-            cfg.routes.get("/admin/v1/skus/{skuId}", desks.sales()::get);
-            cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", desks.stockAdjustments()::post);
-            cfg.routes.post("/admin/v1/redis/rebuild", desks.redis()::rebuild);
+        this.buyers = server(cfg -> {
             cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
                 long started = System.nanoTime();
                 try {
@@ -87,6 +79,38 @@ final class IngressRoutes implements AutoCloseable {
                 // The ceiling a benchmark compares against: the same server doing nothing.
                 cfg.routes.get("/bench/noop", ctx -> ctx.result("ok"));
             }
+        });
+        this.admin = server(cfg -> {
+            cfg.routes.before("/admin/*", desks.adminGuard()::check);
+            cfg.routes.before("/admin/*", desks.audit()::before);
+            cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
+            cfg.routes.get("/admin/v1/skus/{skuId}", desks.sales()::get);
+            cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", desks.stockAdjustments()::post);
+            cfg.routes.post("/admin/v1/redis/rebuild", desks.redis()::rebuild);
+            cfg.routes.get("/admin/v1/audit", desks.audit()::newest);
+            cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
+            cfg.routes.after("/admin/*", desks.audit()::after);
+        });
+    }
+
+    /** A server with the ingress's limits and failure answers, serving {@code routes}. */
+    private Javalin server(Consumer<JavalinConfig> routesOfServer) {
+        return Javalin.create(cfg -> {
+            cfg.http.maxRequestSize = MAX_BODY_BYTES;
+            cfg.http.prefer405over404 = true;
+            // Every answer here is a few hundred bytes: compressing costs more than it saves.
+            cfg.http.compressionStrategy = CompressionStrategy.NONE;
+            // Javalin copies each response through a buffer of this size, allocated per response; its
+            // default, Jetty's output buffer, made that copy most of the ingress's allocation.
+            cfg.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
+            cfg.startup.showJavalinBanner = false;
+            cfg.events.handlerAdded(handler -> {
+                if (handler.getHttpMethod().isHttpMethod()) {
+                    routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
+                }
+            });
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+            routesOfServer.accept(cfg);
             cfg.routes.after(this::countRequest);
             cfg.routes.exception(Problem.class, (problem, ctx) -> Json.problem(ctx, problem));
             cfg.routes.exception(HttpResponseException.class, (failure, ctx) ->
@@ -104,14 +128,15 @@ final class IngressRoutes implements AutoCloseable {
         });
     }
 
-    /** Serves the routes on {@code port} (0: a free one). */
-    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, int port) {
+    /** Serves the buyers' and the admin routes where {@code listeners} say (port 0: a free one). */
+    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Listeners listeners) {
         IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode);
         try {
-            server.app.start(port);
+            server.buyers.start(listeners.buyersPort());
+            server.admin.start(listeners.adminHost(), listeners.adminPort());
         } catch (RuntimeException e) {
-            // A port taken already: the server's threads started before the bind failed.
-            server.app.stop();
+            // A port taken already: the servers' threads started before the bind failed.
+            server.close();
             throw e;
         }
         return server;
@@ -136,7 +161,11 @@ final class IngressRoutes implements AutoCloseable {
     }
 
     int port() {
-        return app.port();
+        return buyers.port();
+    }
+
+    int adminPort() {
+        return admin.port();
     }
 
     /** "METHOD /path" of every route served. */
@@ -146,6 +175,7 @@ final class IngressRoutes implements AutoCloseable {
 
     @Override
     public void close() {
-        app.stop();
+        buyers.stop();
+        admin.stop();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.ingress.http.Reply;
 import io.seckill.config.Env;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import java.net.http.HttpRequest;
 import java.util.List;
@@ -54,10 +55,9 @@ class AuthModesIT {
         Env noSecrets = new Env(Map.of("SECKILL_HTTP_PORT", "0"));
         assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(noSecrets, fixture.infra)))
                 .hasMessageContaining("SECKILL_TOKEN_SECRET");
-        Env weakAdmin = new Env(Map.of("SECKILL_HTTP_PORT", "0", IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
-                IngressConfig.ADMIN_TOKEN, "weak-0123"));
-        assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(weakAdmin, fixture.infra)))
-                .hasMessageContaining("SECKILL_ADMIN_TOKEN").hasMessageNotContaining("weak-0123");
+        Env weakSecret = new Env(Map.of("SECKILL_HTTP_PORT", "0", TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, "weak-0123"));
+        assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(weakSecret, fixture.infra)))
+                .hasMessageContaining(TokenSettings.SECRET).hasMessageNotContaining("weak-0123");
         Env gatewayWithoutCredential = fixture.env.withDefault("SECKILL_AUTH_MODE", "trusted-header");
         assertThatThrownBy(() -> IngressConfig.from(gatewayWithoutCredential, fixture.infra)).hasMessageContaining(IngressConfig.GATEWAY_SECRET);
     }

@@ -1,7 +1,7 @@
 package io.seckill.ingress;
 
 import io.seckill.ingress.http.Reply;
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenMinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -21,26 +20,35 @@ public final class HttpApi {
 
     /** The secrets the test fixtures configure their ingresses with. */
     public static final String TOKEN_SECRET = "test-token-secret-of-at-least-32-bytes";
-    public static final String ADMIN_TOKEN = "test-admin-token-0123";
+    private static final TokenMinter TOKENS = TokenMinter.development(TOKEN_SECRET);
+    /** An admin's token, valid for longer than any test JVM runs. */
+    public static final String ADMIN_TOKEN = TOKENS.admin("test-admin", Duration.ofHours(12));
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final BuyerToken TOKENS = new BuyerToken(TOKEN_SECRET, Clock.systemUTC(), Duration.ZERO);
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
     private final String base;
+    private final String adminBase;
 
-    public HttpApi(int port) {
+    /** @param adminPort the admin listener's port, on this host */
+    public HttpApi(int port, int adminPort) {
         this.base = "http://localhost:" + port;
+        this.adminBase = "http://127.0.0.1:" + adminPort;
     }
 
     public static String tokenFor(String userId) {
-        return TOKENS.mint(userId, Instant.now().plus(Duration.ofHours(1)));
+        return TOKENS.buyer(userId, Duration.ofHours(1));
     }
 
     public URI uri(String path) {
         return URI.create(base + path);
+    }
+
+    /** A path of the admin listener. */
+    public URI adminUri(String path) {
+        return URI.create(adminBase + path);
     }
 
     /** A sale that is open now. */
@@ -50,7 +58,7 @@ public final class HttpApi {
     }
 
     public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
-        return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
+        return send(HttpRequest.newBuilder(adminUri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\",\"stock\":" + stock
@@ -113,7 +121,7 @@ public final class HttpApi {
     }
 
     public Reply figures(long skuId) {
-        return send(HttpRequest.newBuilder(uri("/admin/v1/skus/" + skuId))
+        return send(HttpRequest.newBuilder(adminUri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).GET());
     }
 

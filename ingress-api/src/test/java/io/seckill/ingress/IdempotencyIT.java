@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.Concurrently;
@@ -103,7 +104,7 @@ class IdempotencyIT {
         InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
                 fixture.infra.redisUrl(), "127.0.0.1:" + closedPort());
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
-                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
         try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
              Jedis operator = new Jedis(URI.create(fixture.infra.redisUrl()))) {

@@ -7,6 +7,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.Secrets;
+import io.seckill.ingress.identity.TokenSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,43 +19,64 @@ import org.junit.jupiter.api.Test;
 class IngressConfigTest {
 
     private static final String TOKEN_SECRET = "a-buyer-token-secret-of-at-least-32-bytes";
-    private static final String ADMIN_TOKEN = "an-admin-token-nobody-should-read-in-a-log";
+    private static final String PREVIOUS_SECRET = "the-previous-token-secret-of-32-bytes-or-more";
+    private static final String ISSUER = "https://id.shop.example";
+    private static final String SECRET = TokenSettings.SECRET;
 
     @Test
     void itsTextShowsNoSecret() {
-        Env env = new Env(Map.of("SECKILL_TOKEN_SECRET", TOKEN_SECRET, "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN, "SECKILL_MYSQL_PASSWORD", "a-mysql-password"));
+        Env env = new Env(Map.of(SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET, TokenSettings.ISSUER, ISSUER,
+                "SECKILL_MYSQL_PASSWORD", "a-mysql-password"));
         IngressConfig config = IngressConfig.from(env, InfraAddresses.from(env));
 
-        assertThat(config.toString()).doesNotContain(TOKEN_SECRET).doesNotContain(ADMIN_TOKEN).doesNotContain("a-mysql-password")
-                .contains("tokenSecret=(hidden)").contains("adminToken=(hidden)");
+        assertThat(config.toString()).doesNotContain(TOKEN_SECRET).doesNotContain(PREVIOUS_SECRET).doesNotContain("a-mysql-password")
+                .contains("hmacSecrets=2 (hidden)");
+    }
+
+    @Test
+    void productionNeedsAnIssuerAndAKeyAndTakesAProviderAlone() {
+        assertThatThrownBy(() -> config(Map.of(SECRET, TOKEN_SECRET))).hasMessageContaining(TokenSettings.ISSUER);
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER))).hasMessageContaining(SECRET);
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "http://id.shop.example/jwks.json")))
+                .hasMessageContaining(TokenSettings.JWKS_URL).hasMessageContaining("https");
+        IngressConfig providerOnly = config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json"));
+        assertThat(providerOnly.auth().tokens().hmacSecrets()).isEmpty();
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_TOKEN", "an-old-admin-password")))
+                .hasMessageContaining("SECKILL_ADMIN_TOKEN").hasMessageNotContaining("an-old-admin-password");
     }
 
     @Test
     void productionRefusesEachPublishedDevelopmentValueByItsNameNeverItsValue() {
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN)))
-                .hasMessageContaining(IngressConfig.TOKEN_SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, Secrets.DEVELOPMENT_ADMIN_TOKEN)))
-                .hasMessageContaining(IngressConfig.ADMIN_TOKEN).hasMessageNotContaining(Secrets.DEVELOPMENT_ADMIN_TOKEN);
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, "too-short", IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN)))
-                .hasMessageContaining(IngressConfig.TOKEN_SECRET).hasMessageContaining("32 bytes");
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
+                .hasMessageContaining(SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
+                .hasMessageContaining(TokenSettings.PREVIOUS_SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, "too-short")))
+                .hasMessageContaining(SECRET).hasMessageContaining("32 bytes");
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET,
                 IngressConfig.PAYMENT_VERIFIER, "development"))).hasMessageContaining(IngressConfig.PAYMENT_VERIFIER);
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET,
                 DeploymentMode.SETTING, "staging"))).hasMessageContaining(DeploymentMode.SETTING);
-        assertThatThrownBy(() -> config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN,
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET,
                 "SECKILL_AUTH_MODE", "oauth"))).hasMessageContaining("SECKILL_AUTH_MODE");
     }
 
     @Test
+    void theAdminApiListensOnThisHostOnlyUnlessTold() {
+        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET)).adminHost()).isEqualTo("127.0.0.1");
+        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_HOST", "10.0.0.5")).adminHost()).isEqualTo("10.0.0.5");
+    }
+
+    @Test
     void productionDeclinesEveryPaymentUnlessAProviderIsNamed() {
-        IngressConfig production = config(Map.of(IngressConfig.TOKEN_SECRET, TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, ADMIN_TOKEN));
+        IngressConfig production = config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET));
         assertThat(production.paymentVerifier().refusal("order", "buyer", 1, 1, "any-reference")).isNotNull();
     }
 
     @Test
     void developmentModeAcceptsThePublishedValuesAndTheDevelopmentPaymentPort() {
         IngressConfig development = config(Map.of(DeploymentMode.SETTING, "development",
-                IngressConfig.TOKEN_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, Secrets.DEVELOPMENT_ADMIN_TOKEN));
+                SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET));
         assertThat(development.paymentVerifier().refusal("order", "buyer", 1, 1, "any-reference")).isNull();
     }
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.LuaRunner;
@@ -28,8 +29,8 @@ final class IngressFixture {
             // The lifecycle's tests pay with the development payment port.
             DeploymentMode.SETTING, "development",
             "SECKILL_HTTP_PORT", "0",
-            IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET,
-            IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+            "SECKILL_ADMIN_PORT", "0",
+            TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
             "SECKILL_RATE_LIMIT_PER_USER", "0",
             "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
     private static IngressFixture instance;

@@ -24,12 +24,12 @@ record ManagedIngress(IngressApi ingress, ManagedProcess management) implements 
 
     /** The buyers' port. */
     HttpApi http() {
-        return new HttpApi(ingress.port());
+        return new HttpApi(ingress.port(), ingress.adminPort());
     }
 
     /** The operator's port: /health, /ready, /metrics. */
     HttpApi managementHttp() {
-        return new HttpApi(management.port());
+        return new HttpApi(management.port(), ingress.adminPort());
     }
 
     @Override

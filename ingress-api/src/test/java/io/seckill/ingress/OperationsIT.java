@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 /** /openapi.json matches the real routes and codes; the management port's /ready and /metrics answer, the buyers' port keeps them to itself. */
 class OperationsIT {
 
+    /** A path item's operations; its other fields (servers, parameters, summary) are not routes. */
+    private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
     private final IngressFixture fixture = IngressFixture.get();
 
     @Test
@@ -28,6 +30,9 @@ class OperationsIT {
             Map.Entry<String, JsonNode> path = paths.next();
             for (Iterator<Map.Entry<String, JsonNode>> operations = path.getValue().properties().iterator(); operations.hasNext(); ) {
                 Map.Entry<String, JsonNode> operation = operations.next();
+                if (!HTTP_METHODS.contains(operation.getKey())) {
+                    continue;
+                }
                 documented.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
                 operation.getValue().path("responses").forEach(response ->
                         response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())));

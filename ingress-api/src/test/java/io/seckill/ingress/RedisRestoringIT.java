@@ -34,7 +34,7 @@ class RedisRestoringIT {
     @Test
     void anAdminAsksForTheRebuild() {
 
-        HttpApi.Reply asked = fixture.http.send(HttpRequest.newBuilder(fixture.http.uri("/admin/v1/redis/rebuild"))
+        HttpApi.Reply asked = fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/redis/rebuild"))
                 .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody()));
 
         assertThat(asked.status()).isEqualTo(202);

@@ -91,7 +91,7 @@ class SaleDefinitionIT {
     }
 
     private HttpApi.Reply adjust(long sku, String adjustmentId, int delta) {
-        return fixture.http.send(HttpRequest.newBuilder(fixture.http.uri("/admin/v1/skus/" + sku + "/stock-adjustments"))
+        return fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/skus/" + sku + "/stock-adjustments"))
                 .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"adjustmentId\":\"" + adjustmentId + "\",\"delta\":" + delta

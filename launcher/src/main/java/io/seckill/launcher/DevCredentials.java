@@ -1,34 +1,37 @@
 package io.seckill.launcher;
 
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
-import io.seckill.ingress.IngressConfig;
-import io.seckill.ingress.identity.BuyerToken;
+import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.localinfra.DevelopmentSecrets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
- * The development mode's published credentials, used only when the environment sets none, and the
- * lines of the banner that tell a developer how to authenticate.
+ * The lines of the development banner that tell a developer how to authenticate: a buyer's and an admin's
+ * token, signed with the secret and settings the ingress verifies with. Printed in development mode only.
  */
 final class DevCredentials {
 
     private static final String DEMO_USER = "alice";
+    private static final String DEMO_ADMIN = "dev-admin";
+    private static final Duration LIFETIME = Duration.ofHours(24);
 
     private DevCredentials() {
     }
 
     static String describe(Env env) {
-        String secret = env.string(IngressConfig.TOKEN_SECRET, DevelopmentSecrets.TOKEN_SECRET);
-        String aliceToken = new BuyerToken(secret, Clock.systemUTC(), Duration.ZERO)
-                .mint(DEMO_USER, Instant.now().plus(Duration.ofHours(24)));
+        TokenSettings settings = TokenSettings.from(env, DeploymentMode.DEVELOPMENT);
+        TokenMinter minter = new TokenMinter(settings, Clock.systemUTC());
+        Duration lifetime = settings.maxLifetime().compareTo(LIFETIME) < 0 ? settings.maxLifetime() : LIFETIME;
         StringBuilder lines = new StringBuilder();
-        if (DevelopmentSecrets.TOKEN_SECRET.equals(secret)) {
-            lines.append("  (development credentials: set SECKILL_TOKEN_SECRET and SECKILL_ADMIN_TOKEN for anything else)\n");
+        if (DevelopmentSecrets.TOKEN_SECRET.equals(settings.hmacSecrets().get(0))) {
+            lines.append("  (development credentials: set " + TokenSettings.SECRET + " or " + TokenSettings.JWKS_URL + " for anything else)\n");
         }
-        lines.append(String.format("  admin   Authorization: Bearer %s%n", env.string(IngressConfig.ADMIN_TOKEN, DevelopmentSecrets.ADMIN_TOKEN)));
-        lines.append(String.format("  buyer   Authorization: Bearer %s  (%s, 24 h)%n", aliceToken, DEMO_USER));
+        lines.append(String.format("  admin   Authorization: Bearer %s  (%s)%n", minter.admin(DEMO_ADMIN, lifetime), DEMO_ADMIN));
+        lines.append(String.format("  buyer   Authorization: Bearer %s  (%s)%n", minter.buyer(DEMO_USER, lifetime), DEMO_USER));
+        lines.append(String.format("  mint more: bin/seckill mint-token USER  (--admin for an admin's)%n"));
         return lines.toString();
     }
 }

@@ -38,6 +38,7 @@ public final class SeckillLauncher {
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
+        banner.append(String.format("  %-7s http://127.0.0.1:%d  (/admin/v1/...)%n", "admin", system.adminPort()));
         banner.append(String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
         DeploymentMode mode = DeploymentMode.of(env);
         banner.append(String.format("  %-7s %s%n", "mode", mode.label()));

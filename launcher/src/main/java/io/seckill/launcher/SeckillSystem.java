@@ -60,6 +60,10 @@ public final class SeckillSystem implements AutoCloseable {
         return ingress.port();
     }
 
+    public int adminPort() {
+        return ingress.adminPort();
+    }
+
     @Override
     public synchronized void close() {
         services.close();

@@ -6,21 +6,19 @@ import java.util.Map;
 
 /**
  * What makes a run on the development servers a development run: development mode, and the published
- * credentials of the ingress's token signing and admin routes. They go into {@code servers.env} only when
+ * secret that signs the ingress's buyer and admin tokens. They go into {@code servers.env} only when
  * the environment sets none; anything but a developer's own machine runs without that file, in production
  * mode, with secrets of its own.
  */
 public final class DevelopmentSecrets {
 
     public static final String TOKEN_SECRET_VARIABLE = "SECKILL_TOKEN_SECRET";
-    public static final String ADMIN_TOKEN_VARIABLE = "SECKILL_ADMIN_TOKEN";
     public static final String TOKEN_SECRET = Secrets.DEVELOPMENT_TOKEN_SECRET;
-    public static final String ADMIN_TOKEN = Secrets.DEVELOPMENT_ADMIN_TOKEN;
 
     private DevelopmentSecrets() {
     }
 
     public static Map<String, String> variables() {
-        return Map.of(DeploymentMode.SETTING, DeploymentMode.DEVELOPMENT.label(), TOKEN_SECRET_VARIABLE, TOKEN_SECRET, ADMIN_TOKEN_VARIABLE, ADMIN_TOKEN);
+        return Map.of(DeploymentMode.SETTING, DeploymentMode.DEVELOPMENT.label(), TOKEN_SECRET_VARIABLE, TOKEN_SECRET);
     }
 }

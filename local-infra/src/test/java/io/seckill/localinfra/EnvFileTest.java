@@ -18,10 +18,10 @@ class EnvFileTest {
         Files.writeString(file, "OLD=1\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
 
-        EnvFile.write(file, Map.of("SECKILL_ADMIN_TOKEN", "a-development-secret"));
+        EnvFile.write(file, Map.of("SECKILL_TOKEN_SECRET", "a-development-secret"));
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(Files.readString(file)).contains("SECKILL_ADMIN_TOKEN=a-development-secret").doesNotContain("OLD=1");
+        assertThat(Files.readString(file)).contains("SECKILL_TOKEN_SECRET=a-development-secret").doesNotContain("OLD=1");
         try (var left = Files.list(directory)) {
             assertThat(left).containsExactly(file);
         }

@@ -8,8 +8,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 
-/** What a benchmark asks of an ingress before loading it: a sale of its own, open now, on a fresh SKU. */
-public record IngressAdmin(URI ingress, String adminToken) {
+/**
+ * What a benchmark asks of an ingress before loading it: a sale of its own, open now, on a fresh SKU.
+ * @param admin      the ingress's admin listener
+ * @param adminToken a token with the admin role
+ */
+public record IngressAdmin(URI admin, String adminToken) {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -23,7 +27,7 @@ public record IngressAdmin(URI ingress, String adminToken) {
         Instant now = Instant.now();
         String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
                 + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
-        int status = status(HttpRequest.newBuilder(ingress.resolve("/admin/v1/skus/" + skuId))
+        int status = status(HttpRequest.newBuilder(admin.resolve("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));
         if (status != 201) {

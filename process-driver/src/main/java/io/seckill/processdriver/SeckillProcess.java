@@ -29,6 +29,7 @@ public final class SeckillProcess implements AutoCloseable {
 
     private static final Pattern MANAGEMENT = Pattern.compile("management http://localhost:(\\d+)");
     private static final Pattern BUYERS = Pattern.compile("ingress-api listening on http://localhost:(\\d+)");
+    private static final Pattern ADMIN = Pattern.compile("ingress-api listening on .* admin on http://[^:/]+:(\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -38,6 +39,7 @@ public final class SeckillProcess implements AutoCloseable {
     private final Instant started;
     private volatile Integer managementPort;
     private volatile Integer buyersPort;
+    private volatile Integer adminPort;
 
     private SeckillProcess(String name, Process process, Path log, Instant started) {
         this.name = name;
@@ -99,6 +101,19 @@ public final class SeckillProcess implements AutoCloseable {
             buyersPort = printed(BUYERS);
         }
         return Optional.ofNullable(buyersPort);
+    }
+
+    /** The admin listener's port an ingress printed, once it has. */
+    public Optional<Integer> adminPort() {
+        if (adminPort == null) {
+            adminPort = printed(ADMIN);
+        }
+        return Optional.ofNullable(adminPort);
+    }
+
+    /** The admin API of an ingress that printed its port (it listens on this host only unless configured otherwise). */
+    public URI adminUri() {
+        return URI.create("http://127.0.0.1:" + adminPort().orElseThrow(() -> new IllegalStateException(name + " printed no admin port")));
     }
 
     /** Reads the log until the port is printed; readiness polls would otherwise read a growing log each time. */

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The environment a driven service process starts with, on top of what {@code bin/seckill} reads from
  * the development servers' {@code servers.env}: the one place that names the {@code SECKILL_*} settings
- * a test or a benchmark changes. Every driven process takes free ports and runs without rate limits
+ * a test or a benchmark changes. Every driven process takes free ports (buyers', admin and management) and runs without rate limits
  * (its buyers all come from one address); the rest is chosen per use.
  */
 public final class ServiceEnvironment {
@@ -18,6 +18,7 @@ public final class ServiceEnvironment {
         settings.put("JAVA_OPTS", javaOptions);
         settings.put("SECKILL_MANAGEMENT_PORT", "0");
         settings.put("SECKILL_HTTP_PORT", "0");
+        settings.put("SECKILL_ADMIN_PORT", "0");
         settings.put("SECKILL_RATE_LIMIT_PER_USER", "0");
         settings.put("SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
     }
@@ -27,10 +28,9 @@ public final class ServiceEnvironment {
         return new ServiceEnvironment(javaOptions);
     }
 
-    /** Buyers and admins authenticate with tokens signed by {@code tokenSecret} and with {@code adminToken}. */
-    public ServiceEnvironment credentials(String tokenSecret, String adminToken) {
+    /** Buyers and admins authenticate with tokens signed by {@code tokenSecret} (HS256). */
+    public ServiceEnvironment tokenSecret(String tokenSecret) {
         settings.put("SECKILL_TOKEN_SECRET", tokenSecret);
-        settings.put("SECKILL_ADMIN_TOKEN", adminToken);
         return this;
     }
 

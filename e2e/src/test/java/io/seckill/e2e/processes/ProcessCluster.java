@@ -62,7 +62,7 @@ final class ProcessCluster implements AutoCloseable {
      * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address).
      */
     static ServiceEnvironment serviceSettings(String javaOptions) {
-        return ServiceEnvironment.withJavaOptions(javaOptions).credentials(HttpApi.TOKEN_SECRET, HttpApi.ADMIN_TOKEN);
+        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(HttpApi.TOKEN_SECRET);
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */
@@ -106,9 +106,9 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    /** The buyers' API of a ready ingress process. */
+    /** The buyers' and the admin's API of a ready ingress process. */
     static HttpApi buyersApi(SeckillProcess ingress) {
-        return new HttpApi(ingress.buyersPort().orElseThrow());
+        return new HttpApi(ingress.buyersPort().orElseThrow(), ingress.adminPort().orElseThrow());
     }
 
     SeckillProcess servers() {

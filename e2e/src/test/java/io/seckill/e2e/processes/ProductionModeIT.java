@@ -7,6 +7,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.runtime.ServiceMain;
 import java.time.Duration;
@@ -26,8 +27,8 @@ class ProductionModeIT {
     void inProductionEachPublishedDevelopmentValueEndsTheProcessBeforeItListens() throws Exception {
         try (ProcessCluster cluster = ProcessCluster.start("production-mode", Map.of())) {
             Map<String, Map<String, String>> refusals = Map.of(
-                    IngressConfig.TOKEN_SECRET, Map.of(IngressConfig.TOKEN_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
-                    IngressConfig.ADMIN_TOKEN, Map.of(IngressConfig.ADMIN_TOKEN, Secrets.DEVELOPMENT_ADMIN_TOKEN),
+                    TokenSettings.SECRET, Map.of(TokenSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
+                    TokenSettings.PREVIOUS_SECRET, Map.of(TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
             SeckillProcess development = cluster.launch("development", "ingress-api");
             Map<String, SeckillProcess> refused = new HashMap<>();
@@ -38,7 +39,7 @@ class ProductionModeIT {
 
                 assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
                 assertThat(ingress.output()).as(refusal.getKey()).contains("ingress-api refused to start: " + refusal.getKey())
-                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_ADMIN_TOKEN);
+                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET);
                 assertThat(ingress.managementPort()).as(refusal.getKey() + ": nothing listened").isEmpty();
                 assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
             }
@@ -52,7 +53,7 @@ class ProductionModeIT {
     /** Production, with the test's own secrets but for {@code override}. */
     private static Map<String, String> production(Map<String, String> override) {
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "production",
-                IngressConfig.TOKEN_SECRET, HttpApi.TOKEN_SECRET, IngressConfig.ADMIN_TOKEN, HttpApi.ADMIN_TOKEN,
+                TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 IngressConfig.PAYMENT_VERIFIER, "none"));
         settings.putAll(override);
         return settings;

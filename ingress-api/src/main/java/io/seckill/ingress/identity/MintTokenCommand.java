@@ -1,11 +1,14 @@
 package io.seckill.ingress.identity;
 
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Env;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,35 +18,60 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * Mints a buyer token for development and load tests, with the secret the ingress verifies:
- * {@code bin/seckill mint-token alice}.
+ * Mints a token signed with the shared secret the ingress verifies, for development and load tests:
+ * {@code bin/seckill mint-token alice}, {@code bin/seckill mint-token --admin ops}. It reads the ingress's
+ * own token settings (issuer, audience, maximum lifetime) from the environment.
  */
 @Command(name = "mint-token", mixinStandardHelpOptions = true,
-        description = "Prints a signed buyer token for USER, valid for --ttl.")
+        description = "Prints a signed token (JWT, HS256) for USER, valid for --ttl.")
 public final class MintTokenCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "USER", description = "the buyer's user id")
+    @Parameters(index = "0", paramLabel = "USER", description = "the token's subject: a buyer's user id, or the admin's name")
     String userId;
 
-    @Option(names = "--ttl", defaultValue = "PT24H", description = "ISO-8601 duration the token is valid (default ${DEFAULT-VALUE})")
+    @Option(names = "--ttl", defaultValue = "PT24H", description = "ISO-8601 duration the token is valid (default ${DEFAULT-VALUE}; at most $"
+            + TokenSettings.MAX_LIFETIME + ")")
     Duration ttl;
 
+    @Option(names = "--admin", description = "give the token the admin role")
+    boolean admin;
+
     // Never an option of its own: a secret on a command line is readable by every user of the host (ps, /proc).
-    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HMAC secret (default: $SECKILL_TOKEN_SECRET)")
+    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HS256 secret (default: $" + TokenSettings.SECRET + ")")
     Path secretFile;
 
     @Spec
     CommandSpec spec;
 
+    private final Map<String, String> environment;
+
+    public MintTokenCommand() {
+        this(System.getenv());
+    }
+
+    MintTokenCommand(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
     @Override
     public Integer call() throws IOException {
-        String secret = secretFile != null ? Files.readString(secretFile).strip() : System.getenv("SECKILL_TOKEN_SECRET");
-        if (secret == null || secret.isBlank()) {
-            spec.commandLine().getErr().println("no secret: set SECKILL_TOKEN_SECRET or pass --secret-file");
+        Map<String, String> settings = new HashMap<>(environment);
+        if (secretFile != null) {
+            settings.put(TokenSettings.SECRET, Files.readString(secretFile).strip());
+        }
+        if (settings.getOrDefault(TokenSettings.SECRET, "").isBlank()) {
+            spec.commandLine().getErr().println("no secret: set " + TokenSettings.SECRET + " or pass --secret-file");
             return 2;
         }
-        spec.commandLine().getOut().println(new BuyerToken(secret, Clock.systemUTC(), Duration.ZERO).mint(userId, Instant.now().plus(ttl)));
-        return 0;
+        try {
+            Env env = new Env(settings);
+            TokenMinter minter = new TokenMinter(TokenSettings.from(env, DeploymentMode.of(env)), Clock.systemUTC());
+            spec.commandLine().getOut().println(admin ? minter.admin(userId, ttl) : minter.buyer(userId, ttl));
+            return 0;
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            return 2;
+        }
     }
 
     public static void main(String[] args) {

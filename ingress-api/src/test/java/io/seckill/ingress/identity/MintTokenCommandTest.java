@@ -7,33 +7,53 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** mint-token takes its secret from the environment or a file: a command line is readable by every user of the host. */
+/** mint-token takes its secret from the environment or a file (a command line is readable by every user of the host), and its limits from the ingress's settings. */
 class MintTokenCommandTest {
 
     private static final String SECRET = "a-token-secret-of-at-least-thirty-two-bytes";
+    private static final Map<String, String> DEVELOPMENT = Map.of("SECKILL_MODE", "development");
+    private final StringWriter output = new StringWriter();
+    private final StringWriter errors = new StringWriter();
+
+    private CommandLine command(Map<String, String> environment) {
+        return new CommandLine(new MintTokenCommand(environment)).setOut(new PrintWriter(output)).setErr(new PrintWriter(errors));
+    }
 
     @Test
     void aSecretOnTheCommandLineIsRefused() {
-        StringWriter errors = new StringWriter();
-        CommandLine command = new CommandLine(new MintTokenCommand()).setErr(new PrintWriter(errors));
-
-        assertThat(command.execute("--secret", SECRET, "alice")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(command(DEVELOPMENT).execute("--secret", SECRET, "alice")).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(errors.toString()).contains("Unknown options: '--secret'");
     }
 
     @Test
     void aSecretFromAFileSignsATokenTheIngressAccepts(@TempDir Path directory) throws Exception {
         Path secretFile = Files.writeString(directory.resolve("token-secret"), SECRET + "\n");
-        StringWriter output = new StringWriter();
-        CommandLine command = new CommandLine(new MintTokenCommand()).setOut(new PrintWriter(output));
 
-        assertThat(command.execute("--secret-file", secretFile.toString(), "alice")).isZero();
+        assertThat(command(DEVELOPMENT).execute("--secret-file", secretFile.toString(), "alice")).isZero();
 
-        assertThat(new BuyerToken(SECRET, Clock.systemUTC(), Duration.ZERO).verify(output.toString().strip())).isEqualTo("alice");
+        Caller caller = new AccessTokens(TokenSettings.development(SECRET), Clock.systemUTC()).verify(output.toString().strip());
+        assertThat(caller).isEqualTo(new Caller("alice", false));
+    }
+
+    @Test
+    void anAdminTokenCarriesTheRole() throws Exception {
+        assertThat(command(Map.of("SECKILL_MODE", "development", "SECKILL_TOKEN_SECRET", SECRET)).execute("--admin", "ops")).isZero();
+
+        assertThat(new AccessTokens(TokenSettings.development(SECRET), Clock.systemUTC()).verify(output.toString().strip()))
+                .isEqualTo(new Caller("ops", true));
+    }
+
+    @Test
+    void aLifetimeAboveTheMaximumIsRefused() {
+        Map<String, String> environment = Map.of("SECKILL_MODE", "development", "SECKILL_TOKEN_SECRET", SECRET, "SECKILL_TOKEN_MAX_LIFETIME_MS", "3600000");
+
+        assertThat(command(environment).execute("--ttl", "PT2H", "alice")).isEqualTo(2);
+        assertThat(errors.toString()).contains("SECKILL_TOKEN_MAX_LIFETIME_MS");
+        assertThat(output.toString()).isEmpty();
     }
 }

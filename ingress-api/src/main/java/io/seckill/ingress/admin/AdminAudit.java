@@ -1,0 +1,129 @@
+package io.seckill.ingress.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.ingress.identity.AdminGuard;
+import io.seckill.mysqlstate.AdminAuditLog;
+import io.seckill.mysqlstate.Skus;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes an audit record of every admin action (a request that changes something, by an admin the guard let
+ * in), to MySQL and the log: who, from where, when, what was asked, the answer's status, and the SKU's
+ * definition before and after. Reads are not actions; requests the guard refused never reach an admin's
+ * record. The log line is written even when MySQL cannot take the row, so no action goes unrecorded.
+ */
+public final class AdminAudit {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdminAudit.class);
+    private static final Pattern SKU_PATH = Pattern.compile("^/admin/v1/skus/(\\d{1,18})(/.*)?$");
+    private static final String BEFORE = "seckill.audit.before";
+    private static final Pattern LIMIT = Pattern.compile("[0-9]{1,4}");
+    private static final int DEFAULT_LIMIT = 50;
+    private static final int MAX_LIMIT = 1000;
+    private static final Set<HandlerType> ACTIONS = Set.of(HandlerType.PUT, HandlerType.POST, HandlerType.PATCH, HandlerType.DELETE);
+    private static final ObjectMapper JSON = JsonMapper.builder().addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
+
+    private final DSLContext dsl;
+    private final AdminAuditLog log;
+    private final Skus skus;
+    private final TrustedProxies trustedProxies;
+    private final Clock clock;
+
+    public AdminAudit(DSLContext dsl, AdminAuditLog log, Skus skus, TrustedProxies trustedProxies, Clock clock) {
+        this.dsl = dsl;
+        this.log = log;
+        this.skus = skus;
+        this.trustedProxies = trustedProxies;
+        this.clock = clock;
+    }
+
+    /** Before the action runs (after the guard): the target's state as it was. */
+    public void before(Context ctx) {
+        if (action(ctx)) {
+            ctx.attribute(BEFORE, Optional.ofNullable(state(ctx)));
+        }
+    }
+
+    /** After the action was answered, whatever the answer. */
+    public void after(Context ctx) {
+        Optional<String> before = ctx.attribute(BEFORE);
+        if (before == null) {
+            return;
+        }
+        String body = ctx.body();
+        AdminAuditLog.Entry entry = new AdminAuditLog.Entry(clock.instant(), AdminGuard.admin(ctx),
+                trustedProxies.clientAddress(ctx.ip(), ctx.header("X-Forwarded-For")), ctx.method().name() + " " + ctx.path(),
+                ctx.statusCode(), body.isEmpty() ? null : body, before.orElse(null), state(ctx));
+        LOG.info("admin audit: {} by {} from {}: {} (before {}, after {})", entry.action(), entry.admin(), entry.address(), entry.status(),
+                entry.beforeState(), entry.afterState());
+        try {
+            log.record(dsl, entry);
+        } catch (RuntimeException e) {
+            LOG.error("admin audit: the record of {} by {} could not be written to MySQL; this log line is its record", entry.action(),
+                    entry.admin(), e);
+        }
+    }
+
+    /** {@code GET /admin/v1/audit?limit=}: the newest records, newest first. */
+    public void newest(Context ctx) {
+        String asked = ctx.queryParam("limit");
+        int limit = asked == null ? DEFAULT_LIMIT : parseLimit(asked);
+        Json.respond(ctx, 200, Map.of("records", log.newest(dsl, limit)));
+    }
+
+    private static int parseLimit(String asked) {
+        if (!LIMIT.matcher(asked).matches() || Integer.parseInt(asked) < 1 || Integer.parseInt(asked) > MAX_LIMIT) {
+            throw new Problem(ErrorCode.VALIDATION_FAILED, "limit must be a whole number from 1 to " + MAX_LIMIT);
+        }
+        return Integer.parseInt(asked);
+    }
+
+    private static boolean action(Context ctx) {
+        return ACTIONS.contains(ctx.method());
+    }
+
+    /** The SKU's definition as MySQL holds it (JSON), or null for an action on no SKU or a SKU not defined. */
+    private String state(Context ctx) {
+        Matcher sku = SKU_PATH.matcher(ctx.path());
+        if (!sku.matches()) {
+            return null;
+        }
+        return skus.current(dsl, Long.parseLong(sku.group(1))).map(AdminAudit::json).orElse(null);
+    }
+
+    private static String json(Skus.VersionedSale current) {
+        Skus.Sale sale = current.sale();
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("name", sale.name());
+        state.put("stock", sale.stock());
+        state.put("perUserLimit", sale.perUserLimit());
+        state.put("startsAt", sale.startsAt());
+        state.put("endsAt", sale.endsAt());
+        state.put("version", current.version());
+        try {
+            return JSON.writeValueAsString(state);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a sale's fields are plain values", e);
+        }
+    }
+}

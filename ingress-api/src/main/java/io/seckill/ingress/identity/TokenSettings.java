@@ -1,0 +1,94 @@
+package io.seckill.ingress.identity;
+
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Env;
+import io.seckill.config.Secrets;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How buyer and admin tokens (JWTs) are verified: the issuer and audience they must name, the keys that
+ * may sign them, and the clock's tolerance. Keys come from a JWKS document (a shop's identity provider:
+ * RS256 or ES256, chosen by {@code kid}) and/or shared HS256 secrets (the current one, with which
+ * {@code mint-token} signs, and during a rotation the previous one).
+ *
+ * @param hmacSecrets the current shared secret first, then the previous one; empty when only the JWKS signs
+ * @param jwks        the JWKS document's address ({@code https:} or {@code file:}), if a provider signs
+ */
+public record TokenSettings(String issuer, String audience, Duration clockSkew, Duration maxLifetime, List<String> hmacSecrets,
+                            Optional<URL> jwks, Duration jwksRefresh, String adminRole) {
+
+    public static final String ISSUER = "SECKILL_TOKEN_ISSUER";
+    public static final String AUDIENCE = "SECKILL_TOKEN_AUDIENCE";
+    public static final String SECRET = "SECKILL_TOKEN_SECRET";
+    public static final String PREVIOUS_SECRET = "SECKILL_TOKEN_PREVIOUS_SECRET";
+    public static final String JWKS_URL = "SECKILL_TOKEN_JWKS_URL";
+    public static final String MAX_LIFETIME = "SECKILL_TOKEN_MAX_LIFETIME_MS";
+    /** The development run's issuer; a production ingress names its identity provider's. */
+    public static final String DEVELOPMENT_ISSUER = "seckill-development";
+    public static final String DEFAULT_AUDIENCE = "seckill";
+    public static final String DEFAULT_ADMIN_ROLE = "seckill-admin";
+    public static final Duration DEFAULT_MAX_LIFETIME = Duration.ofHours(24);
+    /** HS256 wants at least 256 bits of key. */
+    public static final int MIN_SECRET_BYTES = 32;
+
+    public TokenSettings {
+        hmacSecrets = List.copyOf(hmacSecrets);
+        if (hmacSecrets.isEmpty() && jwks.isEmpty()) {
+            throw new IllegalArgumentException("tokens need a key: set " + SECRET + " (HS256) or " + JWKS_URL + " (an identity provider's keys)");
+        }
+    }
+
+    /** The development run's settings: the shared secret signs and verifies, nothing else does. */
+    public static TokenSettings development(String secret) {
+        return new TokenSettings(DEVELOPMENT_ISSUER, DEFAULT_AUDIENCE, Duration.ofSeconds(30), DEFAULT_MAX_LIFETIME, List.of(secret),
+                Optional.empty(), Duration.ofMinutes(5), DEFAULT_ADMIN_ROLE);
+    }
+
+    /** Read and checked: every secret by {@link Secrets#required}'s rules, the issuer named outside development. */
+    public static TokenSettings from(Env env, DeploymentMode mode) {
+        Optional<URL> jwks = Optional.ofNullable(env.string(JWKS_URL, null)).map(TokenSettings::jwksUrl);
+        List<String> secrets = new ArrayList<>();
+        if (jwks.isEmpty() || env.string(SECRET, null) != null) {
+            secrets.add(Secrets.required(env, mode, SECRET, MIN_SECRET_BYTES));
+        }
+        if (env.string(PREVIOUS_SECRET, null) != null) {
+            secrets.add(Secrets.required(env, mode, PREVIOUS_SECRET, MIN_SECRET_BYTES));
+        }
+        String issuer = switch (mode) {
+            case PRODUCTION -> Optional.ofNullable(env.string(ISSUER, null)).orElseThrow(() -> new IllegalArgumentException(
+                    ISSUER + " is required: the issuer (iss) every token must name"));
+            case DEVELOPMENT -> env.string(ISSUER, DEVELOPMENT_ISSUER);
+        };
+        return new TokenSettings(issuer, env.string(AUDIENCE, DEFAULT_AUDIENCE),
+                env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
+                env.millis(MAX_LIFETIME, DEFAULT_MAX_LIFETIME), secrets, jwks,
+                env.millis("SECKILL_TOKEN_JWKS_REFRESH_MS", Duration.ofMinutes(5)),
+                env.string("SECKILL_ADMIN_ROLE", DEFAULT_ADMIN_ROLE));
+    }
+
+    private static URL jwksUrl(String value) {
+        URI uri = URI.create(value);
+        if (!"https".equals(uri.getScheme()) && !"file".equals(uri.getScheme())) {
+            throw new IllegalArgumentException(JWKS_URL + " must be an https: or file: URL (keys fetched in the clear could be swapped)");
+        }
+        try {
+            return uri.toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException(JWKS_URL + " is not a URL: " + e.getMessage(), e);
+        }
+    }
+
+    /** Without the secrets: settings are logged and shown in failures, a secret never is. */
+    @Override
+    public String toString() {
+        return "TokenSettings[issuer=" + issuer + ", audience=" + audience + ", clockSkew=" + clockSkew + ", maxLifetime=" + maxLifetime
+                + ", hmacSecrets=" + hmacSecrets.size() + " (hidden), jwks=" + jwks.map(URL::toString).orElse("none") + ", jwksRefresh=" + jwksRefresh
+                + ", adminRole=" + adminRole + "]";
+    }
+}

@@ -1,0 +1,72 @@
+package io.seckill.ingress;
+
+import static io.seckill.schemas.db.Tables.ADMIN_AUDIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seckill.ingress.identity.TokenMinter;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import org.jooq.Record;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every admin action leaves a record in MySQL (who, from where, when, what, the answer, the SKU before and after);
+ * reads and refused requests do not. The admin API is served on its own listener only.
+ */
+class AdminAuditIT {
+
+    private final IngressFixture fixture = IngressFixture.get();
+    private final String operator = "Bearer " + TokenMinter.development(HttpApi.TOKEN_SECRET).admin("ops-carol", Duration.ofMinutes(10));
+
+    @Test
+    void definingASaleAndAdjustingItsStockAreRecordedWithTheAdminAndTheSaleBeforeAndAfter() {
+        long sku = IngressFixture.newSkuId();
+        Instant before = Instant.now().minusSeconds(1);
+
+        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku, operator).PUT(HttpRequest.BodyPublishers.ofString(
+                "{\"name\":\"audited\",\"stock\":7,\"perUserLimit\":1,\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}")))
+                .status()).isEqualTo(201);
+        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku + "/stock-adjustments", operator).POST(HttpRequest.BodyPublishers.ofString(
+                "{\"adjustmentId\":\"audit-" + sku + "\",\"delta\":3,\"reason\":\"found a box\"}"))).status()).isEqualTo(201);
+        assertThat(fixture.http.figures(sku).status()).isEqualTo(200);
+
+        var rows = fixture.sql().selectFrom(ADMIN_AUDIT).where(ADMIN_AUDIT.ACTION.like("% /admin/v1/skus/" + sku + "%"))
+                .orderBy(ADMIN_AUDIT.ID).fetch();
+        assertThat(rows).hasSize(2);
+        Record definition = rows.get(0);
+        assertThat(definition.get(ADMIN_AUDIT.ADMIN)).isEqualTo("ops-carol");
+        assertThat(definition.get(ADMIN_AUDIT.ADDRESS)).isEqualTo("127.0.0.1");
+        assertThat(definition.get(ADMIN_AUDIT.ACTION)).isEqualTo("PUT /admin/v1/skus/" + sku);
+        assertThat(definition.get(ADMIN_AUDIT.STATUS)).isEqualTo(201);
+        assertThat(definition.get(ADMIN_AUDIT.RECORDED_AT)).isAfter(before);
+        assertThat(definition.get(ADMIN_AUDIT.REQUEST)).contains("\"name\":\"audited\"");
+        assertThat(definition.get(ADMIN_AUDIT.BEFORE_STATE)).isNull();
+        assertThat(definition.get(ADMIN_AUDIT.AFTER_STATE)).contains("\"stock\":7");
+        Record adjustment = rows.get(1);
+        assertThat(adjustment.get(ADMIN_AUDIT.ACTION)).isEqualTo("POST /admin/v1/skus/" + sku + "/stock-adjustments");
+        assertThat(adjustment.get(ADMIN_AUDIT.BEFORE_STATE)).contains("\"stock\":7");
+        assertThat(adjustment.get(ADMIN_AUDIT.AFTER_STATE)).contains("\"stock\":10");
+
+        JsonNode newest = fixture.http.send(adminRequest("/admin/v1/audit?limit=5", operator).GET()).json().path("records");
+        assertThat(newest.findValuesAsText("action")).contains("POST /admin/v1/skus/" + sku + "/stock-adjustments");
+    }
+
+    @Test
+    void aRefusedRequestLeavesNoRecordAndChangesNothing() {
+        long sku = IngressFixture.newSkuId();
+        String buyer = "Bearer " + HttpApi.tokenFor("mallory");
+
+        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku, buyer).PUT(HttpRequest.BodyPublishers.ofString(
+                "{\"name\":\"x\",\"stock\":7,\"perUserLimit\":1,\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}")))
+                .status()).isEqualTo(403);
+
+        assertThat(fixture.sql().fetchCount(ADMIN_AUDIT, ADMIN_AUDIT.ACTION.like("% /admin/v1/skus/" + sku + "%"))).isZero();
+        assertThat(fixture.http.figures(sku).status()).isEqualTo(404);
+    }
+
+    private HttpRequest.Builder adminRequest(String path, String authorization) {
+        return HttpRequest.newBuilder(fixture.http.adminUri(path)).header("Authorization", authorization).header("Content-Type", "application/json");
+    }
+}
