@@ -38,7 +38,8 @@ public final class BaselineMain {
 
     public static void main(String[] args) throws Exception {
         Env env = Env.system();
-        InfraAddresses infra = InfraAddresses.from(env);
+        // The baseline designs keep tables of their own, which they create: the migration account's work, not a service's.
+        InfraAddresses infra = InfraAddresses.ofMigrationAccount(env);
         int port = env.integer("BASELINE_PORT", 8090);
         HikariDataSource database = pool(infra);
         if (args.length != 1) {

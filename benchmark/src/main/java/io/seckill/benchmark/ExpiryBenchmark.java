@@ -63,7 +63,7 @@ public final class ExpiryBenchmark implements Callable<Integer> {
         double[] seconds = new double[rounds];
         double[] longestMs = new double[rounds];
         try (DevelopmentServers servers = serversOptions.start("expiry");
-             Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "expiry-benchmark", 2,
+             Database database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "expiry-benchmark", 2,
                      new SimpleMeterRegistry())) {
             System.out.printf(Locale.ROOT, "%,d orders due at once over %d SKU(s), %,d not due beside them, transactions of %,d, %d round(s)%n",
                     orders, skuCount, notDue, batch, rounds);

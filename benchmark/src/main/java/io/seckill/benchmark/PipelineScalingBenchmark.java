@@ -60,8 +60,8 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, List<Figures>> results = new HashMap<>();
         try (DevelopmentServers servers = serversOptions.start("pipeline-scaling")) {
-            InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
-            try (Database database = Database.connectAndMigrate(infra, "pipeline-scaling", 2, new SimpleMeterRegistry())) {
+            InfraAddresses infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
+            try (Database database = Database.connect(infra, "pipeline-scaling", 2, new SimpleMeterRegistry())) {
                 for (String setup : setups) {
                     results.put(setup, runSetup(servers, database, setup));
                 }

@@ -55,7 +55,7 @@ public final class SinkBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         try (DevelopmentServers servers = serversOptions.start("sink");
-             Database database = Database.connectAndMigrate(InfraAddresses.from(new Env(servers.settings())), "sink-benchmark", 2,
+             Database database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "sink-benchmark", 2,
                      new SimpleMeterRegistry())) {
             OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
             System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);

@@ -1,7 +1,8 @@
 package io.seckill.config;
 
 /**
- * Where the three servers are. Every service reads the same names:
+ * Where the three servers are, and the MySQL account services connect as (the application account: DML on
+ * the tables it uses, nothing else). Every service reads the same names:
  * SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, SECKILL_REDIS_URL, SECKILL_KAFKA_BOOTSTRAP.
  */
 public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, String redisUrl,
@@ -16,10 +17,23 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     public static InfraAddresses from(Env env) {
         return new InfraAddresses(
                 env.string(MYSQL_URL, "jdbc:mysql://localhost:3306/seckill"),
-                env.string(MYSQL_USER, "root"),
+                env.string(MYSQL_USER, "seckill_app"),
                 env.string(MYSQL_PASSWORD, ""),
                 env.string(REDIS_URL, "redis://localhost:6379"),
                 env.string(KAFKA_BOOTSTRAP, "localhost:9092"));
+    }
+
+    /**
+     * The servers {@code env} names, MySQL as its migration account: for tools that stage or inspect what the
+     * services cannot (test and benchmark harnesses, the baseline designs with tables of their own).
+     */
+    public static InfraAddresses ofMigrationAccount(Env env) {
+        return from(env).as(MigrationAccount.from(env).orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is not set")));
+    }
+
+    /** The same servers, MySQL reached as {@code account} (e.g. the migration account's). */
+    public InfraAddresses as(MigrationAccount account) {
+        return new InfraAddresses(mysqlUrl, account.user(), account.password(), redisUrl, kafkaBootstrap);
     }
 
     @Override

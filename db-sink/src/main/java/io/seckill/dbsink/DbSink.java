@@ -67,7 +67,7 @@ public final class DbSink implements AutoCloseable {
         KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
-            Database database = opened.add(Database.connectAndMigrate(config.infra(), "db-sink", config.poolSize(), host.meters()));
+            Database database = opened.add(Database.connect(config.infra(), "db-sink", config.poolSize(), host.meters()));
             host.readiness().reachable("mysql", database::ping);
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
                     p -> p.close(KAFKA_CLOSE));

@@ -35,7 +35,7 @@ class OrderBatchWriterIT {
 
     @BeforeAll
     static void connect() {
-        database = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
+        database = Database.connect(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
         writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
     }
 

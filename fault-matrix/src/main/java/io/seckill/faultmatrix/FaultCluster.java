@@ -96,7 +96,7 @@ final class FaultCluster implements AutoCloseable {
 
     private void connect() {
         InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
-        database = Database.connectAndMigrate(infra, "fault-matrix", 4, new SimpleMeterRegistry());
+        database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "fault-matrix", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
     }
 

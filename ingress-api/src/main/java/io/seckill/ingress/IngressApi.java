@@ -75,7 +75,7 @@ public final class IngressApi implements AutoCloseable {
         try {
             Clock clock = host.clock();
             IngressMetrics metrics = new IngressMetrics(host.meters());
-            Database database = opened.add(Database.connectAndMigrate(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
+            Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));

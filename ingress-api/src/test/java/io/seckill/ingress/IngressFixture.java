@@ -53,7 +53,7 @@ final class IngressFixture {
         LocalInfrastructure.get().closeFirstOnStop(managed);
         ingress = managed.ingress();
         http = managed.http();
-        database = Database.connectAndMigrate(infra, "ingress-checks", 4, new SimpleMeterRegistry());
+        database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "ingress-checks", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);

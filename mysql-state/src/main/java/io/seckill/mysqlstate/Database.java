@@ -9,13 +9,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
 import javax.sql.DataSource;
+import io.seckill.schemas.migration.SchemaMigration;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.ValidateResult;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
-/** A pooled MySQL/MariaDB connection, migrated by Flyway, with a jOOQ context of the right dialect. */
+/**
+ * A pooled MySQL/MariaDB connection, as the application account, to a database at this release's schema, with a jOOQ
+ * context of the right dialect. The schema is changed only by {@code bin/seckill migrate} (SchemaMigration).
+ */
 public final class Database implements AutoCloseable {
 
     private final HikariDataSource dataSource;
@@ -27,10 +32,12 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Connects and applies the migrations (Flyway serialises concurrent migrators with a lock); the
-     * pool's figures go to {@code meters}.
+     * Connects and checks that the database holds this release's schema: every migration of the release
+     * applied, none unknown to it. The pool's figures go to {@code meters}.
+     *
+     * @throws IllegalStateException naming {@code bin/seckill migrate} when the schema is another release's
      */
-    public static Database connectAndMigrate(InfraAddresses addresses, String poolName, int maxPoolSize, MeterRegistry meters) {
+    public static Database connect(InfraAddresses addresses, String poolName, int maxPoolSize, MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(poolName);
         config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
@@ -48,7 +55,11 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("cachePrepStmts", "true");
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
-            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+            ValidateResult schema = Flyway.configure().dataSource(dataSource).locations(SchemaMigration.LOCATION).load().validateWithResult();
+            if (!schema.validationSuccessful) {
+                throw new IllegalStateException("MySQL's schema is not this release's (" + schema.invalidMigrations.size()
+                        + " migration(s) pending or unknown): run bin/seckill migrate with the migration account first");
+            }
             return new Database(dataSource);
         } catch (RuntimeException e) {
             dataSource.close();

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 /** How confirmed orders end, decided by MySQL on a real server: one winner per race, units back once. */
 class OrderEndingsIT {
 
-    private static final Database DATABASE = Database.connectAndMigrate(LocalInfrastructure.get().addresses(), "endings-test", 12,
+    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().addresses(), "endings-test", 12,
             new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000 + 500);
     private static final Duration WINDOW = Duration.ofMinutes(15);

@@ -66,7 +66,7 @@ public final class Reconciler implements AutoCloseable {
         KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
-            Database database = opened.add(Database.connectAndMigrate(config.infra(), "reconciler", config.poolSize(), host.meters()));
+            Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));

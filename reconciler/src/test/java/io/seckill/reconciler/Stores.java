@@ -26,7 +26,7 @@ import redis.clients.jedis.RedisClient;
 final class Stores {
 
     static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
-    static final Database DATABASE = Database.connectAndMigrate(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
+    static final Database DATABASE = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test", 4, new SimpleMeterRegistry());
     static final RedisClient REDIS = RedisConnections.open(INFRA.redisUrl(), 8);
     static final LuaRunner LUA = new LuaRunner(REDIS);
     static final RedisProbe PROBE = new RedisProbe(REDIS);

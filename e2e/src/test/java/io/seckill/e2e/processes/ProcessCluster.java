@@ -43,7 +43,7 @@ final class ProcessCluster implements AutoCloseable {
         this.servers = servers;
         this.environment = environment;
         this.infra = InfraAddresses.from(new Env(servers.settings()));
-        this.database = Database.connectAndMigrate(infra, "process-test", 4, new SimpleMeterRegistry());
+        this.database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "process-test", 4, new SimpleMeterRegistry());
         this.redis = RedisConnections.open(infra.redisUrl(), 8);
         this.saleStore = new SaleStore(new LuaRunner(redis));
     }

@@ -1,0 +1,32 @@
+package io.seckill.localinfra;
+
+import io.seckill.config.MigrationAccount;
+import java.util.List;
+
+/**
+ * The two accounts of a development MySQL started here, made by the server's administrator: the migration
+ * account (everything on the {@code seckill} database, and the right to grant it) and the application
+ * account (nothing until the migration grants it its DML). Their passwords are published development
+ * values; the servers listen on this host only.
+ */
+final class DevelopmentAccounts {
+
+    static final MigrationAccount MIGRATION = new MigrationAccount("seckill_migrator", "dev-only-migration-password");
+    static final String APPLICATION_USER = "seckill_app";
+    static final String APPLICATION_PASSWORD = "dev-only-application-password";
+
+    private DevelopmentAccounts() {
+    }
+
+    /** Creates both accounts, or sets their passwords again where they exist (a kept data directory). */
+    static void create(MySqlServer server) {
+        server.administer(List.of(
+                // MariaDB's install makes an anonymous ''@'localhost', which would match before any 'name'@'%' from this host.
+                "DROP USER IF EXISTS ''@'localhost';",
+                "CREATE USER IF NOT EXISTS '" + MIGRATION.user() + "'@'%' IDENTIFIED BY '" + MIGRATION.password() + "';",
+                "ALTER USER '" + MIGRATION.user() + "'@'%' IDENTIFIED BY '" + MIGRATION.password() + "';",
+                "GRANT ALL PRIVILEGES ON seckill.* TO '" + MIGRATION.user() + "'@'%' WITH GRANT OPTION;",
+                "CREATE USER IF NOT EXISTS '" + APPLICATION_USER + "'@'%' IDENTIFIED BY '" + APPLICATION_PASSWORD + "';",
+                "ALTER USER '" + APPLICATION_USER + "'@'%' IDENTIFIED BY '" + APPLICATION_PASSWORD + "';"));
+    }
+}

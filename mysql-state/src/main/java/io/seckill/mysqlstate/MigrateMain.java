@@ -1,0 +1,33 @@
+package io.seckill.mysqlstate;
+
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.config.MigrationAccount;
+import io.seckill.schemas.migration.SchemaMigration;
+
+/**
+ * {@code bin/seckill migrate}: brings MySQL to this release's schema as the migration account
+ * ({@code SECKILL_MIGRATION_MYSQL_USER}/{@code _PASSWORD}) and grants the application account
+ * ({@code SECKILL_MYSQL_USER}) its DML, then exits: a step of its own before the services start (compose's
+ * one-shot {@code migrate} service, a Kubernetes Job). Exit 0 when done, 70 with one line when it could not.
+ */
+public final class MigrateMain {
+
+    private MigrateMain() {
+    }
+
+    public static void main(String[] args) {
+        Env env = Env.system();
+        InfraAddresses addresses = InfraAddresses.from(env);
+        try {
+            MigrationAccount migration = MigrationAccount.from(env)
+                    .orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is required: the account that may change the schema"));
+            int applied = SchemaMigration.apply(addresses.mysqlUrl(), migration.user(), migration.password(), addresses.mysqlUser());
+            System.out.println("migrated " + addresses.mysqlUrl() + " as " + migration.user() + ": " + applied + " migration(s) applied; "
+                    + addresses.mysqlUser() + " granted its DML");
+        } catch (RuntimeException e) {
+            System.err.println("migrate failed: " + e.getMessage());
+            System.exit(70);
+        }
+    }
+}
