@@ -27,6 +27,8 @@ import org.yaml.snakeyaml.Yaml;
 class DeploymentFilesTest {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+    private static final Pattern REQUIRED_REFERENCE = Pattern.compile("\\$\\{([A-Z_]+):\\?");
+    private static final Pattern SECRET_NAME = Pattern.compile("PASSWORD|SECRET");
     private static final List<String> SERVICES = List.of("ingress-api", "stream-processor", "db-sink", "reconciler");
     private static final Pattern JAVA_NAME = Pattern.compile("\"(SECKILL_[A-Z0-9_]+)\"");
     private static final Pattern SHELL_OR_XML_NAME = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
@@ -55,7 +57,11 @@ class DeploymentFilesTest {
 
     @Test
     void everyServiceHasAHealthcheckAndAStopGracePeriodLongerThanItsShutdown() {
-        services().forEach((name, service) -> assertThat(service).as(name).containsKey("healthcheck"));
+        services().forEach((name, service) -> {
+            if (!"no".equals(service.get("restart"))) {
+                assertThat(service).as(name + " (one-shots aside)").containsKey("healthcheck");
+            }
+        });
         for (String name : SERVICES) {
             Map<String, Object> service = services().get(name);
             assertThat(service).as(name + " runs the built image").containsEntry("image", "seckill:local");
@@ -105,6 +111,63 @@ class DeploymentFilesTest {
             assertThat(bom.path("components").findValuesAsText("name")).as(name).contains(mainLibrary.get(name));
             assertThat(dockerfile).contains("COPY --from=build /src/" + name + "/target/bom.json " + name + "/target/");
         }
+    }
+
+    /**
+     * What {@code docker compose config} does with no {@code .env}, read from the file: every secret is a
+     * required reference ({@code ${NAME:?message}}), so compose refuses to start naming each missing one, and
+     * {@code .env.example} lists each with no value.
+     */
+    @Test
+    void composeHoldsNoSecretAndRefusesToStartWithoutEachOne() {
+        String file = read(REPO.resolve("docker-compose.yml"));
+        Set<String> required = matches(REQUIRED_REFERENCE, file);
+        assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
+                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD");
+        Matcher references = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]*)\\}").matcher(file);
+        while (references.find()) {
+            assertThat(references.group(2)).as("the refusal names " + references.group(1)).contains(references.group(1));
+        }
+        services().forEach((name, service) -> environment(service).forEach((variable, value) -> {
+            if (SECRET_NAME.matcher(variable).find()) {
+                assertThat(String.valueOf(value)).as(name + " " + variable + " is a required reference, never a value").matches("\\$\\{[A-Z_]+:\\?[^}]+\\}");
+            }
+        }));
+        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_REDIS_URL"))).contains("${REDIS_PASSWORD:?");
+        String example = read(REPO.resolve(".env.example"));
+        for (String name : required) {
+            assertThat(example).as(".env.example lists " + name + " for the user to set").containsPattern("(?m)^" + name + "=$");
+        }
+        assertThat(read(REPO.resolve(".gitignore"))).containsPattern("(?m)^\\.env$");
+    }
+
+    @Test
+    void onlyTheBuyersPortIsPublishedBeyondThisHostAndEveryImageIsAVersion() {
+        services().forEach((name, service) -> {
+            @SuppressWarnings("unchecked")
+            List<String> ports = (List<String>) service.getOrDefault("ports", List.of());
+            for (String port : ports) {
+                assertThat(port).as(name).satisfiesAnyOf(published -> assertThat(published).startsWith("127.0.0.1:"),
+                        published -> assertThat(name + " " + published).isEqualTo("ingress-api 8080:8080"));
+            }
+            if (Set.of("mysql", "redis", "kafka").contains(name)) {
+                assertThat(ports).as(name + " is reached by the services only").isEmpty();
+            }
+            String image = (String) service.get("image");
+            if (!"seckill:local".equals(image)) {
+                assertThat(image).as(name).matches("[a-z/]+:v?\\d+\\.\\d+\\.\\d+");
+            }
+        });
+        Map<String, Object> grafana = environment(services().get("grafana"));
+        assertThat(grafana).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "false").containsKey("GF_SECURITY_ADMIN_PASSWORD");
+        assertThat(String.valueOf(services().get("redis").get("entrypoint"))).contains("user default off").contains("--aclfile")
+                .doesNotContain("requirepass");
+        for (String name : SERVICES) {
+            assertThat(environment(services().get(name))).as(name).containsEntry("SECKILL_MYSQL_USER", "seckill_app")
+                    .doesNotContainKey("SECKILL_MIGRATION_MYSQL_USER");
+            assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for the schema").contains("migrate");
+        }
+        assertThat(services().get("migrate").get("command")).isEqualTo(List.of("migrate"));
     }
 
     private static Set<String> variablesTheCodeReads() {
