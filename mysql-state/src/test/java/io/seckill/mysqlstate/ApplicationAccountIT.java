@@ -3,6 +3,7 @@ package io.seckill.mysqlstate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.InfraAddresses;
 import io.seckill.localinfra.LocalInfrastructure;
 import java.sql.Connection;
@@ -39,6 +40,20 @@ class ApplicationAccountIT {
                     "CREATE TRIGGER hidden BEFORE INSERT ON orders FOR EACH ROW SET @x = 1"}) {
                 assertThatThrownBy(() -> statement.execute(refused)).as(refused)
                         .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).containsIgnoringCase("denied"));
+            }
+        }
+    }
+
+    /** A migration recorded otherwise than this release has it (here: another checksum) is another release's schema. */
+    @Test
+    void aServiceRefusesASchemaThatIsNotItsReleases() {
+        try (Database owner = Database.connect(LocalInfrastructure.get().ownerAddresses(), "schema-owner", 1, new SimpleMeterRegistry())) {
+            owner.dsl().execute("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
+            try {
+                assertThatThrownBy(() -> Database.connect(APPLICATION, "behind", 1, new SimpleMeterRegistry()))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("bin/seckill migrate");
+            } finally {
+                owner.dsl().execute("UPDATE flyway_schema_history SET checksum = checksum - 1 WHERE version = '1'");
             }
         }
     }

@@ -10,13 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The broker stalls for 90 s (its process stopped with SIGSTOP; Redis and MySQL run on): the consumer
- * services report not-ready meanwhile, stay alive, and drain what was sold during the outage once it
- * is back, without a restart.
+ * The broker stalls (its process stopped with SIGSTOP; Redis and MySQL run on): the consumer services
+ * report not-ready meanwhile, stay alive, and drain what was sold during the outage once it is back,
+ * without a restart. The fault matrix stalls it 90 s, past every client timeout, mid-sale and in a
+ * sale's first second; this test watches readiness through a shorter outage.
  */
 class OutageIT {
 
-    private static final Duration OUTAGE = Duration.ofSeconds(90);
+    private static final Duration OUTAGE = Duration.ofSeconds(40);
 
     @Test
     void aBrokerOutageIsWaitedOutNotReadyThenDrainedWithoutARestart() throws Exception {
