@@ -14,6 +14,24 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     public static final String REDIS_URL = "SECKILL_REDIS_URL";
     public static final String KAFKA_BOOTSTRAP = "SECKILL_KAFKA_BOOTSTRAP";
 
+    /** The shortest MySQL password a production service takes. */
+    public static final int MIN_MYSQL_PASSWORD_BYTES = 12;
+
+    /**
+     * For a service that connects to MySQL: in production its password is a secret ({@link Secrets#required}: set, long
+     * enough, never a published development value), checked before anything listens.
+     */
+    public static InfraAddresses forMySqlUser(Env env) {
+        DeploymentMode mode = DeploymentMode.of(env);
+        return switch (mode) {
+            case PRODUCTION -> {
+                Secrets.required(env, mode, MYSQL_PASSWORD, MIN_MYSQL_PASSWORD_BYTES);
+                yield from(env);
+            }
+            case DEVELOPMENT -> from(env);
+        };
+    }
+
     public static InfraAddresses from(Env env) {
         return new InfraAddresses(
                 env.string(MYSQL_URL, "jdbc:mysql://localhost:3306/seckill"),

@@ -12,7 +12,11 @@ public final class Secrets {
 
     /** The development run's token secret, published in the README and servers.env. */
     public static final String DEVELOPMENT_TOKEN_SECRET = "dev-only-token-secret-do-not-use-in-production";
-    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET);
+    /** The development MySQL's application account password, published likewise (local-infra makes the account). */
+    public static final String DEVELOPMENT_APPLICATION_PASSWORD = "dev-only-application-password";
+    /** The development MySQL's migration account password, published likewise. */
+    public static final String DEVELOPMENT_MIGRATION_PASSWORD = "dev-only-migration-password";
+    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD);
 
     private Secrets() {
     }

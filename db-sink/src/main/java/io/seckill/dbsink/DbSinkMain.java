@@ -15,6 +15,6 @@ public final class DbSinkMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, given -> DbSinkConfig.from(given, InfraAddresses.from(given)), DbSink::start);
+        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, given -> DbSinkConfig.from(given, InfraAddresses.forMySqlUser(given)), DbSink::start);
     }
 }

@@ -15,6 +15,6 @@ public final class IngressMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.from(given)), IngressApi::start);
+        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.forMySqlUser(given)), IngressApi::start);
     }
 }

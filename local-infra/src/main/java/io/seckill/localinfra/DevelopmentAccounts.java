@@ -1,6 +1,7 @@
 package io.seckill.localinfra;
 
 import io.seckill.config.MigrationAccount;
+import io.seckill.config.Secrets;
 import java.util.List;
 
 /**
@@ -11,9 +12,9 @@ import java.util.List;
  */
 final class DevelopmentAccounts {
 
-    static final MigrationAccount MIGRATION = new MigrationAccount("seckill_migrator", "dev-only-migration-password");
+    static final MigrationAccount MIGRATION = new MigrationAccount("seckill_migrator", Secrets.DEVELOPMENT_MIGRATION_PASSWORD);
     static final String APPLICATION_USER = "seckill_app";
-    static final String APPLICATION_PASSWORD = "dev-only-application-password";
+    static final String APPLICATION_PASSWORD = Secrets.DEVELOPMENT_APPLICATION_PASSWORD;
 
     private DevelopmentAccounts() {
     }
@@ -26,6 +27,8 @@ final class DevelopmentAccounts {
                 "CREATE USER IF NOT EXISTS '" + MIGRATION.user() + "'@'%' IDENTIFIED BY '" + MIGRATION.password() + "';",
                 "ALTER USER '" + MIGRATION.user() + "'@'%' IDENTIFIED BY '" + MIGRATION.password() + "';",
                 "GRANT ALL PRIVILEGES ON seckill.* TO '" + MIGRATION.user() + "'@'%' WITH GRANT OPTION;",
+                // On a developer's server only: lets the developer (and a test staging a lock wait) see every session's transactions.
+                "GRANT PROCESS ON *.* TO '" + MIGRATION.user() + "'@'%';",
                 "CREATE USER IF NOT EXISTS '" + APPLICATION_USER + "'@'%' IDENTIFIED BY '" + APPLICATION_PASSWORD + "';",
                 "ALTER USER '" + APPLICATION_USER + "'@'%' IDENTIFIED BY '" + APPLICATION_PASSWORD + "';"));
     }

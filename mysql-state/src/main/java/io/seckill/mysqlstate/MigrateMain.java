@@ -18,8 +18,9 @@ public final class MigrateMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        InfraAddresses addresses = InfraAddresses.from(env);
         try {
+            // Only the application account's name: its password is the services' business.
+            InfraAddresses addresses = InfraAddresses.from(env);
             MigrationAccount migration = MigrationAccount.from(env)
                     .orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is required: the account that may change the schema"));
             int applied = SchemaMigration.apply(addresses.mysqlUrl(), migration.user(), migration.password(), addresses.mysqlUser());

@@ -15,6 +15,6 @@ public final class ReconcilerMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, given -> ReconcilerConfig.from(given, InfraAddresses.from(given)), Reconciler::start);
+        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, given -> ReconcilerConfig.from(given, InfraAddresses.forMySqlUser(given)), Reconciler::start);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.DeploymentMode;
+import io.seckill.config.InfraAddresses;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
@@ -29,6 +30,7 @@ class ProductionModeIT {
             Map<String, Map<String, String>> refusals = Map.of(
                     TokenSettings.SECRET, Map.of(TokenSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     TokenSettings.PREVIOUS_SECRET, Map.of(TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
+                    InfraAddresses.MYSQL_PASSWORD, Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD),
                     IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
             SeckillProcess development = cluster.launch("development", "ingress-api");
             Map<String, SeckillProcess> refused = new HashMap<>();
@@ -39,7 +41,7 @@ class ProductionModeIT {
 
                 assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
                 assertThat(ingress.output()).as(refusal.getKey()).contains("ingress-api refused to start: " + refusal.getKey())
-                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET);
+                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
                 assertThat(ingress.managementPort()).as(refusal.getKey() + ": nothing listened").isEmpty();
                 assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
             }
@@ -54,6 +56,7 @@ class ProductionModeIT {
     private static Map<String, String> production(Map<String, String> override) {
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "production",
                 TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
+                InfraAddresses.MYSQL_PASSWORD, "a-mysql-password-nobody-published",
                 IngressConfig.PAYMENT_VERIFIER, "none"));
         settings.putAll(override);
         return settings;

@@ -62,8 +62,9 @@ public final class TokenMinter {
             throw new IllegalArgumentException("a token lives at most " + settings.maxLifetime() + " (" + TokenSettings.MAX_LIFETIME + "), asked " + lifetime);
         }
         Instant now = clock.instant();
+        // No nbf: a token valid from its minting needs none, and an ingress whose clock lags the minter's would refuse it.
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(settings.issuer()).audience(settings.audience()).subject(userId)
-                .issueTime(Date.from(now)).notBeforeTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime)));
+                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime)));
         if (!roles.isEmpty()) {
             claims.claim(AccessTokens.ROLES_CLAIM, roles);
         }

@@ -1,0 +1,35 @@
+package io.seckill.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** In production the MySQL passwords are secrets like any other: set, long enough, never a published development value. */
+class MySqlAccountsTest {
+
+    private static final String PASSWORD = "a-password-of-our-own";
+
+    @Test
+    void productionRefusesAMissingShortOrPublishedApplicationPasswordByItsName() {
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of()))).hasMessageContaining(InfraAddresses.MYSQL_PASSWORD);
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, "pw-9f2c"))))
+                .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining("pw-9f2c");
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD))))
+                .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
+        assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD))).mysqlUser()).isEqualTo("seckill_app");
+    }
+
+    @Test
+    void productionRefusesThePublishedMigrationPasswordAndDevelopmentTakesIt() {
+        Map<String, String> published = Map.of(MigrationAccount.USER, "seckill_migrator", MigrationAccount.PASSWORD, Secrets.DEVELOPMENT_MIGRATION_PASSWORD);
+        assertThatThrownBy(() -> MigrationAccount.from(new Env(published))).hasMessageContaining(MigrationAccount.PASSWORD);
+
+        Env development = new Env(Map.of(DeploymentMode.SETTING, "development", MigrationAccount.USER, "seckill_migrator",
+                MigrationAccount.PASSWORD, Secrets.DEVELOPMENT_MIGRATION_PASSWORD, InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD));
+        assertThat(MigrationAccount.from(development)).contains(new MigrationAccount("seckill_migrator", Secrets.DEVELOPMENT_MIGRATION_PASSWORD));
+        assertThat(InfraAddresses.forMySqlUser(development).mysqlPassword()).isEqualTo(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
+        assertThat(MigrationAccount.from(development).orElseThrow().toString()).doesNotContain(Secrets.DEVELOPMENT_MIGRATION_PASSWORD);
+    }
+}
