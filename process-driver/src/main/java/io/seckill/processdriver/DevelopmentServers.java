@@ -41,12 +41,10 @@ public final class DevelopmentServers implements AutoCloseable {
         return servers;
     }
 
-    /** kill -9 of the servers' process, then the servers command again on the same data directory. */
-    public void killAndStartAgain() throws InterruptedException {
-        killAndStartAgain(() -> { });
-    }
-
-    /** The same, with {@code meanwhile} done between the kill and the start (e.g. losing a server's data). */
+    /**
+     * kill -9 of the servers' process, then the servers command again on the same data directory, with
+     * {@code meanwhile} done between the kill and the start (e.g. losing a server's data).
+     */
     public void killAndStartAgain(Meanwhile meanwhile) throws InterruptedException {
         process.kill();
         try {

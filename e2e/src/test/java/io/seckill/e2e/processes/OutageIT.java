@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class OutageIT {
 
-    private static final Duration OUTAGE = Duration.ofSeconds(40);
+    private static final Duration OUTAGE = Duration.ofSeconds(30);
 
     @Test
     void aBrokerOutageIsWaitedOutNotReadyThenDrainedWithoutARestart() throws Exception {

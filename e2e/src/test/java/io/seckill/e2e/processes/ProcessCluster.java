@@ -115,10 +115,6 @@ final class ProcessCluster implements AutoCloseable {
         return servers.process();
     }
 
-    void killServersAndStartThemAgain() throws InterruptedException {
-        servers.killAndStartAgain();
-    }
-
     @Override
     public void close() {
         for (SeckillProcess process : processes) {
