@@ -103,13 +103,13 @@ class DeadLetterRecorderIT {
         ConsumerRecord<String, byte[]> unfileable = new ConsumerRecord<>(Topic.DEAD_LETTERS.topicName(), 0, DLQ_OFFSET.incrementAndGet(),
                 "key", refused);
         DeadLetterHeaders.describe(unfileable.headers(), "unfileable-stage", new InvalidEventException("odd"), Topic.ORDER_RESULTS.topicName(), 0, 7);
-        Stores.sql().execute("CREATE TRIGGER refuse_unfileable BEFORE INSERT ON dead_letters FOR EACH ROW "
+        Stores.owner().execute("CREATE TRIGGER refuse_unfileable BEFORE INSERT ON dead_letters FOR EACH ROW "
                 + "BEGIN IF NEW.failed_stage = 'unfileable-stage' THEN "
                 + "SIGNAL SQLSTATE '22007' SET MESSAGE_TEXT = 'Incorrect string value for column failed_stage'; END IF; END");
         try {
             recorder.onDeadLetters(List.of(new Delivery<>(refused, unfileable), deadLetter(Topic.ORDER_REQUESTS, next)));
         } finally {
-            Stores.sql().execute("DROP TRIGGER refuse_unfileable");
+            Stores.owner().execute("DROP TRIGGER refuse_unfileable");
         }
 
         assertThat(Stores.sql().fetchValue(DEAD_LETTERS.REASON, DEAD_LETTERS.RECORD_VALUE.eq(refused)))

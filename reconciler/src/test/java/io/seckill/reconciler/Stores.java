@@ -26,7 +26,10 @@ import redis.clients.jedis.RedisClient;
 final class Stores {
 
     static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
-    static final Database DATABASE = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test", 4, new SimpleMeterRegistry());
+    /** As the reconciler's own account, so that these tests hold its work to the application account's grants. */
+    static final Database DATABASE = Database.connect(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
+    private static final Database OWNER = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test-owner", 1,
+            new SimpleMeterRegistry());
     static final RedisClient REDIS = RedisConnections.open(INFRA.redisUrl(), 8);
     static final LuaRunner LUA = new LuaRunner(REDIS);
     static final RedisProbe PROBE = new RedisProbe(REDIS);
@@ -40,6 +43,11 @@ final class Stores {
     /** Figures go to a registry of their own: these tests read the stores, not the meters. */
     static ReconcilerMetrics metrics() {
         return new ReconcilerMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
+    }
+
+    /** As the migration account, which owns the schema: for a test that stages a failure with a trigger. */
+    static DSLContext owner() {
+        return OWNER.dsl();
     }
 
     static DSLContext sql() {

@@ -70,7 +70,7 @@ public final class AccessTokens {
                 .map(url -> new JWSVerificationKeySelector<>(PROVIDER_ALGORITHMS, providerKeys(url, settings.jwksRefresh())));
         return (header, context) -> {
             if (JWSAlgorithm.HS256.equals(header.getAlgorithm())) {
-                return settings.hmacSecrets().isEmpty() ? List.of() : shared.selectJWSKeys(header, context);
+                return shared.selectJWSKeys(header, context);
             }
             return provider.isPresent() ? provider.get().selectJWSKeys(header, context) : List.of();
         };

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 
 /**
@@ -63,7 +64,7 @@ public final class SchemaMigration {
                 throw new IllegalStateException("missing resource " + GRANTS);
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(line -> !line.startsWith("--"))
-                    .reduce("", (all, line) -> all + line + "\n");
+                    .collect(Collectors.joining("\n", "", "\n"));
             return Arrays.stream(STATEMENT_END.split(text, -1)).map(String::strip).filter(statement -> !statement.isEmpty()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
