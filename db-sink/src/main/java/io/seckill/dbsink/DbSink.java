@@ -7,6 +7,7 @@ import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.runtime.management.BrokerCheck;
 import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.events.OrderRequested;
@@ -16,7 +17,7 @@ import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ public final class DbSink implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final OrderDecisions decisions;
     private final DeadLetterPublisher deadLetters;
+    private final UnsupportedRecords unsupported;
     private final DecidedOrders decided;
     private final OpenedResources opened;
 
@@ -55,9 +57,10 @@ public final class DbSink implements AutoCloseable {
                    ServiceHost host, OpenedResources opened) {
         this.producer = producer;
         this.opened = opened;
-        this.decisions = new OrderDecisions(new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow)::write, UNEXPECTED_ATTEMPTS,
-                UNEXPECTED_PAUSE);
+        OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow);
+        this.decisions = new OrderDecisions(writer, UNEXPECTED_ATTEMPTS, UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
+        this.unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
         this.decided = new DecidedOrders(host.meters());
     }
 
@@ -88,16 +91,21 @@ public final class DbSink implements AutoCloseable {
 
     private void handle(List<Delivery<OrderRequested>> deliveries) throws Exception {
         Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
-        Map<String, ConsumerRecord<String, byte[]>> origins = new HashMap<>();
+        // By identity: a forged copy equal to the real record still has its own origin.
+        IdentityHashMap<OrderRequested, ConsumerRecord<String, byte[]>> origins = new IdentityHashMap<>();
         for (Delivery<OrderRequested> delivery : deliveries) {
             OrderRequested order = delivery.value();
             bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order);
-            origins.putIfAbsent(order.orderId(), delivery.record());
+            origins.put(order, delivery.record());
         }
         List<OrderResult> results = new ArrayList<>();
         for (Map.Entry<Long, List<OrderRequested>> sku : bySku.entrySet()) {
-            results.addAll(decisions.decide(sku.getKey(), sku.getValue(),
-                    (order, reason) -> deadLetters.publish(origins.get(order.orderId()), reason)));
+            OrderBatchWriter.SkuDecisions decided = decisions.decide(sku.getKey(), sku.getValue(),
+                    (order, reason) -> deadLetters.publish(origins.get(order), reason));
+            results.addAll(decided.decided());
+            for (OrderBatchWriter.Unsupported refused : decided.unsupported()) {
+                unsupported.refuse(origins.get(refused.order()), refused.reason(), refused.detail());
+            }
         }
         publish(results);
     }

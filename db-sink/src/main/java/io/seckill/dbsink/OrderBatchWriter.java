@@ -2,11 +2,14 @@ package io.seckill.dbsink;
 
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 
+import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.RejectReason;
@@ -17,9 +20,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.InsertValuesStep3;
 import org.jooq.impl.DSL;
@@ -28,6 +34,9 @@ import org.jooq.impl.DSL;
  * Decides a batch of one SKU's orders in one transaction: the database's final word.
  *
  * <ol>
+ *   <li>every order is checked against its source of truth first: a decided order against its {@code orders} row, a
+ *       fresh one against its outbox row (same SKU, buyer and quantity). A record nothing stands behind (written by
+ *       anyone who could reach the topic) is never decided: it is returned as {@link Unsupported};</li>
  *   <li>orders already decided (redelivery, relay re-send) keep their decision and are reported again;</li>
  *   <li>the sale window is checked again, by the time MySQL recorded each order (its outbox row's
  *       {@code created_at}, the database's clock) give or take {@code windowTolerance}: an ingress
@@ -40,7 +49,7 @@ import org.jooq.impl.DSL;
  * </ol>
  * Public for the sink benchmark, which measures it batched and one order per transaction.
  */
-public final class OrderBatchWriter {
+public final class OrderBatchWriter implements OrderDecisions.Writer {
 
     private final DSLContext dsl;
     private final Clock clock;
@@ -49,7 +58,8 @@ public final class OrderBatchWriter {
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
     private final RelayedRows outbox = RelayedRows.ORDERS;
-    private final OutboxLookups recorded = new OutboxLookups();
+    private final OutboxLookups outboxRows = new OutboxLookups();
+    private final DeadLetteredOrders deadLettered = new DeadLetteredOrders();
 
     /** @param paymentWindow how long an order confirmed here awaits payment */
     public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance, Duration paymentWindow) {
@@ -59,41 +69,77 @@ public final class OrderBatchWriter {
         this.paymentWindow = paymentWindow;
     }
 
+    /** What became of one SKU's orders: the decisions, and the records their source of truth does not support (never decided). */
+    public record SkuDecisions(List<OrderResult> decided, List<Unsupported> unsupported) {
+    }
+
+    /** An order request nothing in MySQL stands behind, whoever wrote it. */
+    public record Unsupported(OrderRequested order, UnsupportedRecords.Reason reason, String detail) {
+    }
+
     /** Decides {@code batch}, orders of {@code skuId} in arrival order, in one transaction. */
-    public List<OrderResult> write(long skuId, List<OrderRequested> batch) {
+    @Override
+    public SkuDecisions write(long skuId, List<OrderRequested> batch) {
         return dsl.transactionResult(configuration -> decide(DSL.using(configuration), skuId, batch));
     }
 
-    private List<OrderResult> decide(DSLContext tx, long skuId, List<OrderRequested> batch) {
+    private SkuDecisions decide(DSLContext tx, long skuId, List<OrderRequested> batch) {
         // Millisecond precision, as stored: a re-reported decision is identical to the first report.
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Map<String, OrderRequested> byId = new LinkedHashMap<>();
-        batch.forEach(order -> byId.putIfAbsent(order.orderId(), order));
+        Set<String> ids = batch.stream().map(OrderRequested::orderId).collect(Collectors.toCollection(LinkedHashSet::new));
+        Map<String, OrderResult> decided = orders.decided(tx, ids);
+        Map<String, OrderRequested> recorded = outboxRows.recordedOrders(tx, ids.stream().filter(id -> !decided.containsKey(id)).toList());
 
-        Map<String, OrderResult> decided = orders.decided(tx, byId.keySet());
-        List<OrderResult> results = new ArrayList<>(decided.values());
-        List<OrderRequested> fresh = byId.values().stream().filter(order -> !decided.containsKey(order.orderId())).toList();
-        if (fresh.isEmpty()) {
-            return results;
+        List<Unsupported> unsupported = new ArrayList<>();
+        Map<String, OrderRequested> byId = new LinkedHashMap<>();
+        for (OrderRequested order : batch) {
+            Optional<Unsupported> refusal = decided.containsKey(order.orderId())
+                    ? refusal(order, OrderFacts.of(decided.get(order.orderId())), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "its order")
+                    : Optional.ofNullable(recorded.get(order.orderId()))
+                            .map(row -> refusal(order, OrderFacts.of(row), UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW, "its outbox row"))
+                            .orElseGet(() -> Optional.of(new Unsupported(order, UnsupportedRecords.Reason.NO_OUTBOX_ROW,
+                                    "order " + order.orderId() + " was never recorded")));
+            refusal.ifPresentOrElse(unsupported::add, () -> byId.putIfAbsent(order.orderId(), order));
         }
 
-        List<OrderResult> decisions = decideFresh(tx, skuId, fresh, now);
-        orders.insert(tx, fresh, decisions, paymentWindow);
-        outbox.complete(tx, fresh.stream().map(OrderRequested::orderId).toList(), now);
-        results.addAll(decisions);
-        return results;
+        List<OrderResult> results = new ArrayList<>();
+        byId.keySet().stream().filter(decided::containsKey).map(decided::get).forEach(results::add);
+        List<OrderRequested> fresh = byId.values().stream().filter(order -> !decided.containsKey(order.orderId())).toList();
+        if (!fresh.isEmpty()) {
+            List<OrderResult> decisions = decideFresh(tx, skuId, fresh, recorded, now);
+            orders.insert(tx, fresh, decisions, paymentWindow);
+            outbox.complete(tx, fresh.stream().map(OrderRequested::orderId).toList(), now);
+            results.addAll(decisions);
+        }
+        return new SkuDecisions(results, unsupported);
     }
 
-    private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Instant now) {
+    private static Optional<Unsupported> refusal(OrderRequested order, OrderFacts truth, UnsupportedRecords.Reason reason, String source) {
+        String difference = truth.firstDifference(OrderFacts.of(order));
+        return difference.isEmpty() ? Optional.empty()
+                : Optional.of(new Unsupported(order, reason, "order " + order.orderId() + " says " + difference + " of " + source));
+    }
+
+    /**
+     * Rejects (DEAD_LETTERED) an order this sink failed on for good, if its row is still open and records exactly that
+     * order: the failure is the sink's own, seen here, so it is evidence; the order would otherwise stay undecided.
+     */
+    @Override
+    public Optional<OrderResult> rejectUndecidable(OrderRequested failed) {
+        return deadLettered.reject(dsl, failed.orderId(), row -> OrderFacts.of(row.order()).equals(OrderFacts.of(failed)),
+                clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Map<String, OrderRequested> recorded,
+                                          Instant now) {
         Optional<Skus.Sale> sale = skus.sale(tx, skuId);
         if (sale.isEmpty()) {
             return fresh.stream().map(order -> OrderResult.rejected(order, RejectReason.UNKNOWN_SKU, now)).toList();
         }
         int limit = sale.get().perUserLimit();
         Map<String, RejectReason> rejected = new HashMap<>();
-        Map<String, Instant> recordedAt = recorded.recordedAt(tx, fresh.stream().map(OrderRequested::orderId).toList());
         for (OrderRequested order : fresh) {
-            if (!insideWindow(sale.get(), recordedAt.getOrDefault(order.orderId(), order.requestedAt()))) {
+            if (!insideWindow(sale.get(), recorded.get(order.orderId()).requestedAt())) {
                 rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);
             }
         }

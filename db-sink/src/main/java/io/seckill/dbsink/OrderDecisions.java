@@ -6,6 +6,7 @@ import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,14 +17,17 @@ import org.slf4j.LoggerFactory;
  * whose own data the database refuses is dead-lettered at once; a failure that is no database error
  * at all is tried a few times, then dead-lettered with its reason, so that one odd record cannot
  * block its partition for good. Any failure but the database's is narrowed down to the orders that
- * cause it, each decided alone.
+ * cause it, each decided alone. An order the sink gives up on is rejected here (DEAD_LETTERED, its units go back
+ * through the compensation every rejection gets): the sink saw the failure itself, which no dead letter can prove.
  */
 final class OrderDecisions {
 
     /** Decides orders of one SKU in one transaction (the sink's {@link OrderBatchWriter}). */
-    @FunctionalInterface
     interface Writer {
-        List<OrderResult> write(long skuId, List<OrderRequested> orders);
+        OrderBatchWriter.SkuDecisions write(long skuId, List<OrderRequested> orders);
+
+        /** Ends REJECTED (DEAD_LETTERED) an order the sink failed on for good, if it is still open; the rejection if so. */
+        Optional<OrderResult> rejectUndecidable(OrderRequested failed);
     }
 
     /** Sends an order that cannot be decided to the dead-letter topic; returns once it is there. */
@@ -44,8 +48,8 @@ final class OrderDecisions {
         this.pause = pause;
     }
 
-    /** @return the decisions; orders sent to {@code deadLetters} have none */
-    List<OrderResult> decide(long skuId, List<OrderRequested> orders, DeadLetters deadLetters) throws Exception {
+    /** @return the decisions (with the rejections of orders sent to {@code deadLetters}) and the unsupported records */
+    OrderBatchWriter.SkuDecisions decide(long skuId, List<OrderRequested> orders, DeadLetters deadLetters) throws Exception {
         try {
             return writer.write(skuId, orders);
         } catch (RuntimeException e) {
@@ -55,13 +59,16 @@ final class OrderDecisions {
             LOG.warn("SKU {}: batch of {} failed ({}); deciding its orders one by one", skuId, orders.size(), e.toString());
         }
         List<OrderResult> results = new ArrayList<>();
+        List<OrderBatchWriter.Unsupported> unsupported = new ArrayList<>();
         for (OrderRequested order : orders) {
-            results.addAll(decideAlone(skuId, order, deadLetters));
+            OrderBatchWriter.SkuDecisions alone = decideAlone(skuId, order, deadLetters);
+            results.addAll(alone.decided());
+            unsupported.addAll(alone.unsupported());
         }
-        return results;
+        return new OrderBatchWriter.SkuDecisions(results, unsupported);
     }
 
-    private List<OrderResult> decideAlone(long skuId, OrderRequested order, DeadLetters deadLetters) throws Exception {
+    private OrderBatchWriter.SkuDecisions decideAlone(long skuId, OrderRequested order, DeadLetters deadLetters) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
                 return writer.write(skuId, List.of(order));
@@ -72,12 +79,26 @@ final class OrderDecisions {
                     case UNEXPECTED -> attempt >= unexpectedAttempts;
                 };
                 if (lastTry) {
+                    Optional<OrderResult> rejection = rejectUndecidable(order);
                     deadLetters.send(order, e);
-                    return List.of();
+                    return new OrderBatchWriter.SkuDecisions(rejection.stream().toList(), List.of());
                 }
                 LOG.warn("order {}: unexpected failure, attempt {} of {}", order.orderId(), attempt, unexpectedAttempts, e);
                 Thread.sleep(pause.toMillis() * attempt);
             }
+        }
+    }
+
+    /** The rejection, or none when MySQL refuses even that (the order stays open, its dead letter tells a human). */
+    private Optional<OrderResult> rejectUndecidable(OrderRequested order) {
+        try {
+            return writer.rejectUndecidable(order);
+        } catch (RuntimeException e) {
+            if (SqlFailures.kind(e) == SqlFailures.Kind.DATABASE) {
+                throw e;
+            }
+            LOG.error("order {} can be neither decided nor rejected; it stays open for a human (see its dead letter)", order.orderId(), e);
+            return Optional.empty();
         }
     }
 }

@@ -10,6 +10,7 @@ import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -48,7 +49,7 @@ class OrderBatchWriterIT {
     void aBatchThatFitsIsConfirmedAndChargedOnce() {
         long sku = sale(10, 1);
         List<OrderRequested> batch = orders(sku, 4);
-        List<OrderResult> results = writer.write(sku, batch);
+        List<OrderResult> results = decided(sku, batch);
 
         assertThat(results).extracting(OrderResult::status).containsOnly(OrderStatus.CONFIRMED).hasSize(4);
         assertThat(stock(sku)).isEqualTo(6);
@@ -59,7 +60,7 @@ class OrderBatchWriterIT {
     void aBatchThatDoesNotFitConfirmsTheFirstComersAndRejectsTheRest() {
         long sku = sale(3, 1);
         List<OrderRequested> batch = orders(sku, 5);
-        List<OrderResult> results = writer.write(sku, batch);
+        List<OrderResult> results = decided(sku, batch);
 
         assertThat(results.subList(0, 3)).extracting(OrderResult::status).containsOnly(OrderStatus.CONFIRMED);
         assertThat(results.subList(3, 5)).extracting(OrderResult::reason).containsOnly(RejectReason.SOLD_OUT);
@@ -71,8 +72,8 @@ class OrderBatchWriterIT {
     void redeliveryReportsTheSameDecisionWithoutChargingAgain() {
         long sku = sale(1, 1);
         List<OrderRequested> batch = orders(sku, 2);
-        List<OrderResult> first = writer.write(sku, batch);
-        List<OrderResult> again = writer.write(sku, List.of(batch.get(1), batch.get(0), batch.get(0)));
+        List<OrderResult> first = decided(sku, batch);
+        List<OrderResult> again = decided(sku, List.of(batch.get(1), batch.get(0), batch.get(0)));
 
         assertThat(again).containsExactlyInAnyOrderElementsOf(first);
         assertThat(stock(sku)).isZero();
@@ -83,8 +84,8 @@ class OrderBatchWriterIT {
     void theDatabaseGuardsThePerUserLimitAcrossBatches() {
         long sku = sale(10, 2);
         String user = "greedy-" + sku;
-        List<OrderResult> first = writer.write(sku, List.of(order(sku, user, 1), order(sku, user, 2)));
-        List<OrderResult> second = writer.write(sku, List.of(order(sku, user, 1), order(sku, user, 1)));
+        List<OrderResult> first = decided(sku, List.of(order(sku, user, 1), order(sku, user, 2)));
+        List<OrderResult> second = decided(sku, List.of(order(sku, user, 1), order(sku, user, 1)));
 
         assertThat(first).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
         assertThat(second).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED, OrderStatus.REJECTED);
@@ -98,9 +99,8 @@ class OrderBatchWriterIT {
     void anUnknownSkuIsRejectedAndDecidedOrdersCompleteTheirOutboxRow() {
         long sku = NEXT_SKU.incrementAndGet();
         OrderRequested order = order(sku, "someone", 1);
-        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO)));
 
-        assertThat(writer.write(sku, List.of(order))).extracting(OrderResult::reason).containsExactly(RejectReason.UNKNOWN_SKU);
+        assertThat(decided(sku, List.of(order))).extracting(OrderResult::reason).containsExactly(RejectReason.UNKNOWN_SKU);
         assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();
     }
 
@@ -116,13 +116,55 @@ class OrderBatchWriterIT {
         long justEnded = sale(10, 1, now.minusSeconds(7200), now.minusSeconds(5));
         OrderRequested slowClock = OrderRequested.of(UUID.randomUUID().toString(), ended, "slow-clock", 1, now.minusSeconds(3600));
         OrderRequested late = order(justEnded, "just-late", 1);
-        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(slowClock, EventJson.encodeToString(slowClock), null, Duration.ZERO),
-                Outbox.NewRow.of(late, EventJson.encodeToString(late), null, Duration.ZERO)));
+        recorded(slowClock);
 
-        assertThat(writer.write(ended, List.of(slowClock))).extracting(OrderResult::reason).containsExactly(RejectReason.OUTSIDE_SALE_WINDOW);
-        assertThat(writer.write(justEnded, List.of(late))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
+        assertThat(decided(ended, List.of(slowClock))).extracting(OrderResult::reason).containsExactly(RejectReason.OUTSIDE_SALE_WINDOW);
+        assertThat(decided(justEnded, List.of(late))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
         assertThat(stock(ended)).isEqualTo(10);
         assertThat(stock(justEnded)).isEqualTo(9);
+    }
+
+    /**
+     * Records written straight to the topic, well-formed but unsupported: an order the outbox never recorded, one that
+     * names a recorded order with another quantity or buyer, a copy of a decided order claiming more units. None is
+     * decided, charged or completes a row; the real order in the same batch is decided as if they were not there.
+     */
+    @Test
+    void recordsTheOutboxOrTheOrdersTableDoNotSupportAreNeverDecided() {
+        long sku = sale(10, 5);
+        OrderRequested decided = order(sku, "decided-" + sku, 1);
+        decided(sku, List.of(decided));
+        OrderRequested real = order(sku, "real-" + sku, 1);
+        OrderRequested never = OrderRequested.of(UUID.randomUUID().toString(), sku, "intruder-" + sku, 5, Instant.now());
+        OrderRequested moreUnits = OrderRequested.of(real.orderId(), sku, real.userId(), 5, real.requestedAt());
+        OrderRequested otherBuyer = OrderRequested.of(real.orderId(), sku, "thief-" + sku, 1, real.requestedAt());
+        OrderRequested decidedCopy = OrderRequested.of(decided.orderId(), sku, decided.userId(), 4, decided.requestedAt());
+
+        OrderBatchWriter.SkuDecisions decisions = writer.write(sku, List.of(never, moreUnits, otherBuyer, decidedCopy, real));
+
+        assertThat(decisions.unsupported()).extracting(OrderBatchWriter.Unsupported::reason).containsExactly(
+                UnsupportedRecords.Reason.NO_OUTBOX_ROW, UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW,
+                UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW);
+        assertThat(decisions.unsupported().get(1).detail()).contains("quantity 5 instead of 1");
+        assertThat(decisions.unsupported().get(2).detail()).contains("userId thief-");
+        assertThat(decisions.decided()).extracting(OrderResult::orderId).containsExactly(real.orderId());
+        assertThat(decisions.decided()).extracting(OrderResult::quantity).containsOnly(1);
+        assertThat(stock(sku)).isEqualTo(8);
+        assertThat(database.dsl().fetchExists(ORDERS, ORDERS.ORDER_ID.eq(never.orderId()))).isFalse();
+        assertThat(database.dsl().fetchValue(ORDERS.QUANTITY, ORDERS.ORDER_ID.eq(real.orderId()))).isEqualTo(1);
+    }
+
+    @Test
+    void anOrderTheSinkGaveUpOnIsRejectedOnlyWhileItsRowIsOpenAndRecordsExactlyIt() {
+        long sku = sale(10, 1);
+        OrderRequested failed = order(sku, "failed-" + sku, 1);
+        OrderRequested forgedFailure = OrderRequested.of(failed.orderId(), sku, failed.userId(), 2, failed.requestedAt());
+
+        assertThat(writer.rejectUndecidable(forgedFailure)).isEmpty();
+        assertThat(writer.rejectUndecidable(failed)).map(OrderResult::reason).contains(RejectReason.DEAD_LETTERED);
+        assertThat(writer.rejectUndecidable(failed)).as("rejected once").isEmpty();
+        assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(failed.orderId()))).isNotNull();
+        assertThat(stock(sku)).isEqualTo(10);
     }
 
     private static long sale(int stock, int limit) {
@@ -148,7 +190,20 @@ class OrderBatchWriterIT {
         return orders;
     }
 
+    /** An order as the ingress leaves it: its outbox row written. */
     private static OrderRequested order(long sku, String user, int quantity) {
-        return OrderRequested.of(UUID.randomUUID().toString(), sku, user, quantity, Instant.now());
+        return recorded(OrderRequested.of(UUID.randomUUID().toString(), sku, user, quantity, Instant.now()));
+    }
+
+    private static OrderRequested recorded(OrderRequested order) {
+        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO)));
+        return order;
+    }
+
+    /** The decisions on orders every one of which its source of truth supports. */
+    private static List<OrderResult> decided(long sku, List<OrderRequested> batch) {
+        OrderBatchWriter.SkuDecisions decisions = writer.write(sku, batch);
+        assertThat(decisions.unsupported()).isEmpty();
+        return decisions.decided();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.RejectReason;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jooq.exception.DataAccessException;
@@ -30,9 +32,10 @@ class OrderDecisionsTest {
     void aFailureThatIsNoDatabaseErrorIsTriedAFewTimesThenDeadLetteredWhileTheOthersAreDecided() throws Exception {
         OrderDecisions decisions = new OrderDecisions(failingFor(odd, new IllegalStateException("unexpected state")), 3, Duration.ZERO);
 
-        List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter);
+        List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter).decided();
 
-        assertThat(results).extracting(OrderResult::orderId).containsExactly(good.orderId());
+        assertThat(results).extracting(OrderResult::orderId).containsExactly(good.orderId(), odd.orderId());
+        assertThat(results.get(1).reason()).as("given up on by the sink, which saw it fail").isEqualTo(RejectReason.DEAD_LETTERED);
         assertThat(deadLettered).containsExactly(odd.orderId() + ": unexpected state");
         assertThat(attempts.get(odd.orderId())).isEqualTo(1 + 3);
     }
@@ -41,9 +44,9 @@ class OrderDecisionsTest {
     void wrongDataIsDeadLetteredAtOnce() throws Exception {
         OrderDecisions decisions = new OrderDecisions(failingFor(odd, sqlFailure(new SQLDataException("Data too long", "22001", 1406))), 3, Duration.ZERO);
 
-        List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter);
+        List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter).decided();
 
-        assertThat(results).extracting(OrderResult::orderId).containsExactly(good.orderId());
+        assertThat(results).extracting(OrderResult::orderId).containsExactly(good.orderId(), odd.orderId());
         assertThat(deadLettered).hasSize(1);
         assertThat(attempts.get(odd.orderId())).isEqualTo(1 + 1);
     }
@@ -62,12 +65,20 @@ class OrderDecisionsTest {
 
     /** A writer that decides every order (confirmed) unless the batch holds {@code failing}, which fails with {@code failure}. */
     private OrderDecisions.Writer failingFor(OrderRequested failing, RuntimeException failure) {
-        return (skuId, orders) -> {
-            orders.forEach(order -> attempts.merge(order.orderId(), 1, Integer::sum));
-            if (orders.contains(failing)) {
-                throw failure;
+        return new OrderDecisions.Writer() {
+            @Override
+            public OrderBatchWriter.SkuDecisions write(long skuId, List<OrderRequested> orders) {
+                orders.forEach(order -> attempts.merge(order.orderId(), 1, Integer::sum));
+                if (orders.contains(failing)) {
+                    throw failure;
+                }
+                return new OrderBatchWriter.SkuDecisions(orders.stream().map(order -> OrderResult.confirmed(order, Instant.now())).toList(), List.of());
             }
-            return orders.stream().map(order -> OrderResult.confirmed(order, Instant.now())).toList();
+
+            @Override
+            public Optional<OrderResult> rejectUndecidable(OrderRequested failed) {
+                return Optional.of(OrderResult.rejected(failed, RejectReason.DEAD_LETTERED, Instant.now()));
+            }
         };
     }
 

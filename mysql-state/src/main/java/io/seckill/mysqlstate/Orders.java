@@ -3,6 +3,7 @@ package io.seckill.mysqlstate;
 import static io.seckill.schemas.db.Tables.ORDERS;
 
 import io.seckill.schemas.db.tables.records.OrdersRecord;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -41,6 +42,10 @@ public final class Orders {
         public boolean overdue(Instant now) {
             return payBy != null && !now.isBefore(payBy);
         }
+
+        public OrderFacts facts() {
+            return new OrderFacts(orderId, skuId, userId, quantity);
+        }
     }
 
     /** The decisions already recorded for any of these orders, by order id (CONFIRMED or REJECTED, however they ended since). */
@@ -51,6 +56,11 @@ public final class Orders {
     /** One order with its lifecycle, as stored. */
     public Optional<Stored> stored(DSLContext db, String orderId) {
         return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.eq(orderId)).fetchOptional(Orders::storedOf);
+    }
+
+    /** Several orders with their lifecycle, as stored, by order id; ids MySQL never decided are left out. */
+    public Map<String, Stored> stored(DSLContext db, Collection<String> orderIds) {
+        return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.in(orderIds)).fetchMap(ORDERS.ORDER_ID, Orders::storedOf);
     }
 
     /** The same, with the row locked until the caller's transaction ends: the one place an order's ending is decided. */

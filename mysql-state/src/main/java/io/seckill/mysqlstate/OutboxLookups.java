@@ -3,7 +3,11 @@ package io.seckill.mysqlstate;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.schemas.db.tables.records.OutboxRecord;
+import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -41,12 +45,16 @@ public final class OutboxLookups {
         return db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(skuId)));
     }
 
-    /** When MySQL recorded each of these orders, by its own clock; orders without a row are left out. */
-    public Map<String, Instant> recordedAt(DSLContext db, Collection<String> orderIds) {
-        return db.select(OUTBOX.ID, OUTBOX.CREATED_AT).from(OUTBOX)
+    /**
+     * The orders these rows record, as their columns say (the payload is what was sent, the columns what was checked
+     * when it was written), {@code requestedAt} being when MySQL recorded each by its own clock; ids without an order row
+     * (none, a fence, a key fence) are left out.
+     */
+    public Map<String, OrderRequested> recordedOrders(DSLContext db, Collection<String> orderIds) {
+        return db.selectFrom(OUTBOX)
                 .where(OUTBOX.ID.in(orderIds))
                 .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
-                .fetchMap(OUTBOX.ID, OUTBOX.CREATED_AT);
+                .fetchMap(OUTBOX.ID, OutboxLookups::orderOf);
     }
 
     /** The order a buyer made with an Idempotency-Key, while its row is kept; none when a key fence holds the key. */
@@ -113,18 +121,34 @@ public final class OutboxLookups {
         return new Backlog(row.value1(), Optional.ofNullable(row.value2()));
     }
 
+    /** An order's open row: the order its columns record, and the payload that is sent for it. */
+    public record OpenOrder(OrderRequested order, String payload) {
+
+        /** Whether the payload is a valid order request saying what the columns say; if not, no copy of it can ever be decided. */
+        public boolean payloadIsSound() {
+            try {
+                return OrderFacts.of(EventJson.decode(payload.getBytes(StandardCharsets.UTF_8), OrderRequested.class)).equals(OrderFacts.of(order));
+            } catch (InvalidEventException poison) {
+                return false;
+            }
+        }
+    }
+
     /**
      * The order an open row records, built from the row's columns (its payload may be what broke), the row locked until
      * the caller's transaction ends; empty when there is no such row or it is closed.
      */
-    public Optional<OrderRequested> lockOpenOrder(DSLContext tx, String orderId) {
+    public Optional<OpenOrder> lockOpenOrder(DSLContext tx, String orderId) {
         return tx.selectFrom(OUTBOX)
                 .where(OUTBOX.ID.eq(orderId))
                 .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
                 .and(OUTBOX.COMPLETED_AT.isNull())
                 .forUpdate()
-                .fetchOptional(row -> OrderRequested.of(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(),
-                        row.getCreatedAt()));
+                .fetchOptional(row -> new OpenOrder(orderOf(row), row.getPayload()));
+    }
+
+    private static OrderRequested orderOf(OutboxRecord row) {
+        return OrderRequested.of(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(), row.getCreatedAt());
     }
 
     public Optional<Entry> find(DSLContext db, String orderId) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.RejectReason;
@@ -50,7 +51,9 @@ class TablesIT {
 
         assertThat(outboxRows.find(db, rows.get(1).orderId())).contains(new OutboxLookups.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, OutboxLookups.RowState.OPEN));
         assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
-        assertThat(outboxRows.recordedAt(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId()))
+        OrderRequested recorded = outboxRows.recordedOrders(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId());
+        assertThat(OrderFacts.of(recorded)).isEqualTo(new OrderFacts(rows.get(0).orderId(), sku, rows.get(0).userId(), 1));
+        assertThat(recorded.requestedAt())
                 .as("recorded by the database's clock").isBetween(now.minusSeconds(5), Instant.now().plusSeconds(5));
         assertThat(outboxRows.find(db, UUID.randomUUID().toString())).isEmpty();
     }

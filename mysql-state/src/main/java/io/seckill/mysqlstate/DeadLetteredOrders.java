@@ -1,0 +1,38 @@
+package io.seckill.mysqlstate;
+
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.events.RejectReason;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * Ends an order that can never be decided: REJECTED (DEAD_LETTERED), its outbox row closed, in one transaction that
+ * locks the row, so it cannot race the sink (whichever commits first decides; a copy of the order that still reaches the
+ * sink finds the decision). What makes an order undecidable is the caller's evidence, checked on the locked row: the
+ * sink's own failure on exactly that order, or a row whose payload is itself poison. A dead letter alone is no evidence:
+ * anyone who can write the topic could name any order.
+ */
+public final class DeadLetteredOrders {
+
+    private final OutboxLookups rows = new OutboxLookups();
+    private final Orders orders = new Orders();
+
+    /** @return the rejection, when the order's row is open, the order undecided and {@code undecidable} holds for the row */
+    public Optional<OrderResult> reject(DSLContext dsl, String orderId, Predicate<OutboxLookups.OpenOrder> undecidable, Instant now) {
+        return dsl.transactionResult(configuration -> {
+            DSLContext tx = DSL.using(configuration);
+            Optional<OutboxLookups.OpenOrder> row = rows.lockOpenOrder(tx, orderId);
+            if (row.isEmpty() || !undecidable.test(row.get()) || orders.exists(tx, orderId)) {
+                return Optional.<OrderResult>empty();
+            }
+            OrderResult rejection = OrderResult.rejected(row.get().order(), RejectReason.DEAD_LETTERED, now);
+            orders.insertRejected(tx, List.of(row.get().order()), List.of(rejection));
+            RelayedRows.ORDERS.complete(tx, List.of(orderId), now);
+            return Optional.of(rejection);
+        });
+    }
+}

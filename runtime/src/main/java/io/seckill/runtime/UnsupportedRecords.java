@@ -1,0 +1,61 @@
+package io.seckill.runtime;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Refuses a well-formed record that its source of truth does not support (an order with no outbox row behind it, a
+ * result MySQL never decided, a cancellation of an order that is not cancelled): whoever wrote it, it changes nothing.
+ * Each refusal is counted ({@code seckill.records.refused{stage, topic, reason}}), logged, and sent to the dead-letter
+ * topic with its reason, where a human can see it.
+ */
+public final class UnsupportedRecords {
+
+    /** Why a record was refused. */
+    public enum Reason {
+        /** An order request whose order the outbox never recorded. */
+        NO_OUTBOX_ROW,
+        /** An order request that differs from its outbox row (SKU, buyer, quantity). */
+        DIFFERS_FROM_OUTBOX_ROW,
+        /** A result, compensation or lifecycle event for an order MySQL never decided. */
+        NO_ORDER_ROW,
+        /** A result, compensation or lifecycle event that says something else than the order's row. */
+        DIFFERS_FROM_ORDER_ROW
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnsupportedRecords.class);
+
+    private final DeadLetterPublisher deadLetters;
+    private final MeterRegistry meters;
+    private final String stage;
+
+    public UnsupportedRecords(DeadLetterPublisher deadLetters, MeterRegistry meters, String stage) {
+        this.deadLetters = deadLetters;
+        this.meters = meters;
+        this.stage = stage;
+    }
+
+    /** Counts, logs and dead-letters {@code record}; returns once the dead letter is acknowledged. */
+    public void refuse(ConsumerRecord<String, byte[]> record, Reason reason, String detail) throws ExecutionException, InterruptedException {
+        Counter.builder("seckill.records.refused")
+                .description("well-formed records refused because MySQL or the outbox does not support what they say")
+                .tag("stage", stage).tag("topic", record.topic()).tag("reason", reason.name())
+                .register(meters).increment();
+        LOG.warn("{} refused a record of {} (partition {}, offset {}): {}: {}", stage, record.topic(), record.partition(), record.offset(),
+                reason, detail);
+        deadLetters.publish(record, new UnsupportedRecordException(reason, detail));
+    }
+
+    /** The reason a refused record carries to the dead-letter topic. */
+    public static final class UnsupportedRecordException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UnsupportedRecordException(Reason reason, String detail) {
+            super(reason + ": " + detail);
+        }
+    }
+}
