@@ -127,7 +127,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
     @Override
     public Optional<OrderResult> rejectUndecidable(OrderRequested failed) {
         return deadLettered.reject(dsl, failed.orderId(), row -> OrderFacts.of(row.order()).equals(OrderFacts.of(failed)),
-                clock.instant().truncatedTo(ChronoUnit.MILLIS));
+                clock.instant().truncatedTo(ChronoUnit.MILLIS)).rejection();
     }
 
     private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Map<String, OrderRequested> recorded,

@@ -21,18 +21,35 @@ public final class DeadLetteredOrders {
     private final OutboxLookups rows = new OutboxLookups();
     private final Orders orders = new Orders();
 
-    /** @return the rejection, when the order's row is open, the order undecided and {@code undecidable} holds for the row */
-    public Optional<OrderResult> reject(DSLContext dsl, String orderId, Predicate<OutboxLookups.OpenOrder> undecidable, Instant now) {
+    /** What became of the order. */
+    public enum Verdict {
+        /** Rejected now. */
+        REJECTED,
+        /** Open and undecided, but the evidence does not hold: left for the pipeline to decide. */
+        UNPROVEN,
+        /** Nothing to do: no open row, or decided already. */
+        SETTLED
+    }
+
+    /** The verdict, with the rejection when there is one. */
+    public record Outcome(Verdict verdict, Optional<OrderResult> rejection) {
+    }
+
+    /** Rejects the order when its row is open, the order undecided and {@code undecidable} holds for the locked row. */
+    public Outcome reject(DSLContext dsl, String orderId, Predicate<OutboxLookups.OpenOrder> undecidable, Instant now) {
         return dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
             Optional<OutboxLookups.OpenOrder> row = rows.lockOpenOrder(tx, orderId);
-            if (row.isEmpty() || !undecidable.test(row.get()) || orders.exists(tx, orderId)) {
-                return Optional.<OrderResult>empty();
+            if (row.isEmpty() || orders.exists(tx, orderId)) {
+                return new Outcome(Verdict.SETTLED, Optional.empty());
+            }
+            if (!undecidable.test(row.get())) {
+                return new Outcome(Verdict.UNPROVEN, Optional.empty());
             }
             OrderResult rejection = OrderResult.rejected(row.get().order(), RejectReason.DEAD_LETTERED, now);
             orders.insertRejected(tx, List.of(row.get().order()), List.of(rejection));
             RelayedRows.ORDERS.complete(tx, List.of(orderId), now);
-            return Optional.of(rejection);
+            return new Outcome(Verdict.REJECTED, Optional.of(rejection));
         });
     }
 }

@@ -4,16 +4,13 @@ import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.OutboxLookups;
-import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.schemas.events.OrderIdFormat;
 import io.seckill.schemas.events.OrderRequested;
-import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
@@ -28,21 +25,25 @@ import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Files every dead letter in MySQL with its reason. When the poison is an order request (it failed on
- * the request path) that still names its order (orderId and skuId readable) and the database never
- * decided that order, the order can never be decided: it is decided REJECTED (DEAD_LETTERED) and its
- * outbox row closed, in one transaction that locks the row, so it cannot race the sink (whichever
- * commits first decides; a copy of the order that still reaches the sink finds the decision), and only
- * then does its reservation go back. Poison from elsewhere (a broken result or compensation) releases
+ * the request path) that still names its order (orderId and skuId readable), the database never
+ * decided that order and the order's own outbox row is poison too (its payload no valid order request
+ * saying what its columns say), the order can never be decided: it is decided REJECTED (DEAD_LETTERED)
+ * ({@link DeadLetteredOrders}, which cannot race the sink), and only then does its reservation go back.
+ * A dead letter naming an order whose row is sound proves nothing, whoever wrote it: it is filed and
+ * counted, and the order is left to the pipeline. Poison from elsewhere (a broken result or compensation) releases
  * nothing: the order behind it was decided and its stock is accounted for; nor does poison naming an
  * order with no open row (the leak sweep settles a reservation no row stands for).
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-record DeadLetterRecorder(DSLContext dsl, Orders orders, OutboxLookups rows, RelayedRows outbox, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
+record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
                           ReconcilerMetrics metrics) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRecorder.class);
     private static final ObjectMapper LENIENT = new ObjectMapper();
     private static final int MAX_REASON = 1000;
 
@@ -96,19 +97,22 @@ record DeadLetterRecorder(DSLContext dsl, Orders orders, OutboxLookups rows, Rel
         });
     }
 
-    /** Decides the order REJECTED (DEAD_LETTERED) and closes its row, if its row is open and the order undecided. */
+    /**
+     * Decides the order REJECTED (DEAD_LETTERED) and closes its row, if its row is open, the order undecided and the row's
+     * own payload is poison: then no copy of it, relayed or not, can ever be decided. A dead letter naming an order whose
+     * row is sound proves nothing (the sink rejects what it fails on itself); it is filed for a human and counted.
+     */
     private boolean rejectedAsDeadLettered(String orderId) {
-        return dsl.transactionResult(configuration -> {
-            DSLContext tx = DSL.using(configuration);
-            Optional<OrderRequested> order = rows.lockOpenOrder(tx, orderId);
-            if (order.isEmpty() || orders.exists(tx, orderId)) {
-                return false;
+        return switch (deadLettered.reject(dsl, orderId, row -> !row.payloadIsSound(), clock.instant()).verdict()) {
+            case REJECTED -> true;
+            case UNPROVEN -> {
+                metrics.deadLetterUnproven();
+                LOG.warn("a dead letter names open order {}, whose outbox row is sound: filed for a human, the order left for the pipeline",
+                        orderId);
+                yield false;
             }
-            Instant now = clock.instant();
-            orders.insertRejected(tx, List.of(order.get()), List.of(OrderResult.rejected(order.get(), RejectReason.DEAD_LETTERED, now)));
-            outbox.complete(tx, List.of(orderId), now);
-            return true;
-        });
+            case SETTLED -> false;
+        };
     }
 
     private static boolean fromRequestPath(ConsumerRecord<String, byte[]> record) {

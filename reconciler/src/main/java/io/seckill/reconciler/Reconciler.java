@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
+import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.RelayedRows;
@@ -20,6 +21,7 @@ import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.runtime.management.BrokerCheck;
 import io.seckill.runtime.management.ServiceHost;
 import io.seckill.schemas.kafka.Topic;
@@ -96,13 +98,14 @@ public final class Reconciler implements AutoCloseable {
         OutboxLookups outboxRows = new OutboxLookups();
         OrderEvents orderEvents = new OrderEvents();
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
-        ReservationSettler settler = new ReservationSettler(saleStore, statuses, metrics);
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new Orders(), outboxRows, RelayedRows.ORDERS, saleStore, statuses, clock, metrics);
+        UnsupportedRecords unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
+        ReservationSettler settler = new ReservationSettler(database.dsl(), new Orders(), saleStore, statuses, unsupported, metrics);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new DeadLetteredOrders(), saleStore, statuses, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
         opened.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
-        StockReturns returns = new StockReturns(database.dsl(), RelayedRows.LIFECYCLE, saleStore, clock, metrics);
+        StockReturns returns = new StockReturns(database.dsl(), new Orders(), RelayedRows.LIFECYCLE, saleStore, unsupported, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
                 returns::onEvents, host));
         opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,

@@ -1,6 +1,8 @@
 package io.seckill.reconciler;
 
 import io.micrometer.core.instrument.Counter;
+import io.seckill.runtime.UnsupportedRecords;
+import io.seckill.schemas.kafka.Topic;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -121,6 +123,11 @@ final class ReconcilerMetrics {
     }
 
     /** Counted when the recorder files it: every stage's dead letters pass through here. */
+    /** A request-path dead letter named an open order whose outbox row is sound: no evidence, so nothing was rejected. */
+    void deadLetterUnproven() {
+        UnsupportedRecords.count(meters, Reconciler.STAGE, Topic.DEAD_LETTERS.topicName(), UnsupportedRecords.Reason.OUTBOX_ROW_IS_SOUND);
+    }
+
     void deadLetter(String stage, String exception) {
         Counter.builder("seckill.dead.letters").description("dead letters filed, by the stage that failed and the failure")
                 .tag("stage", stage).tag("reason", exception).register(meters).increment();

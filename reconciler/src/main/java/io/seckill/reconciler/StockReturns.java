@@ -1,19 +1,25 @@
 package io.seckill.reconciler;
 
+import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.UnsupportedRecords;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Consumes the lifecycle topic: a cancelled or expired order's units, which MySQL took back when it
- * ended, go back to Redis (the stock and the buyer's slot) once per order, and every consumed event's row
+ * ended, go back to Redis. An event counts only when the order's row shows it ended that way (same facts, that status);
+ * any other is refused ({@link UnsupportedRecords}) and completes no row. Its units go back to Redis (the stock and the buyer's slot) once per order, and every consumed event's row
  * is completed. A sale Redis does not hold right now (being rebuilt from MySQL, which counts the units
  * already) leaves its event open: the relay brings it again, and the rebuild marks it returned if it saw it.
  */
@@ -22,24 +28,36 @@ final class StockReturns {
     private static final Logger LOG = LoggerFactory.getLogger(StockReturns.class);
 
     private final DSLContext dsl;
+    private final Orders orders;
     private final RelayedRows events;
     private final SaleStore saleStore;
+    private final UnsupportedRecords unsupported;
     private final Clock clock;
     private final ReconcilerMetrics metrics;
 
-    StockReturns(DSLContext dsl, RelayedRows events, SaleStore saleStore, Clock clock, ReconcilerMetrics metrics) {
+    StockReturns(DSLContext dsl, Orders orders, RelayedRows events, SaleStore saleStore, UnsupportedRecords unsupported, Clock clock,
+                 ReconcilerMetrics metrics) {
         this.dsl = dsl;
+        this.orders = orders;
         this.events = events;
         this.saleStore = saleStore;
+        this.unsupported = unsupported;
         this.clock = clock;
         this.metrics = metrics;
     }
 
-    void onEvents(List<Delivery<OrderLifecycleEvent>> deliveries) {
+    void onEvents(List<Delivery<OrderLifecycleEvent>> deliveries) throws ExecutionException, InterruptedException {
+        Map<String, Orders.Stored> stored = orders.stored(dsl, deliveries.stream().map(delivery -> delivery.value().orderId()).toList());
         List<String> consumed = new ArrayList<>();
         for (Delivery<OrderLifecycleEvent> delivery : deliveries) {
             OrderLifecycleEvent event = delivery.value();
-            if (!event.returnsStock() || returned(event)) {
+            Orders.Stored truth = stored.get(event.orderId());
+            if (truth == null) {
+                unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.NO_ORDER_ROW, "order " + event.orderId() + " was never decided");
+            } else if (!truth.facts().equals(OrderFacts.of(event)) || truth.status() != event.status()) {
+                unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + event.orderId() + " is "
+                        + truth.status() + " for " + truth.facts() + ", not " + event.status() + " for " + OrderFacts.of(event));
+            } else if (!event.returnsStock() || returned(event)) {
                 consumed.add(event.orderId());
             }
         }

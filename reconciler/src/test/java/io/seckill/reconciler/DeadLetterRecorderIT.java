@@ -1,14 +1,18 @@
 package io.seckill.reconciler;
 
 import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderRequested;
@@ -46,15 +50,15 @@ import org.junit.jupiter.api.Test;
 class DeadLetterRecorderIT {
 
     private static final AtomicLong DLQ_OFFSET = new AtomicLong(System.nanoTime());
-    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new Orders(), new OutboxLookups(), RelayedRows.ORDERS, Stores.SALES,
-            Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
+    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+            Clock.systemUTC(), Stores.metrics());
 
     @Test
     void anUndecidableOrderReturnsItsReservationOnceAndEndsRejected() {
         long sku = Stores.openSale(5, 1);
         OrderRequested order = Stores.accepted(sku, "doomed", Instant.now().plusSeconds(600));
         Stores.STATUSES.putAll(List.of(OrderView.pending(order.orderId(), sku, "doomed", 1)));
-        byte[] poison = zeroQuantity(order);
+        byte[] poison = poisonedAtItsSource(order);
 
         recorder.onDeadLetters(List.of(deadLetter(Topic.ORDER_REQUESTS, poison), deadLetter(Topic.ORDER_REQUESTS, poison)));
 
@@ -126,6 +130,7 @@ class DeadLetterRecorderIT {
     void aDecisionTheSinkCommitsMeanwhileIsNeverUndoneInRedis() throws Exception {
         long sku = Stores.openSale(5, 1);
         OrderRequested order = Stores.accepted(sku, "raced", Instant.now().plusSeconds(600));
+        poisonedAtItsSource(order);
         ExecutorService sink = Executors.newSingleThreadExecutor();
         AtomicReference<Future<?>> sinkCommit = new AtomicReference<>();
         ExecuteListener sinkDecidesAfterTheFirstStatement = ExecuteListener.onExecuteEnd(context -> {
@@ -145,8 +150,8 @@ class DeadLetterRecorderIT {
             }
         });
         DeadLetterRecorder racing = new DeadLetterRecorder(DSL.using(Stores.sql().configuration().derive(
-                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new Orders(), new OutboxLookups(), RelayedRows.ORDERS, Stores.SALES,
-                Stores.STATUSES, Clock.systemUTC(), Stores.metrics());
+                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+                Clock.systemUTC(), Stores.metrics());
         try {
             Delivery<byte[]> poison = deadLetter(Topic.ORDER_REQUESTS, zeroQuantity(order));
             try {
@@ -175,6 +180,35 @@ class DeadLetterRecorderIT {
             assertThat(held).isZero();
             assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(5, 0));
         }
+    }
+
+    /**
+     * A dead letter written by someone who may write the topic, naming a real order that is open and sound (its outbox
+     * row a valid request): it proves nothing. It is filed and counted; the order is not rejected, its units stay reserved.
+     */
+    @Test
+    void aDeadLetterNamingAnOrderWhoseRowIsSoundRejectsNothing() {
+        long sku = Stores.openSale(5, 1);
+        OrderRequested order = Stores.accepted(sku, "sound", Instant.now().plusSeconds(600));
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+                Clock.systemUTC(), new ReconcilerMetrics(meters, Clock.systemUTC()));
+
+        recorder.onDeadLetters(List.of(deadLetter(Topic.ORDERS_UNIQUE, EventJson.encodeToString(order).getBytes(StandardCharsets.UTF_8))));
+
+        assertThat(Stores.sql().fetchValue(DEAD_LETTERS.RELEASED, DEAD_LETTERS.ORDER_ID.eq(order.orderId()))).isFalse();
+        assertThat(new OutboxLookups().find(Stores.sql(), order.orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.OPEN);
+        assertThat(new Orders().exists(Stores.sql(), order.orderId())).isFalse();
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 1));
+        assertThat(meters.get("seckill.records.refused").tag("reason", UnsupportedRecords.Reason.OUTBOX_ROW_IS_SOUND.name()).counter().count())
+                .isEqualTo(1);
+    }
+
+    /** The order's own outbox row carries the poison (as an ingress bug would write it): no copy can ever be decided. */
+    private static byte[] poisonedAtItsSource(OrderRequested order) {
+        byte[] poison = zeroQuantity(order);
+        Stores.sql().update(OUTBOX).set(OUTBOX.PAYLOAD, new String(poison, StandardCharsets.UTF_8)).where(OUTBOX.ID.eq(order.orderId())).execute();
+        return poison;
     }
 
     /** A record as it sits on the dead-letter topic: the failed bytes, with the reason and origin in headers. */

@@ -3,10 +3,12 @@ package io.seckill.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seckill.mysqlstate.Orders;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SkuKeys;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -21,15 +23,16 @@ import org.junit.jupiter.api.Test;
 /** Results settle the Redis ledger and tell polling buyers; compensations give units and slots back, once. */
 class ReservationSettlerIT {
 
-    private final ReservationSettler settler = new ReservationSettler(Stores.SALES, Stores.STATUSES, Stores.metrics());
+    private final ReservationSettler settler = new ReservationSettler(Stores.sql(), new Orders(), Stores.SALES, Stores.STATUSES, Stores.UNSUPPORTED,
+            Stores.metrics());
 
     @Test
-    void confirmedUnitsStaySoldAndRejectedOnesComeBackExactlyOnceEvenWhenDeliveredTwice() {
+    void confirmedUnitsStaySoldAndRejectedOnesComeBackExactlyOnceEvenWhenDeliveredTwice() throws Exception {
         long sku = Stores.openSale(5, 1);
         OrderRequested kept = Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
         OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().plusSeconds(600));
-        OrderResult confirmed = OrderResult.confirmed(kept, Instant.now());
-        OrderResult rejected = OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now());
+        OrderResult confirmed = Stores.decided(kept, OrderResult.confirmed(kept, Instant.now()));
+        OrderResult rejected = Stores.decided(refused, OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now()));
         StockCompensation compensation = StockCompensation.forRejected(rejected);
 
         settler.onResults(deliveries(Topic.ORDER_RESULTS, List.of(confirmed, rejected, confirmed)));
@@ -48,11 +51,12 @@ class ReservationSettlerIT {
      * snapshot: the batch fails, for the consumer loop to run it again, and settles once the sale is open (P5).
      */
     @Test
-    void aBatchWhoseSaleIsBeingRebuiltFailsAndSettlesOnceTheSaleIsOpen() {
+    void aBatchWhoseSaleIsBeingRebuiltFailsAndSettlesOnceTheSaleIsOpen() throws Exception {
         long sku = Stores.openSale(5, 1);
-        OrderResult confirmed = OrderResult.confirmed(Stores.accepted(sku, "kept", Instant.now().plusSeconds(600)), Instant.now());
-        OrderResult rejected = OrderResult.rejected(Stores.accepted(sku, "refused", Instant.now().plusSeconds(600)), RejectReason.SOLD_OUT,
-                Instant.now());
+        OrderRequested kept = Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
+        OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().plusSeconds(600));
+        OrderResult confirmed = Stores.decided(kept, OrderResult.confirmed(kept, Instant.now()));
+        OrderResult rejected = Stores.decided(refused, OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now()));
         List<Delivery<OrderResult>> results = deliveries(Topic.ORDER_RESULTS, List.of(confirmed));
         List<Delivery<StockCompensation>> compensations = deliveries(Topic.STOCK_COMPENSATIONS, List.of(StockCompensation.forRejected(rejected)));
         String sale = new SkuKeys(sku).sale();
@@ -70,6 +74,43 @@ class ReservationSettlerIT {
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
         assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
         assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
+    }
+
+    /**
+     * Well-formed lies from a producer that may write these topics: a rejection of a confirmed order, a confirmation and
+     * a compensation for an order MySQL never decided, a compensation giving back more units than the rejected order
+     * held. Nothing is settled, released or shown to the buyer; each is counted as refused.
+     */
+    @Test
+    void resultsAndCompensationsMySqlDoesNotHoldChangeNothing() throws Exception {
+        long sku = Stores.openSale(5, 2);
+        OrderRequested kept = Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
+        OrderRequested undecided = Stores.accepted(sku, "undecided", Instant.now().plusSeconds(600));
+        OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().plusSeconds(600));
+        Stores.decided(kept, OrderResult.confirmed(kept, Instant.now()));
+        OrderResult rejected = Stores.decided(refused, OrderResult.rejected(refused, RejectReason.SOLD_OUT, Instant.now()));
+        double noRowBefore = Stores.refused(Topic.ORDER_RESULTS, UnsupportedRecords.Reason.NO_ORDER_ROW);
+        double differsBefore = Stores.refused(Topic.ORDER_RESULTS, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW);
+        double compensationsBefore = Stores.refused(Topic.STOCK_COMPENSATIONS, UnsupportedRecords.Reason.NO_ORDER_ROW)
+                + Stores.refused(Topic.STOCK_COMPENSATIONS, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW);
+
+        settler.onResults(deliveries(Topic.ORDER_RESULTS, List.of(OrderResult.rejected(kept, RejectReason.SOLD_OUT, Instant.now()),
+                OrderResult.confirmed(undecided, Instant.now()))));
+        settler.onCompensations(deliveries(Topic.STOCK_COMPENSATIONS, List.of(
+                StockCompensation.forRejected(OrderResult.rejected(kept, RejectReason.SOLD_OUT, Instant.now())),
+                StockCompensation.forRejected(OrderResult.rejected(undecided, RejectReason.SOLD_OUT, Instant.now())),
+                new StockCompensation(StockCompensation.CURRENT_VERSION, refused.orderId(), sku, "refused", 2, RejectReason.SOLD_OUT,
+                        rejected.decidedAt()))));
+
+        assertThat(Stores.SALES.state(sku)).as("every reservation still pending").isEqualTo(new RedisSkuState(2, 3));
+        assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
+        assertThat(Stores.PROBE.heldBy(sku, "undecided")).isEqualTo(1);
+        assertThat(Stores.STATUSES.get(kept.orderId())).isEmpty();
+        assertThat(Stores.STATUSES.get(undecided.orderId())).isEmpty();
+        assertThat(Stores.refused(Topic.ORDER_RESULTS, UnsupportedRecords.Reason.NO_ORDER_ROW)).isEqualTo(noRowBefore + 1);
+        assertThat(Stores.refused(Topic.ORDER_RESULTS, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)).isEqualTo(differsBefore + 1);
+        assertThat(Stores.refused(Topic.STOCK_COMPENSATIONS, UnsupportedRecords.Reason.NO_ORDER_ROW)
+                + Stores.refused(Topic.STOCK_COMPENSATIONS, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)).isEqualTo(compensationsBefore + 3);
     }
 
     private static <V> List<Delivery<V>> deliveries(Topic<V> topic, List<V> values) {

@@ -16,6 +16,8 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
+import io.seckill.runtime.UnsupportedRecords;
+import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -39,11 +41,12 @@ import org.junit.jupiter.api.Test;
  */
 class StockReturnsIT {
 
-    private final StockReturns returns = new StockReturns(Stores.sql(), RelayedRows.LIFECYCLE, Stores.SALES, Clock.systemUTC(), Stores.metrics());
+    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), RelayedRows.LIFECYCLE, Stores.SALES, Stores.UNSUPPORTED,
+            Clock.systemUTC(), Stores.metrics());
     private final OrderEndings endings = new OrderEndings(Duration.ofSeconds(10));
 
     @Test
-    void aCancellationDeliveredThreeTimesGivesItsUnitsBackOnce() {
+    void aCancellationDeliveredThreeTimesGivesItsUnitsBackOnce() throws Exception {
         long sku = Stores.openSale(10, 2);
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "returner");
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
@@ -58,7 +61,7 @@ class StockReturnsIT {
     }
 
     @Test
-    void aRedisRebuiltAfterTheCancellationCountsTheUnitsAndALateEventAddsNothing() {
+    void aRedisRebuiltAfterTheCancellationCountsTheUnitsAndALateEventAddsNothing() throws Exception {
         RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA),
                 Stores.metrics());
         recovery.rebuildIfLost();
@@ -103,6 +106,36 @@ class StockReturnsIT {
             assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
             assertThat(muchLater.relayDue()).as("a consumed event is never sent again").isZero();
         }
+    }
+
+    /**
+     * A forged OrderCancelled, well-formed, for an order that is confirmed and unpaid; another for an order MySQL never
+     * decided; a true cancellation restated with more units: no unit goes back to Redis, no lifecycle row is completed,
+     * each refusal is counted.
+     */
+    @Test
+    void cancellationsMySqlDoesNotShowPutNothingBack() throws Exception {
+        long sku = Stores.openSale(10, 2);
+        OrderRequested confirmed = OrderRequested.of(UUID.randomUUID().toString(), sku, "still-confirmed", 1, Instant.now());
+        Stores.SALES.reserve(sku, confirmed.orderId(), "still-confirmed", 1, confirmed.requestedAt().toEpochMilli());
+        Stores.SALES.confirmAll(List.of(Stores.decided(confirmed, OrderResult.confirmed(confirmed, Instant.now()))));
+        OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "cancelled");
+        double before = Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)
+                + Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.NO_ORDER_ROW);
+
+        returns.onEvents(List.of(
+                delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, confirmed.orderId(), sku, "still-confirmed", 1, Instant.now())),
+                delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, UUID.randomUUID().toString(), sku, "nobody", 2, Instant.now())),
+                delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, cancelled.orderId(), sku, "cancelled", 5, cancelled.at()))));
+
+        assertThat(Stores.SALES.state(sku)).as("1 + 2 units still sold").isEqualTo(new SaleStore.RedisSkuState(7, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "still-confirmed")).isEqualTo(1);
+        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNull();
+        assertThat(Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)
+                + Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.NO_ORDER_ROW)).isEqualTo(before + 3);
+
+        returns.onEvents(List.of(delivery(cancelled)));
+        assertThat(Stores.SALES.state(sku)).as("the true cancellation still counts").isEqualTo(new SaleStore.RedisSkuState(9, 0));
     }
 
     /** An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its buyer. */

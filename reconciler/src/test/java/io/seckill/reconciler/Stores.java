@@ -1,9 +1,11 @@
 package io.seckill.reconciler;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.InfraAddresses;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.LuaRunner;
@@ -11,14 +13,20 @@ import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.DeadLetterPublisher;
+import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jooq.DSLContext;
 import redis.clients.jedis.RedisClient;
 
@@ -35,6 +43,11 @@ final class Stores {
     static final RedisProbe PROBE = new RedisProbe(REDIS);
     static final SaleStore SALES = new SaleStore(LUA);
     static final OrderStatusStore STATUSES = new OrderStatusStore(LUA, Duration.ofMinutes(10));
+    /** Refusals are counted here and dead-lettered on the real broker, as the reconciler's are. */
+    static final SimpleMeterRegistry REFUSALS = new SimpleMeterRegistry();
+    private static final KafkaProducer<String, byte[]> PRODUCER = producer();
+    static final UnsupportedRecords UNSUPPORTED = new UnsupportedRecords(new DeadLetterPublisher(PRODUCER, Reconciler.STAGE), REFUSALS,
+            Reconciler.STAGE);
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
     private Stores() {
@@ -43,6 +56,17 @@ final class Stores {
     /** Figures go to a registry of their own: these tests read the stores, not the meters. */
     static ReconcilerMetrics metrics() {
         return new ReconcilerMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
+    }
+
+    private static KafkaProducer<String, byte[]> producer() {
+        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
+        return new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "reconciler-test"));
+    }
+
+    /** How many records of {@code topic} were refused for {@code reason} so far. */
+    static double refused(Topic<?> topic, UnsupportedRecords.Reason reason) {
+        return REFUSALS.find("seckill.records.refused").tag("topic", topic.topicName()).tag("reason", reason.name()).counters().stream()
+                .mapToDouble(Counter::count).sum();
     }
 
     /** As the migration account, which owns the schema: for a test that stages a failure with a trigger. */
@@ -62,6 +86,12 @@ final class Stores {
         SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
                 new Skus().current(sql(), sku).orElseThrow().version());
         return sku;
+    }
+
+    /** The decision as the sink commits it (the order row; stock and purchases are not the reconciler's to check). */
+    static OrderResult decided(OrderRequested order, OrderResult decision) {
+        new Orders().insert(sql(), List.of(order), List.of(decision), Duration.ofMinutes(15));
+        return decision;
     }
 
     /** An order as the ingress leaves it: reserved in Redis, its row in the outbox (due at {@code relayAfter}). */

@@ -24,7 +24,9 @@ public final class UnsupportedRecords {
         /** A result, compensation or lifecycle event for an order MySQL never decided. */
         NO_ORDER_ROW,
         /** A result, compensation or lifecycle event that says something else than the order's row. */
-        DIFFERS_FROM_ORDER_ROW
+        DIFFERS_FROM_ORDER_ROW,
+        /** A dead letter naming an open order whose outbox row is sound: no evidence that the order cannot be decided. */
+        OUTBOX_ROW_IS_SOUND
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(UnsupportedRecords.class);
@@ -41,13 +43,18 @@ public final class UnsupportedRecords {
 
     /** Counts, logs and dead-letters {@code record}; returns once the dead letter is acknowledged. */
     public void refuse(ConsumerRecord<String, byte[]> record, Reason reason, String detail) throws ExecutionException, InterruptedException {
-        Counter.builder("seckill.records.refused")
-                .description("well-formed records refused because MySQL or the outbox does not support what they say")
-                .tag("stage", stage).tag("topic", record.topic()).tag("reason", reason.name())
-                .register(meters).increment();
+        count(meters, stage, record.topic(), reason);
         LOG.warn("{} refused a record of {} (partition {}, offset {}): {}: {}", stage, record.topic(), record.partition(), record.offset(),
                 reason, detail);
         deadLetters.publish(record, new UnsupportedRecordException(reason, detail));
+    }
+
+    /** Counts a refusal; for a stage that refuses a record without dead-lettering it (the dead-letter topic's own consumer). */
+    public static void count(MeterRegistry meters, String stage, String topic, Reason reason) {
+        Counter.builder("seckill.records.refused")
+                .description("well-formed records refused because MySQL or the outbox does not support what they say")
+                .tag("stage", stage).tag("topic", topic).tag("reason", reason.name())
+                .register(meters).increment();
     }
 
     /** The reason a refused record carries to the dead-letter topic. */
