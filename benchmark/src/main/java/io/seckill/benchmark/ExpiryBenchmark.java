@@ -124,8 +124,12 @@ public final class ExpiryBenchmark implements Callable<Integer> {
             for (int i = sku; i < count; i += skuCount) {
                 ofSku.add(OrderRequested.of(UUID.randomUUID().toString(), firstSku + sku, kind + "-" + firstSku + "-" + i, 1, now));
             }
+            RecordedOrders.record(database, ofSku);
             for (int from = 0; from < ofSku.size(); from += 1_000) {
-                writer.write(firstSku + sku, ofSku.subList(from, Math.min(ofSku.size(), from + 1_000)));
+                OrderBatchWriter.SkuDecisions decisions = writer.write(firstSku + sku, ofSku.subList(from, Math.min(ofSku.size(), from + 1_000)));
+                if (!decisions.unsupported().isEmpty()) {
+                    throw new IllegalStateException("the writer refused recorded orders: " + decisions.unsupported());
+                }
             }
         }
     }

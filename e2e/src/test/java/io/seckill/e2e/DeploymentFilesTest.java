@@ -161,7 +161,7 @@ class DeploymentFilesTest {
         Map<String, Object> grafana = environment(services().get("grafana"));
         assertThat(grafana).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "false").containsKey("GF_SECURITY_ADMIN_PASSWORD");
         assertThat(String.valueOf(services().get("redis").get("entrypoint"))).contains("user default off").contains("--aclfile")
-                .doesNotContain("requirepass");
+                .doesNotContain("requirepass").contains("--maxmemory ").contains("--maxmemory-policy volatile-lru");
         for (String name : SERVICES) {
             assertThat(environment(services().get(name))).as(name).containsEntry("SECKILL_MYSQL_USER", "seckill_app")
                     .doesNotContainKey("SECKILL_MIGRATION_MYSQL_USER");

@@ -33,6 +33,7 @@ import io.seckill.redisstate.IdempotencyClaims;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.redisstate.EvictionPolicy;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
@@ -77,6 +78,7 @@ public final class IngressApi implements AutoCloseable {
             IngressMetrics metrics = new IngressMetrics(host.meters());
             Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
+            EvictionPolicy.check(redis);
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());

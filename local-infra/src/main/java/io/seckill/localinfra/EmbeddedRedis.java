@@ -12,6 +12,8 @@ import redis.embedded.RedisServer;
  */
 record EmbeddedRedis(RedisServer server, int port, Storage storage) implements RunningServer {
 
+    private static final String MAX_MEMORY = "1gb";
+
     static EmbeddedRedis start() {
         return start(Storage.scratch("seckill-redis"), FreePort.pick());
     }
@@ -27,7 +29,11 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
                     .bind("127.0.0.1")
                     .setting("dir " + storage.directory())
                     .setting("pidfile " + pidFile)
-                    .setting("save \"\"");
+                    .setting("save \"\"")
+                    // Bounded, and only keys with a lifetime may go (stored replies, rate-limit counters, status
+                    // copies): stock, reservations and ledgers have none, so they are never evicted.
+                    .setting("maxmemory " + MAX_MEMORY)
+                    .setting("maxmemory-policy volatile-lru");
             if (storage.scratch()) {
                 builder.setting("appendonly no");
             } else {

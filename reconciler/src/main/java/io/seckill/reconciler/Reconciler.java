@@ -14,6 +14,7 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.EvictionPolicy;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
@@ -70,6 +71,7 @@ public final class Reconciler implements AutoCloseable {
         try {
             Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
+            EvictionPolicy.check(redis);
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());

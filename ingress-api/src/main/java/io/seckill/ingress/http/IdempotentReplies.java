@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * {@code Idempotency-Key}: the first request with a key does the work and its answer is stored; every
  * retry with the same key and the same request gets that same answer, also while the first is still
  * running (it waits for it). The same key with a different request is refused. Server errors are not
- * stored: the retry tries again. Keys expire after the configured time. A request paused past its
+ * stored: the retry tries again; nor are refusals (4xx), which changed nothing, so one client's fresh keys
+ * cannot fill Redis with them, except the one refusal a retry must see again (below). Keys expire after the
+ * configured time. A request paused past its
  * claim's lease loses the key to a retry; the retry's refusal then passes through the caller's check,
  * since the paused request may still finish what the refusal denies.
  */
@@ -82,11 +84,12 @@ public final class IdempotentReplies {
         while (reply.isEmpty()) {
             IdempotencyClaims.Claim claim = claims.claim(userId, key, fingerprint, owner);
             reply = switch (claim.state()) {
-                case CLAIMED -> Optional.of(doOnce(userId, key, owner, work));
+                case CLAIMED -> Optional.of(doOnce(userId, key, owner, work, Kept.SUCCESSES));
+                // A refusal that passed the caller's check is final (the check fenced the key): retries must see it.
                 case TAKEN_OVER -> Optional.of(doOnce(userId, key, owner, () -> {
                     Reply answer = work.get();
                     return answer.status() >= 400 && answer.status() < 500 ? takenOver.apply(answer) : answer;
-                }));
+                }, Kept.SUCCESSES_AND_REFUSALS));
                 case DONE -> Optional.of(Reply.of(claim.reply()));
                 case MISMATCH -> throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                         HEADER + " " + key + " was used for a different request");
@@ -104,7 +107,15 @@ public final class IdempotentReplies {
         return execute(userId, key, fingerprint, work, UnaryOperator.identity());
     }
 
-    private Reply doOnce(String userId, String key, String owner, Supplier<Reply> work) {
+    /** Which answers are kept for the key's retries. */
+    private enum Kept {
+        /** 2xx only: a refusal changed nothing, so a retry may do the work again (and learn what is true by then). */
+        SUCCESSES,
+        /** 2xx and 4xx: the refusal was made final where the work's state lives. */
+        SUCCESSES_AND_REFUSALS
+    }
+
+    private Reply doOnce(String userId, String key, String owner, Supplier<Reply> work, Kept kept) {
         Reply reply;
         try {
             reply = work.get();
@@ -112,11 +123,15 @@ public final class IdempotentReplies {
             claims.abandon(userId, key, owner);
             throw e;
         }
-        if (reply.status() >= 500) {
+        boolean keep = switch (kept) {
+            case SUCCESSES -> reply.status() < 400;
+            case SUCCESSES_AND_REFUSALS -> reply.status() < 500;
+        };
+        if (keep) {
+            store(userId, key, owner, reply);
+        } else {
             claims.abandon(userId, key, owner);
-            return reply;
         }
-        store(userId, key, owner, reply);
         return reply;
     }
 
