@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.javalin.Javalin;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaAccess;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -54,11 +55,11 @@ public final class BaselineMain {
             }
             case REDIS_QUEUE -> {
                 schema(database, RedisQueueDesign.SQL.schema());
-                createTopic(infra.kafkaBootstrap());
+                createTopic(infra.kafka());
                 RedisClient redis = RedisClient.create(infra.redisUrl());
-                RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafkaBootstrap()));
+                RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafka()));
                 for (int i = 0; i < CONSUMERS; i++) {
-                    Thread consumer = new Thread(new RedisQueueConsumer(infra.kafkaBootstrap(), database, redis), "rq-consumer-" + i);
+                    Thread consumer = new Thread(new RedisQueueConsumer(infra.kafka(), database, redis), "rq-consumer-" + i);
                     consumer.start();
                 }
                 yield BaselineHttp.start(port, redisQueue::buy);
@@ -88,8 +89,8 @@ public final class BaselineMain {
         }
     }
 
-    private static void createTopic(String bootstrap) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    private static void createTopic(KafkaAccess kafka) throws Exception {
+        try (Admin admin = Admin.create(kafka.clientProperties())) {
             admin.createTopics(List.of(new NewTopic(RedisQueueDesign.TOPIC, 12, (short) 1))).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
@@ -98,9 +99,8 @@ public final class BaselineMain {
         }
     }
 
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties settings = new Properties();
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static KafkaProducer<String, String> producer(KafkaAccess kafka) {
+        Properties settings = kafka.clientProperties();
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.RETRIES_CONFIG, 3);
         settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());

@@ -1,5 +1,6 @@
 package io.seckill.baselines;
 
+import io.seckill.config.KafkaAccess;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -28,11 +29,10 @@ final class RedisQueueConsumer implements Runnable {
     private final DataSource database;
     private final UnifiedJedis redis;
 
-    RedisQueueConsumer(String bootstrap, DataSource database, UnifiedJedis redis) {
+    RedisQueueConsumer(KafkaAccess kafka, DataSource database, UnifiedJedis redis) {
         this.database = database;
         this.redis = redis;
-        settings = new Properties();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        settings = kafka.clientProperties();
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, "rq-orders-group");
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");

@@ -100,7 +100,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
              HikariDataSource database = pool(InfraAddresses.ofMigrationAccount(new Env(servers.settings())));
-             RedisClient redis = RedisConnections.open(InfraAddresses.from(new Env(servers.settings())).redisUrl(), 2)) {
+             RedisClient redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redisUrl(), 2)) {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {

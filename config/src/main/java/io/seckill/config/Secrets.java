@@ -16,7 +16,10 @@ public final class Secrets {
     public static final String DEVELOPMENT_APPLICATION_PASSWORD = "dev-only-application-password";
     /** The development MySQL's migration account password, published likewise. */
     public static final String DEVELOPMENT_MIGRATION_PASSWORD = "dev-only-migration-password";
-    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD);
+    /** The development broker's password for every principal (local-infra makes them), published likewise. */
+    public static final String DEVELOPMENT_KAFKA_PASSWORD = "dev-only-kafka-password";
+    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD,
+            DEVELOPMENT_KAFKA_PASSWORD);
 
     private Secrets() {
     }

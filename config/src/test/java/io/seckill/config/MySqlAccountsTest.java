@@ -13,12 +13,13 @@ class MySqlAccountsTest {
 
     @Test
     void productionRefusesAMissingShortOrPublishedApplicationPasswordByItsName() {
-        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of()))).hasMessageContaining(InfraAddresses.MYSQL_PASSWORD);
-        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, "pw-9f2c"))))
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of()), KafkaPrincipal.DB_SINK)).hasMessageContaining(InfraAddresses.MYSQL_PASSWORD);
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, "pw-9f2c")), KafkaPrincipal.DB_SINK))
                 .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining("pw-9f2c");
-        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD))))
+        assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD)), KafkaPrincipal.DB_SINK))
                 .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
-        assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD))).mysqlUser()).isEqualTo("seckill_app");
+        assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD)),
+                KafkaPrincipal.DB_SINK).mysqlUser()).isEqualTo("seckill_app");
     }
 
     @Test
@@ -29,7 +30,7 @@ class MySqlAccountsTest {
         Env development = new Env(Map.of(DeploymentMode.SETTING, "development", MigrationAccount.USER, "seckill_migrator",
                 MigrationAccount.PASSWORD, Secrets.DEVELOPMENT_MIGRATION_PASSWORD, InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD));
         assertThat(MigrationAccount.from(development)).contains(new MigrationAccount("seckill_migrator", Secrets.DEVELOPMENT_MIGRATION_PASSWORD));
-        assertThat(InfraAddresses.forMySqlUser(development).mysqlPassword()).isEqualTo(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
+        assertThat(InfraAddresses.forMySqlUser(development, KafkaPrincipal.DB_SINK).mysqlPassword()).isEqualTo(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
         assertThat(MigrationAccount.from(development).orElseThrow().toString()).doesNotContain(Secrets.DEVELOPMENT_MIGRATION_PASSWORD);
     }
 }

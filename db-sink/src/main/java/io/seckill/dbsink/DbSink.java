@@ -1,6 +1,7 @@
 package io.seckill.dbsink;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
@@ -66,19 +67,19 @@ public final class DbSink implements AutoCloseable {
 
     /** Starts consuming; a start that fails closes what it opened, in reverse. */
     public static DbSink start(DbSinkConfig config, ServiceHost host) {
-        String bootstrap = config.infra().kafkaBootstrap();
-        KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        KafkaAccess kafka = config.infra().kafka();
+        KafkaClients.ensureTopics(kafka, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             Database database = opened.add(Database.connect(config.infra(), "db-sink", config.poolSize(), host.meters()));
             host.readiness().reachable("mysql", database::ping);
-            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "db-sink-producer")),
+            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "db-sink-producer")),
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
-            Admin admin = opened.add(Admin.create(KafkaClients.admin(bootstrap)), a -> a.close(KAFKA_CLOSE));
+            Admin admin = opened.add(Admin.create(KafkaClients.admin(kafka)), a -> a.close(KAFKA_CLOSE));
             BrokerCheck.addTo(host.readiness(), admin);
             DbSink sink = new DbSink(database, producer, config.saleWindowTolerance(), config.paymentWindow(), host, opened);
-            Properties consumer = KafkaClients.consumer(bootstrap, config.groupId(), "db-sink");
+            Properties consumer = KafkaClients.consumer(kafka, config.groupId(), "db-sink");
             consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
             opened.add(ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host));
             LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());

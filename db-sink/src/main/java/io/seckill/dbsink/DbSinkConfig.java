@@ -2,6 +2,7 @@ package io.seckill.dbsink;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaGroups;
 import io.seckill.runtime.KafkaClients;
 import java.time.Duration;
 
@@ -16,7 +17,7 @@ public record DbSinkConfig(InfraAddresses infra, String groupId, int maxBatch, i
 
     public static DbSinkConfig from(Env env, InfraAddresses infra) {
         return new DbSinkConfig(infra,
-                env.string("SECKILL_SINK_GROUP_ID", "seckill-db-sink"),
+                KafkaGroups.from(env).sinkGroup(),
                 env.integer("SECKILL_SINK_MAX_BATCH", 1000),
                 env.integer("SECKILL_SINK_POOL_SIZE", 4),
                 env.millis("SECKILL_SALE_WINDOW_TOLERANCE_MS", Duration.ofSeconds(15)),

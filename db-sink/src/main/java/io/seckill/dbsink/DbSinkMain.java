@@ -2,6 +2,7 @@ package io.seckill.dbsink;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the db-sink as its own process, configured from the environment. */
@@ -15,6 +16,6 @@ public final class DbSinkMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, given -> DbSinkConfig.from(given, InfraAddresses.forMySqlUser(given)), DbSink::start);
+        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, given -> DbSinkConfig.from(given, InfraAddresses.forMySqlUser(given, KafkaPrincipal.DB_SINK)), DbSink::start);
     }
 }

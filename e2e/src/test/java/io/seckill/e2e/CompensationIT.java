@@ -60,7 +60,7 @@ class CompensationIT {
         });
         assertSlots(sku, rejected);
 
-        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             for (OrdersRecord order : rejected) {
                 kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku), EventJson.encode(compensationFor(order)));
             }

@@ -44,7 +44,7 @@ class DeadLetterIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 5, 1);
         byte[] poison = ("\u0000\u00ffnot an order " + sku).getBytes(StandardCharsets.ISO_8859_1);
-        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
 
             String next = pipeline.http.buy(sku, "after-poison", 1).orderId();
@@ -77,7 +77,7 @@ class DeadLetterIT {
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
         new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(orderId, sku, "doomed", 1, new String(poison, StandardCharsets.UTF_8),
                 null, Instant.now().plusSeconds(3600))));
-        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
         }
@@ -101,7 +101,7 @@ class DeadLetterIT {
         String orderId = pipeline.http.buy(sku, "kept", 1).orderId();
         await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("kept", orderId)));
 
-        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku),
                     zeroQuantity(OrderRequested.of(orderId, sku, "kept", 1, Instant.now())));
         }

@@ -26,7 +26,7 @@ class DuplicateDeliveryIT {
         String orderId = pipeline.http.buy(sku, "dup-buyer", 1).orderId();
         byte[] event = pipeline.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(orderId)).getBytes(StandardCharsets.UTF_8);
 
-        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             // The relay's re-send and a producer retry, both through the de-duplicating stream...
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), event);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), event);

@@ -10,6 +10,7 @@ import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.Signals;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.RedisConnections;
 import java.io.IOException;
@@ -95,8 +96,8 @@ final class FaultCluster implements AutoCloseable {
     }
 
     private void connect() {
-        InfraAddresses infra = InfraAddresses.from(new Env(servers.settings()));
-        database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "fault-matrix", 4, new SimpleMeterRegistry());
+        InfraAddresses infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
+        database = Database.connect(infra, "fault-matrix", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redisUrl(), 8);
     }
 
@@ -108,8 +109,9 @@ final class FaultCluster implements AutoCloseable {
         return redis;
     }
 
-    String kafkaBootstrap() {
-        return servers.settings().get(InfraAddresses.KAFKA_BOOTSTRAP);
+    /** The brokers, as the operator: the nemesis writes what no service may. */
+    KafkaAccess kafka() {
+        return InfraAddresses.ofMigrationAccount(new Env(servers.settings())).kafka();
     }
 
     /** The admin API of ingress {@code index} of {@link #ingresses()}. */

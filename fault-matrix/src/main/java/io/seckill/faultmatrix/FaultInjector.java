@@ -134,7 +134,7 @@ final class FaultInjector {
         Set<String> keys = skus.stream().map(SkuKey::of).collect(Collectors.toSet());
         List<ConsumerRecord<String, byte[]>> orders = readAll(Topic.ORDER_REQUESTS.topicName()).stream()
                 .filter(record -> keys.contains(record.key())).toList();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafkaBootstrap(), "fault-matrix-duplicates"))) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-duplicates"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < times; i++) {
                 for (ConsumerRecord<String, byte[]> order : orders) {
@@ -148,7 +148,7 @@ final class FaultInjector {
     }
 
     private void poison(List<Long> skus) throws Exception {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafkaBootstrap(), "fault-matrix-poison"))) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-poison"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < POISON_RECORDS; i++) {
                 byte[] poison = switch (i % 3) {
@@ -165,7 +165,7 @@ final class FaultInjector {
     }
 
     private List<ConsumerRecord<String, byte[]>> readAll(String topic) {
-        Properties props = KafkaClients.consumer(cluster.kafkaBootstrap(), "fault-matrix-reader", "fault-matrix-reader");
+        Properties props = KafkaClients.consumer(cluster.kafka(), "fault-matrix-reader", "fault-matrix-reader");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()

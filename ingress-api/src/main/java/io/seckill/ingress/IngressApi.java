@@ -82,7 +82,7 @@ public final class IngressApi implements AutoCloseable {
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
-            Admin kafkaAdmin = opened.add(Admin.create(KafkaClients.admin(config.infra().kafkaBootstrap())), a -> a.close(KAFKA_CLOSE));
+            Admin kafkaAdmin = opened.add(Admin.create(KafkaClients.admin(config.infra().kafka())), a -> a.close(KAFKA_CLOSE));
             host.readiness().reachable("redis", redis::ping);
             host.readiness().reachable("mysql", database::ping);
             BrokerCheck.addTo(host.readiness(), kafkaAdmin);
@@ -110,7 +110,7 @@ public final class IngressApi implements AutoCloseable {
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
                     new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
                     buying, new OrderStatusQuery(identity, statuses, dsl, orders, outboxRows),
-                    new OrderEndingDesk(identity, dsl, orders, outboxRows, new OrderEndings(config.relayGrace()), payments, producer,
+                    new OrderEndingDesk(identity, dsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
                     new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));
@@ -124,7 +124,7 @@ public final class IngressApi implements AutoCloseable {
     }
 
     private static Properties producerSettings(IngressConfig config) {
-        Properties settings = KafkaClients.producer(config.infra().kafkaBootstrap(), "ingress-api");
+        Properties settings = KafkaClients.producer(config.infra().kafka(), "ingress-api");
         settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) config.kafkaMaxBlock().toMillis());
         return settings;
     }
@@ -135,7 +135,7 @@ public final class IngressApi implements AutoCloseable {
      */
     private static void ensureTopicsIfReachable(IngressConfig config) {
         try {
-            KafkaClients.ensureTopics(config.infra().kafkaBootstrap(), config.topicPartitions(), TOPICS_TIMEOUT);
+            KafkaClients.ensureTopics(config.infra().kafka(), config.topicPartitions(), TOPICS_TIMEOUT);
         } catch (RuntimeException e) {
             LOG.warn("could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka is back", e.toString());
         }

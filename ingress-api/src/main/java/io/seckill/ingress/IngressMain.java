@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the ingress-api as its own process, configured from the environment. */
@@ -15,6 +16,6 @@ public final class IngressMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.forMySqlUser(given)), IngressApi::start);
+        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.forMySqlUser(given, KafkaPrincipal.INGRESS)), IngressApi::start);
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaAccess;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.OutboxLookups;
@@ -111,7 +112,7 @@ class IdempotencyIT {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 10, 3);
         InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
-                fixture.infra.redisUrl(), "127.0.0.1:" + closedPort());
+                fixture.infra.redisUrl(), new KafkaAccess("127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
                 "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.identity.TokenSettings;
 import java.util.Map;
@@ -26,10 +28,11 @@ class IngressConfigTest {
     @Test
     void itsTextShowsNoSecret() {
         Env env = new Env(Map.of(SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET, TokenSettings.ISSUER, ISSUER,
-                "SECKILL_MYSQL_PASSWORD", "a-mysql-password"));
-        IngressConfig config = IngressConfig.from(env, InfraAddresses.from(env));
+                "SECKILL_MYSQL_PASSWORD", "a-mysql-password", KafkaSecurity.PASSWORD, "a-kafka-password"));
+        IngressConfig config = IngressConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.INGRESS));
 
         assertThat(config.toString()).doesNotContain(TOKEN_SECRET).doesNotContain(PREVIOUS_SECRET).doesNotContain("a-mysql-password")
+                .doesNotContain("a-kafka-password")
                 .contains("hmacSecrets=2 (hidden)");
     }
 
@@ -81,7 +84,7 @@ class IngressConfigTest {
     }
 
     private static IngressConfig config(Map<String, String> settings) {
-        Env env = new Env(settings);
-        return IngressConfig.from(env, InfraAddresses.from(env));
+        Env env = new Env(settings).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password");
+        return IngressConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.INGRESS));
     }
 }

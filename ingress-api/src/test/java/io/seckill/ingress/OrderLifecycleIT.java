@@ -151,7 +151,7 @@ class OrderLifecycleIT {
     }
 
     private OrderLifecycleEvent lifecycleEventOf(String orderId) {
-        try (KafkaProbe kafka = new KafkaProbe(fixture.infra.kafkaBootstrap())) {
+        try (KafkaProbe kafka = new KafkaProbe(fixture.infra.kafka())) {
             return await().atMost(Duration.ofSeconds(30)).until(() -> kafka.readAll(Topic.ORDER_LIFECYCLE.topicName()).stream()
                     .filter(record -> orderId.equals(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8)))
                     .map(record -> EventJson.decode(record.value(), OrderLifecycleEvent.class))

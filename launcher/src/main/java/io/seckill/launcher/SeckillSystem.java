@@ -2,6 +2,7 @@ package io.seckill.launcher;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.dbsink.DbSink;
 import io.seckill.dbsink.DbSinkConfig;
 import io.seckill.ingress.IngressApi;
@@ -36,19 +37,24 @@ public final class SeckillSystem implements AutoCloseable {
         }
         try {
             if (launch.contains("stream-processor")) {
-                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, infra), host));
+                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, as(infra, KafkaPrincipal.STREAM_PROCESSOR)), host));
             }
             if (launch.contains("db-sink")) {
-                services.add(DbSink.start(DbSinkConfig.from(env, infra), host));
+                services.add(DbSink.start(DbSinkConfig.from(env, as(infra, KafkaPrincipal.DB_SINK)), host));
             }
             if (launch.contains("reconciler")) {
-                services.add(Reconciler.start(ReconcilerConfig.from(env, infra), host));
+                services.add(Reconciler.start(ReconcilerConfig.from(env, as(infra, KafkaPrincipal.RECONCILER)), host));
             }
-            ingress = services.add(IngressApi.start(IngressConfig.from(env, infra), host));
+            ingress = services.add(IngressApi.start(IngressConfig.from(env, as(infra, KafkaPrincipal.INGRESS)), host));
         } catch (Throwable e) {
             services.closeAfter(e);
             throw e;
         }
+    }
+
+    /** The servers as {@code principal} reaches Kafka: in one process too, each service has only its own rights. */
+    private static InfraAddresses as(InfraAddresses infra, KafkaPrincipal principal) {
+        return infra.withKafka(infra.kafka().security().as(principal));
     }
 
     /** Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port). */

@@ -2,11 +2,18 @@ package io.seckill.localinfra;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaAccess;
+import io.seckill.config.KafkaGroups;
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.config.KafkaSecurity;
 import io.seckill.config.MigrationAccount;
+import io.seckill.config.Secrets;
+import io.seckill.schemas.kafka.KafkaAcls;
 import io.seckill.schemas.migration.SchemaMigration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -78,7 +85,7 @@ public final class LocalInfrastructure {
         Map<String, String> origins = new LinkedHashMap<>();
         try {
             String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running, kind.redis(), kind);
-            String kafka = resolve(env.string(InfraAddresses.KAFKA_BOOTSTRAP, null), "kafka", origins, running, kind.kafka(), kind);
+            KafkaAccess kafka = kafka(env, kind, origins, running);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
             String user;
             String password;
@@ -110,6 +117,30 @@ public final class LocalInfrastructure {
         }
     }
 
+    /**
+     * The given brokers, reached as the environment's security settings say (the operator's principal by default); else
+     * a broker started here: an embedded one with every principal's SCRAM login (the published development password)
+     * and the ACL catalogue applied, reached as the operator; a container, unauthenticated.
+     */
+    private static KafkaAccess kafka(Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
+        String given = env.string(InfraAddresses.KAFKA_BOOTSTRAP, null);
+        if (given != null) {
+            origins.put("kafka", "given " + given);
+            return new KafkaAccess(given, KafkaSecurity.from(env, KafkaPrincipal.OPERATOR));
+        }
+        RunningServer server = remember(running, kind.kafka().get());
+        origins.put("kafka", server.address() + " (" + kind.description() + ")");
+        if (server instanceof EmbeddedKafka embedded) {
+            Map<KafkaPrincipal, String> logins = new EnumMap<>(KafkaPrincipal.class);
+            for (KafkaPrincipal principal : KafkaPrincipal.values()) {
+                logins.put(principal, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
+            }
+            embedded.provision(logins, KafkaAcls.all(KafkaGroups.from(env)));
+            return new KafkaAccess(server.address(), KafkaSecurity.scram(KafkaPrincipal.OPERATOR.user(), Secrets.DEVELOPMENT_KAFKA_PASSWORD));
+        }
+        return new KafkaAccess(server.address(), KafkaSecurity.plaintext());
+    }
+
     /** The given address, else a server started here (and remembered for stopping). */
     private static String resolve(String given, String server, Map<String, String> origins, Deque<AutoCloseable> running,
                                   Supplier<RunningServer> starter, ServerKind kind) {
@@ -127,9 +158,17 @@ public final class LocalInfrastructure {
         return server;
     }
 
-    /** The servers, MySQL as the application account: what services get. */
+    /**
+     * The servers, MySQL as the application account, Kafka as the operator (a super user: test harnesses write any
+     * topic; a service given these in a test has every right, {@link #addressesFor} gives it its own).
+     */
     public InfraAddresses addresses() {
         return addresses;
+    }
+
+    /** The servers, MySQL as the application account, Kafka as {@code principal}: what that service gets, with its rights only. */
+    public InfraAddresses addressesFor(KafkaPrincipal principal) {
+        return addresses.withKafka(addresses.kafka().security().as(principal));
     }
 
     /** The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL. */
@@ -141,6 +180,13 @@ public final class LocalInfrastructure {
     public Map<String, String> variables() {
         Map<String, String> variables = new LinkedHashMap<>();
         variables.put(InfraAddresses.KAFKA_BOOTSTRAP, addresses.kafkaBootstrap());
+        // No user: each service logs in as its own principal, a harness as the operator.
+        KafkaSecurity kafka = addresses.kafka().security();
+        variables.put(KafkaSecurity.PROTOCOL, kafka.protocol().name());
+        kafka.sasl().ifPresent(login -> {
+            variables.put(KafkaSecurity.SASL_MECHANISM, login.mechanism().kafkaName());
+            variables.put(KafkaSecurity.PASSWORD, login.password());
+        });
         variables.put(InfraAddresses.REDIS_URL, addresses.redisUrl());
         variables.put(InfraAddresses.MYSQL_URL, addresses.mysqlUrl());
         variables.put(InfraAddresses.MYSQL_USER, addresses.mysqlUser());

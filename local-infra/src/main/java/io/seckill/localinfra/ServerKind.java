@@ -18,7 +18,7 @@ record ServerKind(String description, Supplier<RunningServer> redis, Supplier<Ru
         ServerPorts ports = ServerPorts.of(data.ports());
         return new ServerKind("embedded, data in " + data.root(),
                 () -> EmbeddedRedis.start(Storage.kept(data.redis()), ports.redis()),
-                () -> EmbeddedKafka.start(Storage.kept(data.kafka()), ports.kafka(), ports.kafkaController()),
+                () -> EmbeddedKafka.start(Storage.kept(data.kafka()), ports.kafka(), ports.kafkaController(), ports.kafkaBroker()),
                 () -> EmbeddedMariaDb.start(Storage.kept(data.mariaDb()), ports.mysql()));
     }
 }

@@ -12,14 +12,14 @@ import java.util.Properties;
  * The loopback ports of one data directory's servers, chosen free on its first start and kept: a
  * restarted server comes back where the services already running look for it.
  */
-record ServerPorts(int kafka, int kafkaController, int redis, int mysql) {
+record ServerPorts(int kafka, int kafkaController, int kafkaBroker, int redis, int mysql) {
 
     static ServerPorts of(Path file) {
         if (Files.exists(file)) {
             return read(file);
         }
-        int[] free = FreePort.pick(4);
-        ServerPorts ports = new ServerPorts(free[0], free[1], free[2], free[3]);
+        int[] free = FreePort.pick(5);
+        ServerPorts ports = new ServerPorts(free[0], free[1], free[2], free[3], free[4]);
         ports.write(file);
         return ports;
     }
@@ -28,11 +28,17 @@ record ServerPorts(int kafka, int kafkaController, int redis, int mysql) {
         Properties values = new Properties();
         try (Reader in = Files.newBufferedReader(file)) {
             values.load(in);
-            return new ServerPorts(port(values, "kafka", file), port(values, "kafka.controller", file),
-                    port(values, "redis", file), port(values, "mysql", file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+        ServerPorts ports = new ServerPorts(port(values, "kafka", file), port(values, "kafka.controller", file),
+                values.containsKey("kafka.broker") ? port(values, "kafka.broker", file) : FreePort.pick(),
+                port(values, "redis", file), port(values, "mysql", file));
+        if (!values.containsKey("kafka.broker")) {
+            // A data directory from before the broker had a listener of its own: the new port is kept from now on.
+            ports.write(file);
+        }
+        return ports;
     }
 
     private static int port(Properties values, String name, Path file) {
@@ -49,6 +55,7 @@ record ServerPorts(int kafka, int kafkaController, int redis, int mysql) {
         Properties values = new Properties();
         values.setProperty("kafka", Integer.toString(kafka));
         values.setProperty("kafka.controller", Integer.toString(kafkaController));
+        values.setProperty("kafka.broker", Integer.toString(kafkaBroker));
         values.setProperty("redis", Integer.toString(redis));
         values.setProperty("mysql", Integer.toString(mysql));
         try (Writer out = Files.newBufferedWriter(file)) {

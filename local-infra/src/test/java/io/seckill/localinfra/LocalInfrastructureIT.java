@@ -98,9 +98,7 @@ class LocalInfrastructureIT {
 
     @Test
     void kafkaCreatesAndListsATopic() throws Exception {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, addresses.kafkaBootstrap());
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(addresses.kafka().clientProperties())) {
             admin.createTopics(List.of(new NewTopic("local-infra-test", 1, (short) 1).configs(Map.of()))).all().get();
             assertThat(admin.listTopics().names().get()).contains("local-infra-test");
         }
@@ -109,9 +107,7 @@ class LocalInfrastructureIT {
     /** KIP-890's transaction protocol (transaction.version 2), which keeps late writes from leaving transactions hanging. */
     @Test
     void kafkaRunsTheTransactionProtocolOfKip890() throws Exception {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, addresses.kafkaBootstrap());
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(addresses.kafka().clientProperties())) {
             assertThat(admin.describeFeatures().featureMetadata().get().finalizedFeatures().get("transaction.version").maxVersionLevel())
                     .isEqualTo((short) 2);
         }

@@ -19,13 +19,14 @@ public final class MigrateMain {
     public static void main(String[] args) {
         Env env = Env.system();
         try {
-            // Only the application account's name: its password is the services' business.
-            InfraAddresses addresses = InfraAddresses.from(env);
+            // Only MySQL's address and the application account's name: its password, and Kafka, are the services' business.
+            String mysqlUrl = InfraAddresses.mysqlUrl(env);
+            String applicationUser = InfraAddresses.mysqlUser(env);
             MigrationAccount migration = MigrationAccount.from(env)
                     .orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is required: the account that may change the schema"));
-            int applied = SchemaMigration.apply(addresses.mysqlUrl(), migration.user(), migration.password(), addresses.mysqlUser());
-            System.out.println("migrated " + addresses.mysqlUrl() + " as " + migration.user() + ": " + applied + " migration(s) applied; "
-                    + addresses.mysqlUser() + " granted its DML");
+            int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), applicationUser);
+            System.out.println("migrated " + mysqlUrl + " as " + migration.user() + ": " + applied + " migration(s) applied; "
+                    + applicationUser + " granted its DML");
         } catch (RuntimeException e) {
             System.err.println("migrate failed: " + e.getMessage());
             System.exit(70);

@@ -1,6 +1,8 @@
 package io.seckill.reconciler;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.seckill.config.KafkaGroups;
+import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
@@ -65,17 +67,17 @@ public final class Reconciler implements AutoCloseable {
 
     /** Starts every part; a start that fails closes what it opened, in reverse. */
     public static Reconciler start(ReconcilerConfig config, ServiceHost host) {
-        String bootstrap = config.infra().kafkaBootstrap();
-        KafkaClients.ensureTopics(bootstrap, config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        KafkaAccess kafka = config.infra().kafka();
+        KafkaClients.ensureTopics(kafka, config.topicPartitions(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
-            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(bootstrap, "reconciler-producer")),
+            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
-            Admin admin = opened.add(Admin.create(KafkaClients.admin(bootstrap)), a -> a.close(KAFKA_CLOSE));
+            Admin admin = opened.add(Admin.create(KafkaClients.admin(kafka)), a -> a.close(KAFKA_CLOSE));
             Reconciler reconciler = new Reconciler(database, redis, producer, admin, opened);
             reconciler.startParts(config, host);
             LOG.info("reconciler started: {} jobs, relay grace {}, drift check every {}", reconciler.jobs.size(),
@@ -88,7 +90,7 @@ public final class Reconciler implements AutoCloseable {
     }
 
     private void startParts(ReconcilerConfig config, ServiceHost host) {
-        String bootstrap = config.infra().kafkaBootstrap();
+        KafkaAccess kafka = config.infra().kafka();
         Clock clock = host.clock();
         host.readiness().reachable("mysql", database::ping);
         host.readiness().reachable("redis", redis::ping);
@@ -103,14 +105,14 @@ public final class Reconciler implements AutoCloseable {
         UnsupportedRecords unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
         ReservationSettler settler = new ReservationSettler(database.dsl(), new Orders(), saleStore, statuses, unsupported, metrics);
         DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new DeadLetteredOrders(), saleStore, statuses, clock, metrics);
-        opened.add(ConsumerLoop.start("reconciler-results", consumer(bootstrap, "results"), Topic.ORDER_RESULTS, deadLetters,
+        opened.add(ConsumerLoop.start("reconciler-results", consumer(kafka, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
-        opened.add(ConsumerLoop.start("reconciler-compensations", consumer(bootstrap, "compensations"), Topic.STOCK_COMPENSATIONS,
+        opened.add(ConsumerLoop.start("reconciler-compensations", consumer(kafka, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
         StockReturns returns = new StockReturns(database.dsl(), new Orders(), RelayedRows.LIFECYCLE, saleStore, unsupported, clock, metrics);
-        opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(bootstrap, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
+        opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(kafka, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
                 returns::onEvents, host));
-        opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(bootstrap, "dead-letters"), Topic.DEAD_LETTERS,
+        opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(kafka, "dead-letters"), Topic.DEAD_LETTERS,
                 deadLetters, recorder::onDeadLetters, host));
 
         OutboxRelay relay = new OutboxRelay(new RelaySends(database.dsl(), RelayedRows.ORDERS, producer, config.relayInterval(), clock),
@@ -167,8 +169,8 @@ public final class Reconciler implements AutoCloseable {
         });
     }
 
-    private static Properties consumer(String bootstrap, String part) {
-        return KafkaClients.consumer(bootstrap, "seckill-reconciler-" + part, "reconciler-" + part);
+    private static Properties consumer(KafkaAccess kafka, String part) {
+        return KafkaClients.consumer(kafka, KafkaGroups.RECONCILER_GROUP_PREFIX + part, "reconciler-" + part);
     }
 
     @Override

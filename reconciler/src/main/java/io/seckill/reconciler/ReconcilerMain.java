@@ -2,6 +2,7 @@ package io.seckill.reconciler;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the reconciler as its own process, configured from the environment. */
@@ -15,6 +16,6 @@ public final class ReconcilerMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, given -> ReconcilerConfig.from(given, InfraAddresses.forMySqlUser(given)), Reconciler::start);
+        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, given -> ReconcilerConfig.from(given, InfraAddresses.forMySqlUser(given, KafkaPrincipal.RECONCILER)), Reconciler::start);
     }
 }

@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.KafkaAccess;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.kafka.Topic;
@@ -33,7 +34,7 @@ class HangingTransactionsIT {
 
     @Test
     void aQuietTransactionItsCoordinatorHoldsIsNotAborted() throws Exception {
-        String bootstrap = Stores.INFRA.kafkaBootstrap();
+        KafkaAccess bootstrap = Stores.INFRA.kafka();
         KafkaClients.ensureTopics(bootstrap, 12, KafkaClients.START_TIMEOUT);
         String topic = Topic.STOCK_COMPENSATIONS.topicName();
         byte[] inside = ("inside a quiet transaction " + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
@@ -106,7 +107,7 @@ class HangingTransactionsIT {
      */
     @Test
     void aTransactionItsCoordinatorEndedAtALaterEpochIsAbortedAtTheNextCheck() throws Exception {
-        String bootstrap = Stores.INFRA.kafkaBootstrap();
+        KafkaAccess bootstrap = Stores.INFRA.kafka();
         KafkaClients.ensureTopics(bootstrap, 12, KafkaClients.START_TIMEOUT);
         String transactionalId = "ended-test-" + System.nanoTime();
         Properties transactional = KafkaClients.producer(bootstrap, "ended-test");
@@ -146,7 +147,7 @@ class HangingTransactionsIT {
         final KafkaProbe kafka;
         final Admin admin;
 
-        private Stray(String bootstrap) {
+        private Stray(KafkaAccess bootstrap) {
             this.kafka = new KafkaProbe(bootstrap);
             this.admin = Admin.create(KafkaClients.admin(bootstrap));
         }
@@ -158,7 +159,7 @@ class HangingTransactionsIT {
 
         /** Of {@code producerId} at epoch 0. */
         static Stray leave(long producerId) throws Exception {
-            Stray stray = new Stray(Stores.INFRA.kafkaBootstrap());
+            Stray stray = new Stray(Stores.INFRA.kafka());
             stray.admin.createTopics(List.of(new NewTopic(stray.topic, 1, (short) 1))).all().get();
             Node leader = await().atMost(Duration.ofSeconds(30)).until(
                     () -> stray.admin.describeTopics(List.of(stray.topic)).allTopicNames().get().get(stray.topic).partitions().get(0).leader(),

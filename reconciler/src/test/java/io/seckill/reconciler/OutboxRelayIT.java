@@ -9,6 +9,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.config.KafkaAccess;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
@@ -47,7 +48,7 @@ class OutboxRelayIT {
 
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(Stores.INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
     }
 
     @Test
@@ -59,8 +60,8 @@ class OutboxRelayIT {
         OrderRequested decided = Stores.accepted(sku, "decided", now.minusSeconds(1));
         RelayedRows.ORDERS.complete(Stores.sql(), List.of(decided.orderId()), now);
 
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-test"));
-             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "relay-test"));
+             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
             OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(5),
                     Duration.ofMinutes(5)), 2);
             assertThat(relay.relayDue()).isPositive();
@@ -136,7 +137,7 @@ class OutboxRelayIT {
         long sku = Stores.openSale(10, 1);
         OrderRequested undecided = Stores.accepted(sku, "acknowledged-undecided", Instant.now().minusSeconds(1));
 
-        relayAndGiveUpUntil(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-acknowledged"),
+        relayAndGiveUpUntil(KafkaClients.producer(Stores.INFRA.kafka(), "relay-acknowledged"),
                 () -> Stores.sql().fetchValue(OUTBOX.RELAY_ACKS, OUTBOX.ID.eq(undecided.orderId())) >= 5);
 
         assertThat(ORDERS.stored(Stores.sql(), undecided.orderId())).as("no decision but the pipeline's").isEmpty();
@@ -148,7 +149,7 @@ class OutboxRelayIT {
     void anOrderWhoseRecordTheBrokerRefusesEveryTimeIsRejectedUndelivered() {
         long sku = Stores.openSale(10, 1);
         OrderRequested refused = Stores.accepted(sku, "refused", Instant.now().minusSeconds(1));
-        Properties tooSmall = KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "relay-refused");
+        Properties tooSmall = KafkaClients.producer(Stores.INFRA.kafka(), "relay-refused");
         tooSmall.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
 
         relayAndGiveUpUntil(tooSmall, () -> ORDERS.stored(Stores.sql(), refused.orderId()).isPresent());
@@ -178,7 +179,7 @@ class OutboxRelayIT {
 
     /** A producer whose broker never answers: a send fails once {@code maxBlockMs} is over. */
     private static KafkaProducer<String, byte[]> producerToNobody(String clientId, int maxBlockMs) throws IOException {
-        Properties unreachable = KafkaClients.producer("127.0.0.1:" + portNobodyListensOn(), clientId);
+        Properties unreachable = KafkaClients.producer(new KafkaAccess("127.0.0.1:" + portNobodyListensOn(), Stores.INFRA.kafka().security()), clientId);
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlockMs);
         return new KafkaProducer<>(unreachable);
     }

@@ -79,13 +79,13 @@ class StockReturnsIT {
 
     @Test
     void aCancellationWhosePublishWasLostIsSentByTheRelayAndItsUnitsReachRedis() throws Exception {
-        KafkaClients.ensureTopics(Stores.INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(Stores.INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
         long sku = Stores.openSale(10, 2);
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "unpublished");
         // Past the relay's grace: the event was never published and never consumed.
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafkaBootstrap(), "lifecycle-relay-test"));
-             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafkaBootstrap())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "lifecycle-relay-test"));
+             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
             LifecycleRelay relay = new LifecycleRelay(new RelaySends(Stores.sql(), RelayedRows.LIFECYCLE, producer, Duration.ofSeconds(1), later),
                     new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
 

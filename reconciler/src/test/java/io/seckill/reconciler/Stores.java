@@ -59,8 +59,8 @@ final class Stores {
     }
 
     private static KafkaProducer<String, byte[]> producer() {
-        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), 12, KafkaClients.START_TIMEOUT);
-        return new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "reconciler-test"));
+        KafkaClients.ensureTopics(INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
+        return new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "reconciler-test"));
     }
 
     /** How many records of {@code topic} were refused for {@code reason} so far. */

@@ -1,6 +1,7 @@
 package io.seckill.runtime;
 
 import io.seckill.config.Env;
+import io.seckill.config.KafkaAccess;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Duration;
 import java.util.List;
@@ -42,9 +43,8 @@ public final class KafkaClients {
     }
 
     /** Idempotent, acks=all: a retried send never duplicates within a producer session. String keys, byte values. */
-    public static Properties producer(String bootstrap, String clientId) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static Properties producer(KafkaAccess kafka, String clientId) {
+        Properties props = common(kafka);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -58,9 +58,8 @@ public final class KafkaClients {
      * Manual commits, read_committed (inputs come from transactional Kafka Streams), earliest on a new
      * group, a dead member detected within {@link #SESSION_TIMEOUT_MS}.
      */
-    public static Properties consumer(String bootstrap, String groupId, String clientId) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static Properties consumer(KafkaAccess kafka, String groupId, String clientId) {
+        Properties props = common(kafka);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -73,10 +72,13 @@ public final class KafkaClients {
         return props;
     }
 
-    public static Properties admin(String bootstrap) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return props;
+    public static Properties admin(KafkaAccess kafka) {
+        return common(kafka);
+    }
+
+    /** Where the brokers are and how this client proves who it is ({@link KafkaAccess#clientProperties}). */
+    public static Properties common(KafkaAccess kafka) {
+        return kafka.clientProperties();
     }
 
     /**
@@ -93,8 +95,8 @@ public final class KafkaClients {
      * an operator can decide while the topic is drained) and reported in the log. Fails when the
      * cluster does not answer within {@code timeout}.
      */
-    public static void ensureTopics(String bootstrap, int partitions, Duration timeout) {
-        Properties props = admin(bootstrap);
+    public static void ensureTopics(KafkaAccess kafka, int partitions, Duration timeout) {
+        Properties props = admin(kafka);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
         try (Admin admin = Admin.create(props)) {

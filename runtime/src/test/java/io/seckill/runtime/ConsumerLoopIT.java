@@ -41,13 +41,13 @@ class ConsumerLoopIT {
 
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), PARTITIONS, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(INFRA.kafka(), PARTITIONS, KafkaClients.START_TIMEOUT);
     }
 
     @Test
     void theCatalogueExistsOnTheBrokerAndEnsuringItWithMorePartitionsLeavesItAsItIs() throws Exception {
-        KafkaClients.ensureTopics(INFRA.kafkaBootstrap(), PARTITIONS * 2, KafkaClients.START_TIMEOUT);
-        try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
+        KafkaClients.ensureTopics(INFRA.kafka(), PARTITIONS * 2, KafkaClients.START_TIMEOUT);
+        try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafka()))) {
             Map<String, Integer> partitions = new HashMap<>();
             admin.describeTopics(Topic.all().stream().map(Topic::topicName).toList()).allTopicNames().get()
                     .forEach((name, description) -> partitions.put(name, description.partitions().size()));
@@ -60,7 +60,7 @@ class ConsumerLoopIT {
     @Test
     void aLoopIsReadyOnceAssignedAndSaysWhichPartitionsItHolds() {
         TestHost host = new TestHost();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
              ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("ready"), Topic.STOCK_COMPENSATIONS,
                      new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").up());
@@ -77,7 +77,7 @@ class ConsumerLoopIT {
         TestHost host = new TestHost();
         Properties noOffsetPolicy = consumer("fatal");
         noOffsetPolicy.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
              ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", noOffsetPolicy, Topic.STOCK_COMPENSATIONS,
                      new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> !host.fatalFailures().isEmpty());
@@ -96,8 +96,8 @@ class ConsumerLoopIT {
         StockCompensation first = compensation(sku);
         StockCompensation second = compensation(sku);
         List<StockCompensation> handled = new CopyOnWriteArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
-             KafkaProbe kafka = new KafkaProbe(INFRA.kafkaBootstrap());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+             KafkaProbe kafka = new KafkaProbe(INFRA.kafka());
              ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("poison"), Topic.STOCK_COMPENSATIONS,
                      new DeadLetterPublisher(producer, "loop-test"), batch -> batch.forEach(delivery -> {
                          if (delivery.value().skuId() == sku) {
@@ -130,8 +130,8 @@ class ConsumerLoopIT {
         List<StockCompensation> handled = new CopyOnWriteArrayList<>();
         String group = "loop-test-retry-" + sku;
         TestHost host = new TestHost();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafkaBootstrap(), "loop-test"));
-             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", KafkaClients.consumer(INFRA.kafkaBootstrap(), group, "loop-test"),
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", KafkaClients.consumer(INFRA.kafka(), group, "loop-test"),
                      Topic.STOCK_COMPENSATIONS, new DeadLetterPublisher(producer, "loop-test"), batch -> {
                          boolean ours = batch.stream().anyMatch(delivery -> delivery.value().skuId() == sku);
                          if (ours && failing.get()) {
@@ -144,7 +144,7 @@ class ConsumerLoopIT {
             TopicPartition partition = new TopicPartition(sent.topic(), sent.partition());
             await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").detail()
                     .equals("retrying a failed batch"));
-            try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafkaBootstrap()))) {
+            try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafka()))) {
                 assertThat(handled).isEmpty();
                 assertThat(committedOffset(admin, group, partition)).as("committed while the handler fails").isLessThanOrEqualTo(sent.offset());
                 failing.set(false);
@@ -165,7 +165,7 @@ class ConsumerLoopIT {
     }
 
     private static Properties consumer(String name) {
-        return KafkaClients.consumer(INFRA.kafkaBootstrap(), "loop-test-" + name + "-" + UUID.randomUUID(), "loop-test");
+        return KafkaClients.consumer(INFRA.kafka(), "loop-test-" + name + "-" + UUID.randomUUID(), "loop-test");
     }
 
     private static StockCompensation compensation(long sku) {

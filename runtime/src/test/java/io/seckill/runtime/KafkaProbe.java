@@ -1,5 +1,6 @@
 package io.seckill.runtime;
 
+import io.seckill.config.KafkaAccess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,13 +23,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /** Writes raw records onto topics and reads topics back, as a test outside the services would. */
 public final class KafkaProbe implements AutoCloseable {
 
-    private final String bootstrap;
+    private final KafkaAccess kafka;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    public KafkaProbe(String bootstrap) {
-        this.bootstrap = bootstrap;
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    /** @param kafka the brokers, reached as a principal that may write and read what the test does (the operator's, in tests) */
+    public KafkaProbe(KafkaAccess kafka) {
+        this.kafka = kafka;
+        Properties props = KafkaClients.common(kafka);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -52,8 +53,7 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** Every record on the topic right now, from the beginning of each partition to its end. */
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties props = KafkaClients.common(kafka);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();

@@ -42,7 +42,7 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** Starts the Streams client; a start that fails closes what it opened, in reverse. */
     public static StreamProcessor start(StreamProcessorConfig config, ServiceHost host) {
-        KafkaClients.ensureTopics(config.infra().kafkaBootstrap(), config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(config.infra().kafka(), config.topicPartitions(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             return start(config, host, opened);
@@ -55,9 +55,8 @@ public final class StreamProcessor implements AutoCloseable {
     /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
     private static StreamProcessor start(StreamProcessorConfig config, ServiceHost host, OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
-        Properties props = new Properties();
+        Properties props = KafkaClients.common(config.infra().kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.infra().kafkaBootstrap());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.directory().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
@@ -92,7 +91,7 @@ public final class StreamProcessor implements AutoCloseable {
         host.readiness().add(READINESS_CHECK, () -> readiness(streams));
         streams.start();
         LOG.info("stream-processor started: application {} on {}, state in {}", config.applicationId(),
-                config.infra().kafkaBootstrap(), stateDirectory.directory());
+                config.infra().kafka(), stateDirectory.directory());
         return new StreamProcessor(opened);
     }
 

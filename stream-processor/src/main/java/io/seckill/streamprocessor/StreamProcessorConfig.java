@@ -2,6 +2,7 @@ package io.seckill.streamprocessor;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaGroups;
 import io.seckill.runtime.KafkaClients;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public record StreamProcessorConfig(InfraAddresses infra, String applicationId, 
 
     public static StreamProcessorConfig from(Env env, InfraAddresses infra) {
         return new StreamProcessorConfig(infra,
-                env.string("SECKILL_STREAMS_APPLICATION_ID", "seckill-stream-processor"),
+                KafkaGroups.from(env).streamsApplicationId(),
                 Path.of(env.string("SECKILL_STREAMS_STATE_DIR",
                         Path.of(System.getProperty("java.io.tmpdir"), "seckill-streams").toString())),
                 env.integer("SECKILL_STREAMS_THREADS", 1),

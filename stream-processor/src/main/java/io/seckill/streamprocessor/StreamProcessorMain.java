@@ -2,6 +2,7 @@ package io.seckill.streamprocessor;
 
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.runtime.ServiceMain;
 
 /** Runs the stream-processor as its own process, configured from the environment. */
@@ -15,7 +16,7 @@ public final class StreamProcessorMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env, given -> StreamProcessorConfig.from(given, InfraAddresses.from(given)),
+        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env, given -> StreamProcessorConfig.from(given, InfraAddresses.from(given, KafkaPrincipal.STREAM_PROCESSOR)),
                 StreamProcessor::start);
     }
 }

@@ -26,7 +26,7 @@ class FatalExitIT {
             SeckillProcess streams = cluster.launch("stream-processor", "stream-processor");
             ProcessCluster.awaitReady(streams);
 
-            try (Admin admin = Admin.create(KafkaClients.admin(cluster.infra.kafkaBootstrap()))) {
+            try (Admin admin = Admin.create(KafkaClients.admin(cluster.infra.kafka()))) {
                 admin.deleteTopics(List.of(Topic.ORDER_REQUESTS.topicName())).all().get();
             }
 

@@ -42,8 +42,9 @@ final class ProcessCluster implements AutoCloseable {
     private ProcessCluster(DevelopmentServers servers, ServiceEnvironment environment) {
         this.servers = servers;
         this.environment = environment;
-        this.infra = InfraAddresses.from(new Env(servers.settings()));
-        this.database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "process-test", 4, new SimpleMeterRegistry());
+        // As the migration account and the Kafka operator: the harness stages what no service may.
+        this.infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
+        this.database = Database.connect(infra, "process-test", 4, new SimpleMeterRegistry());
         this.redis = RedisConnections.open(infra.redisUrl(), 8);
         this.saleStore = new SaleStore(new LuaRunner(redis));
     }

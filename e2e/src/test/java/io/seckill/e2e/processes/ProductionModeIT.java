@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Production unless told otherwise: an ingress told it runs in production refuses each published
- * development value and the development payment port, exits 70 with one line naming the setting and
+ * development value, an unauthenticated Kafka connection and the development payment port, exits 70 with one line naming the setting and
  * never listens; started against the development servers (whose servers.env says development), it
  * runs and says so in /ready.
  */
@@ -31,6 +32,8 @@ class ProductionModeIT {
                     TokenSettings.SECRET, Map.of(TokenSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     TokenSettings.PREVIOUS_SECRET, Map.of(TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     InfraAddresses.MYSQL_PASSWORD, Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD),
+                    KafkaSecurity.PASSWORD, Map.of(KafkaSecurity.PASSWORD, Secrets.DEVELOPMENT_KAFKA_PASSWORD),
+                    KafkaSecurity.PROTOCOL, Map.of(KafkaSecurity.PROTOCOL, "PLAINTEXT"),
                     IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
             SeckillProcess development = cluster.launch("development", "ingress-api");
             Map<String, SeckillProcess> refused = new HashMap<>();
@@ -41,7 +44,8 @@ class ProductionModeIT {
 
                 assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
                 assertThat(ingress.output()).as(refusal.getKey()).contains("ingress-api refused to start: " + refusal.getKey())
-                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
+                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_APPLICATION_PASSWORD)
+                        .doesNotContain(Secrets.DEVELOPMENT_KAFKA_PASSWORD);
                 assertThat(ingress.managementPort()).as(refusal.getKey() + ": nothing listened").isEmpty();
                 assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
             }
@@ -57,6 +61,8 @@ class ProductionModeIT {
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "production",
                 TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 InfraAddresses.MYSQL_PASSWORD, "a-mysql-password-nobody-published",
+                // The development broker listens on loopback without TLS: SCRAM alone, which production allows when asked.
+                KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT", KafkaSecurity.PASSWORD, "a-kafka-password-nobody-published",
                 IngressConfig.PAYMENT_VERIFIER, "none"));
         settings.putAll(override);
         return settings;

@@ -3,6 +3,7 @@ package io.seckill.e2e.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.KafkaAccess;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.ingress.HttpApi;
 import io.seckill.schemas.kafka.SkuKey;
@@ -44,7 +45,7 @@ class TakeoverIT {
             ProcessCluster.awaitReady(pairs.toArray(SeckillProcess[]::new));
             HttpApi http = ProcessCluster.buyersApi(ingress);
 
-            List<SaleFixture> sales = onePerPartition(http, cluster.infra.kafkaBootstrap());
+            List<SaleFixture> sales = onePerPartition(http, cluster.infra.kafka());
             for (SaleFixture sale : sales) {
                 assertThat(sale.buy(1)).doesNotContainNull();
             }
@@ -68,10 +69,9 @@ class TakeoverIT {
      * exercised. Where a key lands is asked of Kafka's own producer: a record keyed like the SKU's, sent
      * to a probe topic with as many partitions, lands where the SKU's records do.
      */
-    private static List<SaleFixture> onePerPartition(HttpApi http, String bootstrap) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-             KafkaProducer<String, String> probe = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
-                     new StringSerializer(), new StringSerializer())) {
+    private static List<SaleFixture> onePerPartition(HttpApi http, KafkaAccess kafka) throws Exception {
+        try (Admin admin = Admin.create(kafka.clientProperties());
+             KafkaProducer<String, String> probe = new KafkaProducer<>(kafka.clientProperties(), new StringSerializer(), new StringSerializer())) {
             admin.createTopics(List.of(new NewTopic(PROBE_TOPIC, PARTITIONS, (short) 1))).all().get();
             Map<Integer, SaleFixture> byPartition = new TreeMap<>();
             while (byPartition.size() < PARTITIONS) {

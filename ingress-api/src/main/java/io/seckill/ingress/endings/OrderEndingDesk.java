@@ -13,21 +13,19 @@ import io.javalin.http.Context;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
-import io.seckill.runtime.RelayedSend;
-import io.seckill.schemas.kafka.Topic;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.producer.Producer;
 import org.jooq.DSLContext;
 
 /**
  * A buyer pays or cancels their own confirmed order: {@code POST /api/v1/orders/{orderId}/payment} and
  * {@code POST /api/v1/orders/{orderId}/cancellation}. MySQL decides ({@link OrderEndings}); the answer is
  * the order as it stands, 200 when it ended as asked (also when it already had: the same payment again, a
- * second cancellation), else 409 naming how it stands. The ending's event is published at once; the
- * reconciler returns a cancelled order's units to Redis, and its relay repeats a publish that was lost.
+ * second cancellation), else 409 naming how it stands. The ending's event is written with it in MySQL, due at
+ * once: the reconciler's relay publishes it (the ingress, facing the internet, may not write the lifecycle topic)
+ * and the reconciler returns a cancelled order's units to Redis.
  * With an {@code Idempotency-Key}, a retry gets the first answer.
  */
 public final class OrderEndingDesk {
@@ -39,19 +37,17 @@ public final class OrderEndingDesk {
     private final OutboxLookups outbox;
     private final OrderEndings endings;
     private final PaymentVerifier payments;
-    private final Producer<String, byte[]> producer;
     private final IdempotentReplies idempotent;
     private final Clock clock;
 
     public OrderEndingDesk(BuyerIdentity identity, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
-                    Producer<String, byte[]> producer, IdempotentReplies idempotent, Clock clock) {
+                    IdempotentReplies idempotent, Clock clock) {
         this.identity = identity;
         this.dsl = dsl;
         this.orders = orders;
         this.outbox = outbox;
         this.endings = endings;
         this.payments = payments;
-        this.producer = producer;
         this.idempotent = idempotent;
         this.clock = clock;
     }
@@ -114,12 +110,7 @@ public final class OrderEndingDesk {
 
     private Reply answer(OrderEndings.Ending ending, String orderId, String userId) {
         return switch (ending.outcome()) {
-            case DONE -> {
-                ending.event().ifPresent(event -> RelayedSend.send(producer, Topic.ORDER_LIFECYCLE.record(event.orderId(), event),
-                        event.type() + " of order " + event.orderId()));
-                yield ok(ending);
-            }
-            case ALREADY -> ok(ending);
+            case DONE, ALREADY -> ok(ending);
             case REFUSED -> Reply.problem(refusal(ending.order().orElseThrow(), clock.instant()), "/api/v1/orders/" + orderId);
             case NOT_FOUND -> throw notFoundOrPending(orderId, userId);
         };

@@ -1,0 +1,24 @@
+package io.seckill.config;
+
+/**
+ * Who a client is to Kafka: each service its own principal, so the broker's ACLs let each do only what it does; the
+ * operator's principal administers topics, credentials and ACLs (and test harnesses stage records with it).
+ */
+public enum KafkaPrincipal {
+    INGRESS("seckill-ingress"),
+    STREAM_PROCESSOR("seckill-stream-processor"),
+    DB_SINK("seckill-db-sink"),
+    RECONCILER("seckill-reconciler"),
+    OPERATOR("seckill-operator");
+
+    private final String user;
+
+    KafkaPrincipal(String user) {
+        this.user = user;
+    }
+
+    /** The SASL user name, which is the principal's name in ACLs ({@code User:<name>}). */
+    public String user() {
+        return user;
+    }
+}

@@ -1,0 +1,108 @@
+package io.seckill.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.seckill.config.KafkaAccess;
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.config.KafkaSecurity;
+import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.schemas.events.OrderCancelled;
+import io.seckill.schemas.events.OrderLifecycleEvent;
+import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.kafka.Topic;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker as an outsider meets it: without credentials, or with a wrong password, nothing gets in; with a stolen
+ * service's credentials, only what that service does (the ingress cannot write the lifecycle topic, the db-sink cannot
+ * write order requests, nobody but the stream-processor joins its group).
+ */
+class KafkaAclsIT {
+
+    private static final LocalInfrastructure INFRA = LocalInfrastructure.get();
+    private static final Duration REFUSAL = Duration.ofSeconds(15);
+
+    @BeforeAll
+    static void topics() {
+        KafkaClients.ensureTopics(INFRA.addresses().kafka(), 12, KafkaClients.START_TIMEOUT);
+    }
+
+    @Test
+    void aClientWithoutCredentialsOrWithAWrongPasswordGetsNothing() {
+        KafkaAccess anonymous = INFRA.addresses().kafka().as(KafkaSecurity.plaintext());
+        Properties props = anonymous.clientProperties();
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REFUSAL.toMillis());
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REFUSAL.toMillis());
+        try (Admin admin = Admin.create(props)) {
+            assertThatThrownBy(() -> admin.listTopics().names().get(REFUSAL.toSeconds() + 5, TimeUnit.SECONDS))
+                    .as("a plaintext client on the SASL listener").isInstanceOf(ExecutionException.class);
+        }
+
+        KafkaAccess guessed = INFRA.addresses().kafka().as(KafkaSecurity.scram(KafkaPrincipal.INGRESS.user(), "a-guessed-password"));
+        try (KafkaProducer<String, byte[]> producer = producer(guessed)) {
+            assertThatThrownBy(() -> send(producer, Topic.ORDER_REQUESTS.record(1L, order())))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    @Test
+    void theIngressCredentialsWriteOrderRequestsAndNothingElse() throws Exception {
+        try (KafkaProducer<String, byte[]> ingress = producer(INFRA.addressesFor(KafkaPrincipal.INGRESS).kafka())) {
+            send(ingress, Topic.ORDER_REQUESTS.record(1L, order()));
+        }
+        try (KafkaProducer<String, byte[]> ingress = producer(INFRA.addressesFor(KafkaPrincipal.INGRESS).kafka())) {
+            OrderLifecycleEvent forged = new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, UUID.randomUUID().toString(), 1L, "victim", 1,
+                    Instant.now());
+            assertThatThrownBy(() -> send(ingress, Topic.ORDER_LIFECYCLE.record(forged.orderId(), forged)))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void theSinkCredentialsCannotWriteOrderRequestsNorJoinTheStreamProcessorsGroup() {
+        KafkaAccess sink = INFRA.addressesFor(KafkaPrincipal.DB_SINK).kafka();
+        try (KafkaProducer<String, byte[]> producer = producer(sink)) {
+            assertThatThrownBy(() -> send(producer, Topic.ORDER_REQUESTS.record(1L, order())))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(sink, "seckill-stream-processor", "acl-test"))) {
+            consumer.subscribe(List.of(Topic.ORDER_REQUESTS.topicName()));
+            assertThatThrownBy(() -> consumer.poll(REFUSAL)).isInstanceOfAny(GroupAuthorizationException.class, TopicAuthorizationException.class);
+        }
+    }
+
+    private static KafkaProducer<String, byte[]> producer(KafkaAccess kafka) {
+        Properties props = KafkaClients.producer(kafka, "acl-test");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REFUSAL.toMillis());
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) REFUSAL.toMillis());
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REFUSAL.toMillis() - 1_000);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return new KafkaProducer<>(props);
+    }
+
+    private static void send(KafkaProducer<String, byte[]> producer, org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record)
+            throws ExecutionException, InterruptedException {
+        producer.send(record).get();
+    }
+
+    private static OrderRequested order() {
+        return OrderRequested.of(UUID.randomUUID().toString(), 1L, "acl-test", 1, Instant.now());
+    }
+}
