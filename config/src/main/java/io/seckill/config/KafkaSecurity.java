@@ -25,7 +25,11 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
     public static final String USER = "SECKILL_KAFKA_USER";
     public static final String PASSWORD = "SECKILL_KAFKA_PASSWORD";
     public static final String TRUSTSTORE = "SECKILL_KAFKA_TRUSTSTORE";
+    public static final String TRUSTSTORE_TYPE = "SECKILL_KAFKA_TRUSTSTORE_TYPE";
+    public static final String TRUSTSTORE_PASSWORD = "SECKILL_KAFKA_TRUSTSTORE_PASSWORD";
     public static final String KEYSTORE = "SECKILL_KAFKA_KEYSTORE";
+    public static final String KEYSTORE_TYPE = "SECKILL_KAFKA_KEYSTORE_TYPE";
+    public static final String KEYSTORE_PASSWORD = "SECKILL_KAFKA_KEYSTORE_PASSWORD";
     /** The shortest Kafka password a production service takes. */
     public static final int MIN_PASSWORD_BYTES = 12;
 
@@ -111,8 +115,8 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
             sasl = Optional.of(new Sasl(Mechanism.named(env.string(SASL_MECHANISM, Mechanism.SCRAM_SHA_512.kafkaName())),
                     env.string(USER, principal.user()), password));
         }
-        Optional<Store> truststore = store(env, TRUSTSTORE);
-        Optional<Store> keystore = store(env, KEYSTORE);
+        Optional<Store> truststore = store(env, TRUSTSTORE, TRUSTSTORE_TYPE, TRUSTSTORE_PASSWORD);
+        Optional<Store> keystore = store(env, KEYSTORE, KEYSTORE_TYPE, KEYSTORE_PASSWORD);
         if ((truststore.isPresent() || keystore.isPresent()) && !protocol.usesTls()) {
             throw new IllegalArgumentException(TRUSTSTORE + " and " + KEYSTORE + " apply to SSL and SASL_SSL only; " + PROTOCOL + " is " + protocol);
         }
@@ -141,10 +145,9 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
         return protocol;
     }
 
-    private static Optional<Store> store(Env env, String name) {
-        return Optional.ofNullable(env.string(name, null))
-                .map(location -> new Store(location, env.string(name + "_TYPE", "PKCS12").toUpperCase(Locale.ROOT),
-                        Optional.ofNullable(env.string(name + "_PASSWORD", null))));
+    private static Optional<Store> store(Env env, String location, String type, String password) {
+        return Optional.ofNullable(env.string(location, null))
+                .map(file -> new Store(file, env.string(type, "PKCS12").toUpperCase(Locale.ROOT), Optional.ofNullable(env.string(password, null))));
     }
 
     /** The same settings, logged in as {@code principal} (for services sharing one process, each as itself). */

@@ -39,7 +39,7 @@ class KafkaSecurityTest {
     @Test
     void storesApplyToTlsAndDevelopmentTakesThePublishedPasswordOverLoopbackScram() {
         KafkaSecurity tls = KafkaSecurity.from(new Env(Map.of(KafkaSecurity.PASSWORD, PASSWORD, KafkaSecurity.TRUSTSTORE, "/etc/seckill/ca.pem",
-                KafkaSecurity.TRUSTSTORE + "_TYPE", "pem")), KafkaPrincipal.RECONCILER);
+                KafkaSecurity.TRUSTSTORE_TYPE, "pem")), KafkaPrincipal.RECONCILER);
         assertThat(tls.truststore()).contains(new KafkaSecurity.Store("/etc/seckill/ca.pem", "PEM", Optional.empty()));
 
         Env development = new Env(Map.of(DeploymentMode.SETTING, "development"));

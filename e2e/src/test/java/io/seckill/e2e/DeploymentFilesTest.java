@@ -123,7 +123,9 @@ class DeploymentFilesTest {
         String file = read(REPO.resolve("docker-compose.yml"));
         Set<String> required = matches(REQUIRED_REFERENCE, file);
         assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
-                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD");
+                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
+                "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
+                "KAFKA_RECONCILER_PASSWORD");
         Matcher references = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]*)\\}").matcher(file);
         while (references.find()) {
             assertThat(references.group(2)).as("the refusal names " + references.group(1)).contains(references.group(1));
@@ -166,7 +168,17 @@ class DeploymentFilesTest {
             assertThat(environment(services().get(name))).as(name).containsEntry("SECKILL_MYSQL_USER", "seckill_app")
                     .doesNotContainKey("SECKILL_MIGRATION_MYSQL_USER");
             assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for the schema").contains("migrate");
+            assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for its Kafka login and ACLs").contains("kafka-acls");
+            assertThat(environment(services().get(name))).as(name + " logs in to Kafka").containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
+                    .doesNotContainKey("SECKILL_KAFKA_USER");
+            assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_KAFKA_PASSWORD"))).as(name + " has a password of its own")
+                    .contains("KAFKA_" + name.replace("-api", "").replace('-', '_').toUpperCase(java.util.Locale.ROOT) + "_PASSWORD");
         }
+        Map<String, Object> kafka = environment(services().get("kafka"));
+        assertThat(kafka).containsEntry("KAFKA_AUTHORIZER_CLASS_NAME", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
+                .containsEntry("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND", "false");
+        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP"))).as("every listener authenticates").doesNotContainPattern(":PLAINTEXT");
+        assertThat(services().get("kafka-acls").get("command")).isEqualTo(List.of("kafka-acls", "--apply"));
         assertThat(services().get("migrate").get("command")).isEqualTo(List.of("migrate"));
     }
 
