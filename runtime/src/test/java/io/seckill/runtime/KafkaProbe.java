@@ -17,6 +17,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -35,8 +37,13 @@ public final class KafkaProbe implements AutoCloseable {
     }
 
     public void send(String topic, String key, byte[] value) {
+        send(topic, key, value, new RecordHeaders());
+    }
+
+    /** Sends with headers (a dead letter's, say). */
+    public void send(String topic, String key, byte[] value, Headers headers) {
         try {
-            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get();
+            producer.send(new ProducerRecord<>(topic, null, key.getBytes(StandardCharsets.UTF_8), value, headers)).get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }
