@@ -49,19 +49,21 @@ final class Pipeline {
 
     private Pipeline() {
         infra = LocalInfrastructure.get().addresses();
-        env = new Env(Map.of(
+        env = new Env(Map.ofEntries(
                 // Orders are paid through the development payment port.
-                DeploymentMode.SETTING, "development",
-                "SECKILL_HTTP_PORT", "0",
-                "SECKILL_ADMIN_PORT", "0",
-                TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
+                Map.entry(DeploymentMode.SETTING, "development"),
+                Map.entry("SECKILL_HTTP_PORT", "0"),
+                Map.entry("SECKILL_ADMIN_PORT", "0"),
+                Map.entry(TokenSettings.SECRET, HttpApi.TOKEN_SECRET),
                 // The tests send everything from one address and some users hammer on purpose.
-                "SECKILL_RATE_LIMIT_PER_USER", "0",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
-                "SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS),
-                "SECKILL_RELAY_INTERVAL_MS", "200",
-                "SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000",
-                "SECKILL_STREAMS_STATE_DIR", temporaryDirectory()));
+                Map.entry("SECKILL_RATE_LIMIT_PER_USER", "0"),
+                Map.entry("SECKILL_RATE_LIMIT_PER_ADDRESS", "0"),
+                Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0"),
+                Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0"),
+                Map.entry("SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS)),
+                Map.entry("SECKILL_RELAY_INTERVAL_MS", "200"),
+                Map.entry("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000"),
+                Map.entry("SECKILL_STREAMS_STATE_DIR", temporaryDirectory())));
         system = SeckillSystem.start(env, infra, host.host());
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort(), system.adminPort());

@@ -77,6 +77,9 @@ public final class IngressApi implements AutoCloseable {
             Clock clock = host.clock();
             IngressMetrics metrics = new IngressMetrics(host.meters());
             Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
+            // The bulkhead: every route but buying queries through a pool of its own, which fails fast when it is busy.
+            Database queries = opened.add(Database.connect(config.infra(), "ingress-api-queries", config.queryPool().size(), config.queryPool().connectionWait(),
+                    host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
@@ -88,6 +91,8 @@ public final class IngressApi implements AutoCloseable {
             BrokerCheck.addTo(host.readiness(), kafkaAdmin);
 
             DSLContext dsl = database.dsl();
+            DSLContext queryDsl = queries.dsl();
+            RateLimiter rateLimiter = new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics);
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
             AccessTokens tokens = new AccessTokens(config.auth().tokens(), clock);
@@ -104,13 +109,13 @@ public final class IngressApi implements AutoCloseable {
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
             OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
-                    new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics), idempotent, metrics, config, clock);
+                    rateLimiter, idempotent, metrics, clock);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
-                    new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
-                    new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
-                    new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
-                    buying, new OrderStatusQuery(identity, statuses, dsl, orders, outboxRows),
-                    new OrderEndingDesk(identity, dsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
+                    new AdminAudit(queryDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
+                    new SaleAdmin(queryDsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
+                    new StockAdjustmentDesk(queryDsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
+                    buying, new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
+                    new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
                     new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));

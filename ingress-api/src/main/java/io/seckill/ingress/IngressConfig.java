@@ -14,6 +14,7 @@ import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.redisstate.RateLimitCounters;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * is taken for one.
  */
 public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost, int adminPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
+                            QueryPool queryPool,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
@@ -62,8 +64,30 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
         }
     }
 
-    /** A limit of 0 switches that side off; the address is the client's as {@code trustedProxies} tell it. */
-    public record RateLimits(int perUser, int perAddress, Duration window, TrustedProxies trustedProxies) {
+    /**
+     * Requests admitted per buyer and per client address in each {@code window}, for buying and, apart, for a buyer's
+     * orders (status, list, payment, cancellation); the address is the client's as {@code trustedProxies} tell it.
+     */
+    public record RateLimits(Limit buy, Limit orders, Duration window, TrustedProxies trustedProxies) {
+
+        public Limit of(RateLimitCounters.Scope scope) {
+            return switch (scope) {
+                case BUY -> buy;
+                case ORDERS -> orders;
+            };
+        }
+    }
+
+    /**
+     * The MySQL connections of every route but buying (status, list, payment, cancellation, admin), apart from the
+     * buy path's: however much of that traffic comes, it never takes a connection the outbox writes need. A request
+     * that waits longer than {@code connectionWait} for one is answered 503.
+     */
+    public record QueryPool(int size, Duration connectionWait) {
+    }
+
+    /** A limit of 0 switches that side off. */
+    public record Limit(int perUser, int perAddress) {
         public boolean enabled() {
             return perUser > 0 || perAddress > 0;
         }
@@ -117,11 +141,12 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 Outbox.relayGrace(env),
                 env.millis("SECKILL_OUTBOX_WAIT_MS", Duration.ofSeconds(3)),
                 env.integer("SECKILL_INGRESS_POOL_SIZE", 16),
+                new QueryPool(env.integer("SECKILL_INGRESS_QUERY_POOL_SIZE", 4), env.millis("SECKILL_INGRESS_QUERY_POOL_WAIT_MS", Duration.ofMillis(500))),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
                 auth(env, mode),
-                new RateLimits(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5),
-                        env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50),
+                new RateLimits(new Limit(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50)),
+                        new Limit(env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_USER", 10), env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", 100)),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
                         trustedProxies(env)),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),

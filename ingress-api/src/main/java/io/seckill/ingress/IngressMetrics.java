@@ -1,6 +1,8 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.Counter;
+import io.seckill.redisstate.RateLimitCounters;
+import java.util.EnumMap;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -23,7 +25,7 @@ public final class IngressMetrics {
     private final DistributionSummary outboxBatch;
     private final Timer buy;
     private final Counter soldOutFastPath;
-    private final Counter rateLimited;
+    private final Map<RateLimitCounters.Scope, Counter> rateLimited = new EnumMap<>(RateLimitCounters.Scope.class);
 
     IngressMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -36,8 +38,10 @@ public final class IngressMetrics {
                 .description("server time of a buy, from routing to the answer").publishPercentileHistogram().register(registry);
         this.soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
                 .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
-        this.rateLimited = Counter.builder("seckill.rate.limited")
-                .description("buys refused by a rate limit").register(registry);
+        for (RateLimitCounters.Scope scope : RateLimitCounters.Scope.values()) {
+            rateLimited.put(scope, Counter.builder("seckill.rate.limited").description("requests refused by a rate limit, by the routes' scope")
+                    .tag("scope", scope.name()).register(registry));
+        }
     }
 
     public <T> T timeReserve(Supplier<T> call) {
@@ -57,8 +61,8 @@ public final class IngressMetrics {
         soldOutFastPath.increment();
     }
 
-    public void rateLimited() {
-        rateLimited.increment();
+    public void rateLimited(RateLimitCounters.Scope scope) {
+        rateLimited.get(scope).increment();
     }
 
     void request(String route, String outcome) {

@@ -32,7 +32,9 @@ final class IngressFixture {
             "SECKILL_ADMIN_PORT", "0",
             TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
             "SECKILL_RATE_LIMIT_PER_USER", "0",
-            "SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
+            "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
+            "SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0",
+            "SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0");
     private static IngressFixture instance;
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 

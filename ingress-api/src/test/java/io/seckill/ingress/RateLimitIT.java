@@ -70,6 +70,33 @@ class RateLimitIT {
         assertThat(burst.after().status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
     }
 
+    /**
+     * Status, list, payment and cancellation share a limit of their own (polling is not buying): the excess of a burst of
+     * polls is refused with Retry-After, the buyer's other order routes too, while buying still counts apart.
+     */
+    @Test
+    void aBuyersOrderRoutesHaveALimitOfTheirOwn() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 100, 5);
+        try (ManagedIngress limited = fixture.start(Map.of("SECKILL_ORDERS_RATE_LIMIT_PER_USER", Integer.toString(LIMIT),
+                "SECKILL_RATE_LIMIT_WINDOW_MS", "600000"))) {
+            HttpApi http = limited.http();
+            String orderId = http.buy(sku, "poller", 1).orderId();
+
+            List<HttpApi.Reply> polls = Concurrently.run(LIMIT + EXTRA, () -> http.order("poller", orderId));
+
+            assertThat(polls.stream().filter(reply -> reply.status() == 200)).hasSize(LIMIT);
+            assertThat(polls.stream().filter(reply -> reply.status() == 429)).hasSize(EXTRA).allSatisfy(reply -> {
+                assertThat(reply.code()).isEqualTo("RATE_LIMITED");
+                assertThat(Integer.parseInt(reply.retryAfter())).isPositive();
+            });
+            assertThat(http.orders("poller", sku).status()).isEqualTo(429);
+            assertThat(http.cancel("poller", orderId, null).status()).isEqualTo(429);
+            assertThat(http.order("someone-else", orderId).status()).as("another buyer's own limit").isEqualTo(404);
+            assertThat(http.buy(sku, "poller", 1).status()).as("buying counts apart").isEqualTo(202);
+        }
+    }
+
     /** The n-th buy of a burst (1 to LIMIT + EXTRA), or the one after it (0). */
     @FunctionalInterface
     private interface Buy {
@@ -98,7 +125,7 @@ class RateLimitIT {
     /** Every address's window empty: the tests count from the same loopback address. */
     @BeforeEach
     void forgetEveryAddress() {
-        fixture.redis.keys("seckill:{ratelimit}:ip:*").forEach(fixture.redis::del);
+        fixture.redis.keys("seckill:{ratelimit}:*:ip:*").forEach(fixture.redis::del);
     }
 
     /** A window far longer than the test, so all requests fall into one. */

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.config.InfraAddresses;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Locale;
 import javax.sql.DataSource;
 import io.seckill.schemas.migration.SchemaMigration;
@@ -23,6 +24,9 @@ import org.jooq.impl.DSL;
  */
 public final class Database implements AutoCloseable {
 
+    /** HikariCP's own default: long enough to outlast a database restart without failing callers at once. */
+    private static final Duration DEFAULT_CONNECTION_WAIT = Duration.ofSeconds(30);
+
     private final HikariDataSource dataSource;
     private final DSLContext dsl;
 
@@ -38,7 +42,13 @@ public final class Database implements AutoCloseable {
      * @throws IllegalStateException naming {@code bin/seckill migrate} when the schema is another release's
      */
     public static Database connect(InfraAddresses addresses, String poolName, int maxPoolSize, MeterRegistry meters) {
+        return connect(addresses, poolName, maxPoolSize, DEFAULT_CONNECTION_WAIT, meters);
+    }
+
+    /** The same, a caller waiting at most {@code connectionWait} for a free connection (then the pool's timeout exception). */
+    public static Database connect(InfraAddresses addresses, String poolName, int maxPoolSize, Duration connectionWait, MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
+        config.setConnectionTimeout(connectionWait.toMillis());
         config.setPoolName(poolName);
         config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
         config.setJdbcUrl(addresses.mysqlUrl());

@@ -5,7 +5,7 @@ package io.seckill.redisstate;
  * <ul>
  *   <li>{@code seckill:order:{ORDER_ID}}: hash of an order's status for buyers polling it (expires)</li>
  *   <li>{@code seckill:idempotency:{USER}:KEY}: hash of a buy request's stored outcome (expires)</li>
- *   <li>{@code seckill:{ratelimit}:user:USER} and {@code ...:ip:ADDRESS}: sorted sets of admitted
+ *   <li>{@code seckill:{ratelimit}:SCOPE:user:USER} and {@code ...:SCOPE:ip:ADDRESS}: sorted sets of admitted
  *       request times. They share one hash tag so one script checks both; on Redis Cluster all rate
  *       limiting lands on one node, which is fine at these sizes and the price of one round trip.</li>
  * </ul>
@@ -23,11 +23,11 @@ final class GlobalKeys {
         return "seckill:idempotency:{" + userId + "}:" + key;
     }
 
-    static String userRate(String userId) {
-        return "seckill:{ratelimit}:user:" + userId;
+    static String userRate(String scope, String userId) {
+        return "seckill:{ratelimit}:" + scope + ":user:" + userId;
     }
 
-    static String addressRate(String address) {
-        return "seckill:{ratelimit}:ip:" + address;
+    static String addressRate(String scope, String address) {
+        return "seckill:{ratelimit}:" + scope + ":ip:" + address;
     }
 }

@@ -12,6 +12,24 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class RateLimitCounters {
 
+    /** Which routes a count is for: each has its own limits and its own counts. */
+    public enum Scope {
+        /** Buying. */
+        BUY("buy"),
+        /** A buyer's own orders: their status, the list, payment and cancellation. */
+        ORDERS("orders");
+
+        private final String keyPart;
+
+        Scope(String keyPart) {
+            this.keyPart = keyPart;
+        }
+
+        String keyPart() {
+            return keyPart;
+        }
+    }
+
     private final LuaRunner lua;
 
     public RateLimitCounters(LuaRunner lua) {
@@ -22,9 +40,9 @@ public final class RateLimitCounters {
      * Admits the request if both sides are under their limit (a limit of 0 switches that side off).
      * @return 0 when admitted (and counted), else the milliseconds until a slot frees up
      */
-    public long admit(String userId, String address, long nowMs, Duration window, int perUser, int perAddress) {
+    public long admit(Scope scope, String userId, String address, long nowMs, Duration window, int perUser, int perAddress) {
         return (Long) lua.run(LuaScript.RATE_LIMIT,
-                List.of(GlobalKeys.userRate(userId), GlobalKeys.addressRate(address)),
+                List.of(GlobalKeys.userRate(scope.keyPart(), userId), GlobalKeys.addressRate(scope.keyPart(), address)),
                 List.of(Long.toString(nowMs), Long.toString(window.toMillis()),
                         Integer.toString(perUser), Integer.toString(perAddress),
                         Long.toHexString(ThreadLocalRandom.current().nextLong())));

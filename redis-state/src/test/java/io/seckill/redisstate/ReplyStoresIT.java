@@ -99,9 +99,10 @@ class ReplyStoresIT {
         String address = "10.0.0." + (System.nanoTime() % 250);
         long now = System.currentTimeMillis();
         Duration window = Duration.ofMinutes(1);
-        assertThat(counters.admit(user, address, now, window, 2, 0)).isZero();
-        assertThat(counters.admit(user, address, now + 1, window, 2, 0)).isZero();
-        assertThat(counters.admit(user, address, now + 2, window, 2, 0)).isBetween(1L, window.toMillis());
-        assertThat(counters.admit(user, address, now + window.toMillis() + 1, window, 2, 0)).as("the window slid").isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, now, window, 2, 0)).isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, now + 1, window, 2, 0)).isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, now + 2, window, 2, 0)).isBetween(1L, window.toMillis());
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, now + window.toMillis() + 1, window, 2, 0)).as("the window slid").isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.ORDERS, user, address, now + 2, window, 2, 0)).as("each scope counts apart").isZero();
     }
 }

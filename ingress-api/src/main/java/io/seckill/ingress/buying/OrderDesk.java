@@ -1,6 +1,5 @@
 package io.seckill.ingress.buying;
 
-import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.IngressMetrics;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
@@ -8,6 +7,7 @@ import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.RateLimiter;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.javalin.http.Context;
@@ -57,12 +57,11 @@ public final class OrderDesk {
     private final RateLimiter rateLimiter;
     private final IdempotentReplies idempotent;
     private final IngressMetrics metrics;
-    private final IngressConfig config;
     private final Clock clock;
 
     public OrderDesk(BuyerIdentity identity, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
               KnownSkus knownSkus, OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
-              IngressMetrics metrics, IngressConfig config, Clock clock) {
+              IngressMetrics metrics, Clock clock) {
         this.identity = identity;
         this.saleStore = saleStore;
         this.outbox = outbox;
@@ -74,7 +73,6 @@ public final class OrderDesk {
         this.rateLimiter = rateLimiter;
         this.idempotent = idempotent;
         this.metrics = metrics;
-        this.config = config;
         this.clock = clock;
     }
 
@@ -84,10 +82,10 @@ public final class OrderDesk {
         String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
         if (key == null) {
-            attempt(skuId, userId, quantity, null, () -> rateLimiter.admit(userId, clientAddress(ctx)), ctx.path()).writeTo(ctx);
+            attempt(skuId, userId, quantity, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path()).writeTo(ctx);
             return;
         }
-        rateLimiter.admit(userId, clientAddress(ctx));
+        rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx);
         idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), () -> {
             try {
                 Reply reply = attempt(skuId, userId, quantity, key, () -> { }, ctx.path());
@@ -186,9 +184,5 @@ public final class OrderDesk {
 
     private static Reply soldOutAnswer(long skuId, String path) {
         return Reply.problem(new Problem(ErrorCode.SOLD_OUT, "SKU " + skuId + " is sold out"), path);
-    }
-
-    private String clientAddress(Context ctx) {
-        return config.rateLimits().trustedProxies().clientAddress(ctx.ip(), ctx.header("X-Forwarded-For"));
     }
 }

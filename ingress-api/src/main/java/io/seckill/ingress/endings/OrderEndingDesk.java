@@ -1,5 +1,6 @@
 package io.seckill.ingress.endings;
 
+import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
@@ -10,6 +11,7 @@ import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderBodies;
 import io.seckill.ingress.orders.OrderStatusQuery;
 import io.javalin.http.Context;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
@@ -32,6 +34,7 @@ public final class OrderEndingDesk {
 
 
     private final BuyerIdentity identity;
+    private final RateLimiter rateLimiter;
     private final DSLContext dsl;
     private final Orders orders;
     private final OutboxLookups outbox;
@@ -40,9 +43,10 @@ public final class OrderEndingDesk {
     private final IdempotentReplies idempotent;
     private final Clock clock;
 
-    public OrderEndingDesk(BuyerIdentity identity, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
+    public OrderEndingDesk(BuyerIdentity identity, RateLimiter rateLimiter, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
                     IdempotentReplies idempotent, Clock clock) {
         this.identity = identity;
+        this.rateLimiter = rateLimiter;
         this.dsl = dsl;
         this.orders = orders;
         this.outbox = outbox;
@@ -54,6 +58,7 @@ public final class OrderEndingDesk {
 
     public void pay(Context ctx) {
         String userId = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.ORDERS, userId, ctx);
         String orderId = PathParams.orderId(ctx);
         String reference = Json.body(ctx, PaymentRequest.class).validReference();
         once(ctx, userId, () -> {
@@ -68,6 +73,7 @@ public final class OrderEndingDesk {
 
     public void cancel(Context ctx) {
         String userId = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.ORDERS, userId, ctx);
         String orderId = PathParams.orderId(ctx);
         // The transaction itself finds no order of this buyer (NOT_FOUND): no read ahead of it.
         once(ctx, userId, () -> answer(endings.cancel(dsl, orderId, userId, clock.instant()), orderId, userId));

@@ -1,11 +1,15 @@
 package io.seckill.ingress.http;
 
+import io.javalin.http.Context;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.IngressMetrics;
 import io.seckill.redisstate.RateLimitCounters;
 import java.time.Clock;
 
-/** Admits a buy only if both the buyer and the client address are under their limit (one atomic script). */
+/**
+ * Admits a request only if both its buyer and its client address are under their limit for the routes it is on
+ * (one atomic script); else 429 with {@code Retry-After}. The address is the client's as the trusted proxies tell it.
+ */
 public final class RateLimiter {
 
     private final RateLimitCounters counters;
@@ -20,16 +24,21 @@ public final class RateLimiter {
         this.metrics = metrics;
     }
 
-    public void admit(String userId, String address) {
-        if (!limits.enabled()) {
+    public void admit(RateLimitCounters.Scope scope, String userId, Context ctx) {
+        IngressConfig.Limit limit = limits.of(scope);
+        if (!limit.enabled()) {
             return;
         }
-        long waitMs = counters.admit(userId, address, clock.millis(), limits.window(), limits.perUser(), limits.perAddress());
+        long waitMs = counters.admit(scope, userId, clientAddress(ctx), clock.millis(), limits.window(), limit.perUser(), limit.perAddress());
         if (waitMs > 0) {
-            metrics.rateLimited();
+            metrics.rateLimited(scope);
             long seconds = Math.max(1, (waitMs + 999) / 1000);
             throw new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s")
                     .with(Json.RETRY_AFTER_SECONDS, seconds);
         }
+    }
+
+    public String clientAddress(Context ctx) {
+        return limits.trustedProxies().clientAddress(ctx.ip(), ctx.header("X-Forwarded-For"));
     }
 }

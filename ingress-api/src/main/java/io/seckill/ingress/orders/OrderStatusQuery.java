@@ -1,5 +1,6 @@
 package io.seckill.ingress.orders;
 
+import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
@@ -10,6 +11,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.OrderView;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
@@ -28,14 +30,17 @@ import org.jooq.DSLContext;
  * (payment deadline, paid, cancelled, expired) and the time of each step. Someone else's order is
  * indistinguishable from one that does not exist (404). {@code GET /api/v1/orders?skuId=}: every order
  * the buyer made of one SKU, from MySQL, so a buyer whose connection dropped before the answer can find
- * out what became of the request.
+ * out what became of the request. Both are rate-limited per buyer and per address ({@link RateLimitCounters.Scope#ORDERS}),
+ * and {@code dsl} is the query pool, apart from the buy path's.
  */
-public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses, DSLContext dsl, Orders orders, OutboxLookups outbox) {
+public record OrderStatusQuery(BuyerIdentity identity, RateLimiter rateLimiter, OrderStatusStore statuses, DSLContext dsl, Orders orders,
+                               OutboxLookups outbox) {
 
     private static final int LIST_LIMIT = 100;
 
     public void get(Context ctx) {
         String userId = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.ORDERS, userId, ctx);
         String orderId = PathParams.orderId(ctx);
         Map<String, Object> order = statuses.get(orderId)
                 .filter(found -> found.status() == OrderStatus.PENDING)
@@ -48,6 +53,7 @@ public record OrderStatusQuery(BuyerIdentity identity, OrderStatusStore statuses
 
     public void list(Context ctx) {
         String userId = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.ORDERS, userId, ctx);
         long skuId = PathParams.skuIdQuery(ctx);
         // Outbox first, for the reason given at fromMySql.
         List<OutboxLookups.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
