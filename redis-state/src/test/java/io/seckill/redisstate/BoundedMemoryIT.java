@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class BoundedMemoryIT {
 
-    private static final long LIMIT_ABOVE_USED = 8L * 1024 * 1024;
-    private static final int FRESH_KEYS = 40_000;
+    private static final long LIMIT_ABOVE_USED = 4L * 1024 * 1024;
+    private static final int FRESH_KEYS = 16_000;
     private static final long ONE_WRITE = 16L * 1024;
 
     @Test
