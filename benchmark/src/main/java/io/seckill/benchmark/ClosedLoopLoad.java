@@ -2,7 +2,10 @@ package io.seckill.benchmark;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
@@ -41,13 +44,15 @@ final class ClosedLoopLoad {
         Histogram latencies = new Histogram(3);
         long unexpected = 0;
         long failures = 0;
+        Map<Integer, Long> statuses = new TreeMap<>();
         for (Worker worker : workers) {
             worker.thread.join();
             latencies.add(worker.latencies);
             unexpected += worker.unexpected;
             failures += worker.failures;
+            worker.statuses.forEach((status, count) -> statuses.merge(status, count, Long::sum));
         }
-        return new Result(scenario.name(), latencies, duration, unexpected, failures);
+        return new Result(scenario.name(), latencies, duration, unexpected, failures, statuses);
     }
 
     private final class Worker implements Runnable {
@@ -58,6 +63,7 @@ final class ClosedLoopLoad {
         final long measureTo;
         long unexpected;
         long failures;
+        final Map<Integer, Long> statuses = new HashMap<>();
 
         Worker(Scenario scenario, long measureFrom, long measureTo) {
             this.scenario = scenario;
@@ -79,6 +85,7 @@ final class ClosedLoopLoad {
                     long done = System.nanoTime();
                     if (sent >= measureFrom && done <= measureTo) {
                         latencies.recordValue(done - sent);
+                        statuses.merge(status, 1L, Long::sum);
                         if (status != scenario.expectedStatus()) {
                             unexpected++;
                         }
@@ -93,8 +100,8 @@ final class ClosedLoopLoad {
         }
     }
 
-    /** Figures of one scenario run; latencies in nanoseconds. */
-    record Result(String scenario, Histogram latencies, Duration duration, long unexpectedStatus, long failures) {
+    /** Figures of one scenario run; latencies in nanoseconds; how many measured answers had each status. */
+    record Result(String scenario, Histogram latencies, Duration duration, long unexpectedStatus, long failures, Map<Integer, Long> statuses) {
 
         double requestsPerSecond() {
             return latencies.getTotalCount() / (duration.toNanos() / 1e9);

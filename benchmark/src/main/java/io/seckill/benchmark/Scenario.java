@@ -12,6 +12,10 @@ record Scenario(String name, int expectedStatus, LongFunction<byte[]> request) {
         return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
+    static byte[] getAuthorized(String host, String path, String authorization) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + authorization + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
     static byte[] postJson(String host, String path, String authorization, String body) {
         byte[] content = body.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + authorization

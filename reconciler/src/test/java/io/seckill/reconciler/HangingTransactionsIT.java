@@ -161,10 +161,12 @@ class HangingTransactionsIT {
         static Stray leave(long producerId) throws Exception {
             Stray stray = new Stray(Stores.INFRA.kafka());
             stray.admin.createTopics(List.of(new NewTopic(stray.topic, 1, (short) 1))).all().get();
-            Node leader = await().atMost(Duration.ofSeconds(30)).until(
+            // The new topic reaches the broker's metadata a moment after it is created: until then it is unknown there.
+            Node leader = await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(ExecutionException.class).until(
                     () -> stray.admin.describeTopics(List.of(stray.topic)).allTopicNames().get().get(stray.topic).partitions().get(0).leader(),
                     node -> node != null && !node.isEmpty());
-            StrayTransaction.leave(stray.admin, leader.host(), leader.port(), stray.topic, 0, producerId, System.currentTimeMillis(), INSIDE);
+            StrayTransaction.leave(stray.admin, Stores.INFRA.kafka().security().sasl().orElseThrow(), leader.host(), leader.port(), stray.topic, 0,
+                    producerId, System.currentTimeMillis(), INSIDE);
             stray.kafka.sendTo(stray.topic, 0, stray.behind);
             return stray;
         }
