@@ -77,7 +77,8 @@ public final class IngressApi implements AutoCloseable {
             Clock clock = host.clock();
             IngressMetrics metrics = new IngressMetrics(host.meters());
             Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
-            // The bulkhead: every route but buying queries through a pool of its own, which fails fast when it is busy.
+            // The bulkhead: the buyers' other routes query through a pool of their own, which fails fast when it is busy; the buy
+            // path and the operators' few admin requests (which must get through an incident) keep the main pool.
             Database queries = opened.add(Database.connect(config.infra(), "ingress-api-queries", config.queryPool().size(), config.queryPool().connectionWait(),
                     host.meters()));
             RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
@@ -111,9 +112,9 @@ public final class IngressApi implements AutoCloseable {
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                     rateLimiter, idempotent, metrics, clock);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
-                    new AdminAudit(queryDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
-                    new SaleAdmin(queryDsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
-                    new StockAdjustmentDesk(queryDsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
+                    new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
+                    new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
+                    new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
                     buying, new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
                     new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock));

@@ -79,7 +79,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
     }
 
     /**
-     * The MySQL connections of every route but buying (status, list, payment, cancellation, admin), apart from the
+     * The MySQL connections of the buyers' routes other than buying (status, list, payment, cancellation), apart from the
      * buy path's: however much of that traffic comes, it never takes a connection the outbox writes need. A request
      * that waits longer than {@code connectionWait} for one is answered 503.
      */
