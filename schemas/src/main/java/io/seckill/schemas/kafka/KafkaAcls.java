@@ -79,6 +79,10 @@ public final class KafkaAcls {
                 }
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.READ);
+                // Transactional offset commits land there: a transaction left hanging on it blocks every read_committed
+                // group's committed offsets (Streams cannot start its tasks) until the check aborts it.
+                grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.DESCRIBE);
+                grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.READ);
                 grants.literal(ResourceType.TRANSACTIONAL_ID, ResourcePattern.WILDCARD_RESOURCE, AclOperation.DESCRIBE);
                 grants.literal(ResourceType.CLUSTER, Resource.CLUSTER_NAME, AclOperation.CLUSTER_ACTION);
             }
