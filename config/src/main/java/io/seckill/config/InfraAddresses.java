@@ -63,6 +63,11 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
         return new InfraAddresses(mysqlUrl, account.user(), account.password(), redisUrl, kafka);
     }
 
+    /** The same servers, Kafka reached as {@code principal} (the same security settings, its own login). */
+    public InfraAddresses as(KafkaPrincipal principal) {
+        return withKafka(kafka.security().as(principal));
+    }
+
     /** The same servers, Kafka reached as {@code security} says. */
     public InfraAddresses withKafka(KafkaSecurity security) {
         return new InfraAddresses(mysqlUrl, mysqlUser, mysqlPassword, redisUrl, kafka.as(security));

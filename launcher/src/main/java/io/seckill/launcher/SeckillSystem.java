@@ -35,26 +35,22 @@ public final class SeckillSystem implements AutoCloseable {
         if (!unknown.isEmpty() || !launch.contains("ingress-api")) {
             throw new IllegalArgumentException(LAUNCH + " lists services among " + SERVICES + " and always ingress-api; unknown: " + unknown);
         }
+        // In one process too, each service reaches Kafka as its own principal, with only its own rights.
         try {
             if (launch.contains("stream-processor")) {
-                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, as(infra, KafkaPrincipal.STREAM_PROCESSOR)), host));
+                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, infra.as(KafkaPrincipal.STREAM_PROCESSOR)), host));
             }
             if (launch.contains("db-sink")) {
-                services.add(DbSink.start(DbSinkConfig.from(env, as(infra, KafkaPrincipal.DB_SINK)), host));
+                services.add(DbSink.start(DbSinkConfig.from(env, infra.as(KafkaPrincipal.DB_SINK)), host));
             }
             if (launch.contains("reconciler")) {
-                services.add(Reconciler.start(ReconcilerConfig.from(env, as(infra, KafkaPrincipal.RECONCILER)), host));
+                services.add(Reconciler.start(ReconcilerConfig.from(env, infra.as(KafkaPrincipal.RECONCILER)), host));
             }
-            ingress = services.add(IngressApi.start(IngressConfig.from(env, as(infra, KafkaPrincipal.INGRESS)), host));
+            ingress = services.add(IngressApi.start(IngressConfig.from(env, infra.as(KafkaPrincipal.INGRESS)), host));
         } catch (Throwable e) {
             services.closeAfter(e);
             throw e;
         }
-    }
-
-    /** The servers as {@code principal} reaches Kafka: in one process too, each service has only its own rights. */
-    private static InfraAddresses as(InfraAddresses infra, KafkaPrincipal principal) {
-        return infra.withKafka(infra.kafka().security().as(principal));
     }
 
     /** Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port). */

@@ -168,7 +168,7 @@ public final class LocalInfrastructure {
 
     /** The servers, MySQL as the application account, Kafka as {@code principal}: what that service gets, with its rights only. */
     public InfraAddresses addressesFor(KafkaPrincipal principal) {
-        return addresses.withKafka(addresses.kafka().security().as(principal));
+        return addresses.as(principal);
     }
 
     /** The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL. */

@@ -44,7 +44,7 @@ public final class KafkaClients {
 
     /** Idempotent, acks=all: a retried send never duplicates within a producer session. String keys, byte values. */
     public static Properties producer(KafkaAccess kafka, String clientId) {
-        Properties props = common(kafka);
+        Properties props = kafka.clientProperties();
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -59,7 +59,7 @@ public final class KafkaClients {
      * group, a dead member detected within {@link #SESSION_TIMEOUT_MS}.
      */
     public static Properties consumer(KafkaAccess kafka, String groupId, String clientId) {
-        Properties props = common(kafka);
+        Properties props = kafka.clientProperties();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -73,11 +73,6 @@ public final class KafkaClients {
     }
 
     public static Properties admin(KafkaAccess kafka) {
-        return common(kafka);
-    }
-
-    /** Where the brokers are and how this client proves who it is ({@link KafkaAccess#clientProperties}). */
-    public static Properties common(KafkaAccess kafka) {
         return kafka.clientProperties();
     }
 

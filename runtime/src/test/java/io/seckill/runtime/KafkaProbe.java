@@ -31,7 +31,7 @@ public final class KafkaProbe implements AutoCloseable {
     /** @param kafka the brokers, reached as a principal that may write and read what the test does (the operator's, in tests) */
     public KafkaProbe(KafkaAccess kafka) {
         this.kafka = kafka;
-        Properties props = KafkaClients.common(kafka);
+        Properties props = kafka.clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -60,7 +60,7 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** Every record on the topic right now, from the beginning of each partition to its end. */
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Properties props = KafkaClients.common(kafka);
+        Properties props = kafka.clientProperties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();

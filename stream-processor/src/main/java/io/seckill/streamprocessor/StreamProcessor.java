@@ -55,7 +55,7 @@ public final class StreamProcessor implements AutoCloseable {
     /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
     private static StreamProcessor start(StreamProcessorConfig config, ServiceHost host, OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
-        Properties props = KafkaClients.common(config.infra().kafka());
+        Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.directory().toString());
