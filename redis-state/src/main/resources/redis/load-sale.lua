@@ -3,7 +3,7 @@
 -- the newest in both stores whatever order they arrive in. Refused while reservations are still
 -- undecided, because replacing stock under them would break "Redis stock + pending == MySQL stock".
 -- KEYS: stock, sale, bought, ledger, pending, adjustments
--- ARGV: stock, perUserLimit, startsAtMs, endsAtMs, version
+-- ARGV: stock, perUserLimit, startsAtMs, endsAtMs, version, passRequired ('1' or '0')
 -- Returns LOADED, STALE or IN_FLIGHT.
 local loaded = tonumber(redis.call('HGET', KEYS[2], 'version') or '-1')
 if loaded > tonumber(ARGV[5]) then
@@ -13,6 +13,6 @@ if tonumber(redis.call('GET', KEYS[5]) or '0') > 0 then
   return 'IN_FLIGHT'
 end
 redis.call('SET', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], 'limit', ARGV[2], 'startsAt', ARGV[3], 'endsAt', ARGV[4], 'version', ARGV[5])
+redis.call('HSET', KEYS[2], 'limit', ARGV[2], 'startsAt', ARGV[3], 'endsAt', ARGV[4], 'version', ARGV[5], 'passRequired', ARGV[6])
 redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return 'LOADED'

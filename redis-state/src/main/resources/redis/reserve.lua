@@ -1,13 +1,14 @@
--- Reserve stock for one order, atomically: sale loaded and open, quantity within the per-user limit,
+-- Reserve stock for one order, atomically: sale loaded and open, a sale pass shown if the sale wants
+-- one (the caller verified it: it is signed, not stored), quantity within the per-user limit,
 -- stock, the user's running total, then decrement, count the user's units and record the
 -- reservation in the ledger.
 -- KEYS: stock, sale, bought, ledger, pending, adjustments
--- ARGV: orderId, userId, quantity, nowMs
+-- ARGV: orderId, userId, quantity, nowMs, passShown ('1' when the request carried this buyer's valid pass)
 -- Returns {code, value}:
 --   {RESERVED, stock left} | {NOT_LOADED, 0} | {SALE_NOT_STARTED, startsAtMs} | {SALE_ENDED, endsAtMs}
---   | {QUANTITY_OVER_LIMIT, limit} | {SOLD_OUT, 0} | {INSUFFICIENT_STOCK, stock left}
+--   | {PASS_REQUIRED, 0} | {QUANTITY_OVER_LIMIT, limit} | {SOLD_OUT, 0} | {INSUFFICIENT_STOCK, stock left}
 --   | {PURCHASE_LIMIT_REACHED, limit} | {DUPLICATE_ORDER, 0}
-local sale = redis.call('HMGET', KEYS[2], 'limit', 'startsAt', 'endsAt')
+local sale = redis.call('HMGET', KEYS[2], 'limit', 'startsAt', 'endsAt', 'passRequired')
 if not sale[1] then
   return {'NOT_LOADED', 0}
 end
@@ -17,6 +18,9 @@ if now < tonumber(sale[2]) then
 end
 if now >= tonumber(sale[3]) then
   return {'SALE_ENDED', tonumber(sale[3])}
+end
+if sale[4] == '1' and ARGV[5] ~= '1' then
+  return {'PASS_REQUIRED', 0}
 end
 local qty = tonumber(ARGV[3])
 local limit = tonumber(sale[1])

@@ -8,7 +8,7 @@
 -- ARGV[2] = ADD, then pairs orderId, "user|qty|timeMs": ledger entries, each counted to its buyer.
 -- ARGV[2] = BOUGHT, then pairs userId, qty: units the buyer holds in decided orders.
 -- ARGV[2] = ADJUSTED, then adjustment ids: stock adjustments MySQL's stock already holds.
--- ARGV[2] = OPEN, stock, pending, perUserLimit, startsAtMs, endsAtMs, version: the sale opens.
+-- ARGV[2] = OPEN, stock, pending, perUserLimit, startsAtMs, endsAtMs, version, passRequired: the sale opens.
 -- Returns 1, or 0 (nothing written) when the lock no longer holds the token.
 if redis.call('GET', KEYS[7]) ~= ARGV[1] then
   return 0
@@ -33,7 +33,7 @@ elseif mode == 'ADJUSTED' then
 elseif mode == 'OPEN' then
   redis.call('SET', KEYS[1], ARGV[3])
   redis.call('SET', KEYS[5], ARGV[4])
-  redis.call('HSET', KEYS[2], 'limit', ARGV[5], 'startsAt', ARGV[6], 'endsAt', ARGV[7], 'version', ARGV[8])
+  redis.call('HSET', KEYS[2], 'limit', ARGV[5], 'startsAt', ARGV[6], 'endsAt', ARGV[7], 'version', ARGV[8], 'passRequired', ARGV[9])
 else
   return redis.error_reply('unknown restore step ' .. tostring(mode))
 end

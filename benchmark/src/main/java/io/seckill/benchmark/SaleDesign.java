@@ -20,6 +20,12 @@ interface SaleDesign extends AutoCloseable {
     /** Defines a sale of {@code units} on each SKU, open now, at most {@code perBuyer} units a buyer. */
     void defineSales(List<Long> skus, int units, int perBuyer) throws Exception;
 
+    /**
+     * The sale passes these attempts' buyers get before the sale opens, by "sku:buyer" ({@link WholeSaleLoad#passKey});
+     * none for a design without passes.
+     */
+    Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) throws Exception;
+
     /** When each of these orders was committed in MySQL (by MySQL's clock or the committer's), those that are. */
     Map<String, Instant> committed(Collection<String> orderIds) throws Exception;
 

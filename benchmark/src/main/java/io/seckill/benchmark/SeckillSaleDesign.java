@@ -8,6 +8,15 @@ import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.IngressAdmin;
+import io.seckill.processdriver.SalePassClient;
+import io.seckill.ingress.pass.PassSettings;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -28,6 +37,9 @@ final class SeckillSaleDesign implements SaleDesign {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int PASS_GETTERS = 8;
+    /** Low: here one process solves every buyer's puzzle, where a sale's buyers each solve one on their own machine. */
+    private static final int PASS_DIFFICULTY = 8;
 
     private final SeckillProcess process;
     private final SaleQueries queries;
@@ -45,7 +57,8 @@ final class SeckillSaleDesign implements SaleDesign {
     static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, String javaOptions) throws InterruptedException {
         // The servers' addresses given: the run command uses them instead of starting servers of its own.
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).settings(servers.settings())
-                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET);
+                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET)
+                .setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY));
         SeckillProcess process = servers.service("seckill-all", "all", environment);
         process.awaitReady(READY_TIMEOUT);
         return new SeckillSaleDesign(process, queries, port, servers.settings().get(TokenSettings.SECRET));
@@ -64,8 +77,31 @@ final class SeckillSaleDesign implements SaleDesign {
     @Override
     public void defineSales(List<Long> skus, int units, int perBuyer) throws Exception {
         for (long sku : skus) {
-            admin.defineSale(sku, units, perBuyer);
+            admin.defineSale(sku, units, perBuyer, true);
         }
+    }
+
+    /** One pass per buyer and SKU, got over the buyers' port as a browser gets it, several at once. */
+    @Override
+    public Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) throws Exception {
+        SalePassClient client = new SalePassClient(HTTP, URI.create("http://localhost:" + port));
+        Map<String, String> passes = new ConcurrentHashMap<>();
+        ExecutorService getters = Executors.newFixedThreadPool(PASS_GETTERS);
+        try {
+            Map<String, WholeSaleLoad.Attempt> buyersOfSkus = new LinkedHashMap<>();
+            attempts.forEach(attempt -> buyersOfSkus.putIfAbsent(WholeSaleLoad.passKey(attempt.sku(), attempt.buyer()), attempt));
+            List<Future<?>> got = new ArrayList<>();
+            buyersOfSkus.forEach((key, attempt) -> got.add(getters.submit(() -> {
+                passes.put(key, client.passFor(attempt.sku(), Map.of("X-Gateway-Secret", WholeSaleLoad.GATEWAY_SECRET, "X-User-Id", attempt.buyer())));
+                return null;
+            })));
+            for (Future<?> pass : got) {
+                pass.get();
+            }
+        } finally {
+            getters.shutdownNow();
+        }
+        return passes;
     }
 
     /** Decided in MySQL, confirmed or rejected (a rejection returned the stock: decided, not lost), with the sink's time. */

@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import io.seckill.ingress.pass.SalePasses;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -51,6 +53,7 @@ final class WholeSaleLoad {
     private final String host;
     private final int port;
     private final int connections;
+    private Map<String, String> passes = Map.of();
 
     WholeSaleLoad(String host, int port, int connections) {
         this.host = host;
@@ -58,8 +61,17 @@ final class WholeSaleLoad {
         this.connections = connections;
     }
 
-    /** @param ratePerSecond 0: closed loop; else the open loop's fixed rate */
-    Outcome run(List<Attempt> attempts, double ratePerSecond) throws InterruptedException {
+    /** How {@link SaleDesign#passes} names a buyer's pass to a SKU. */
+    static String passKey(long sku, String buyer) {
+        return sku + ":" + buyer;
+    }
+
+    /**
+     * @param passes        each attempt's sale pass, by {@link #passKey}; an attempt without one is sent without
+     * @param ratePerSecond 0: closed loop; else the open loop's fixed rate
+     */
+    Outcome run(List<Attempt> attempts, Map<String, String> passes, double ratePerSecond) throws InterruptedException {
+        this.passes = Map.copyOf(passes);
         AtomicInteger next = new AtomicInteger();
         AtomicLongArray slices = new AtomicLongArray(MAX_SLICES);
         long start = System.nanoTime();
@@ -92,8 +104,10 @@ final class WholeSaleLoad {
 
     private byte[] request(Attempt attempt) {
         byte[] body = ("{\"quantity\":" + attempt.quantity() + "}").getBytes(StandardCharsets.UTF_8);
+        String pass = passes.get(passKey(attempt.sku(), attempt.buyer()));
         String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-Gateway-Secret: " + GATEWAY_SECRET
-                + "\r\nX-User-Id: " + attempt.buyer() + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+                + "\r\nX-User-Id: " + attempt.buyer() + (pass == null ? "" : "\r\n" + SalePasses.HEADER + ": " + pass)
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
         byte[] request = new byte[headBytes.length + body.length];
         System.arraycopy(headBytes, 0, request, 0, headBytes.length);

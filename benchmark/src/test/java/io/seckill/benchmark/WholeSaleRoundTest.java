@@ -59,6 +59,11 @@ class WholeSaleRoundTest {
         }
 
         @Override
+        public Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) {
+            throw new UnsupportedOperationException("the sale is over");
+        }
+
+        @Override
         public Map<String, Instant> committed(Collection<String> orderIds) {
             return committedAt;
         }

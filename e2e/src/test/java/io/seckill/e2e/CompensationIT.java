@@ -66,7 +66,7 @@ class CompensationIT {
             }
             // A marker after the duplicates, in the same partition: once it is released, they were seen.
             String marker = UUID.randomUUID().toString();
-            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli()).reservation()).isEqualTo(Reservation.RESERVED);
+            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli(), false).reservation()).isEqualTo(Reservation.RESERVED);
             OrderRequested markerOrder = OrderRequested.of(marker, sku, "marker", 1, Instant.now());
             kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku),
                     EventJson.encode(StockCompensation.forRejected(OrderResult.rejected(markerOrder, RejectReason.SOLD_OUT, Instant.now()))));

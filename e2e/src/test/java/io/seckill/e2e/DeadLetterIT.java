@@ -71,7 +71,7 @@ class DeadLetterIT {
         pipeline.http.openSale(sku, 5, 1);
         String orderId = UUID.randomUUID().toString();
         // As the ingress would leave it: reserved, PENDING, in the outbox; but its record breaks the contract.
-        assertThat(pipeline.saleStore.reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli()).reservation())
+        assertThat(pipeline.saleStore.reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(Reservation.RESERVED);
         statuses.putAll(List.of(OrderView.pending(orderId, sku, "doomed", 1)));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));

@@ -116,7 +116,7 @@ class ForgedRecordsIT {
         pipeline.http.openSale(sku, 5, 1);
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "pending", 1, Instant.now());
         // As the ingress would leave it, its publish not yet made (the relay is an hour away).
-        assertThat(pipeline.saleStore.reserve(sku, order.orderId(), "pending", 1, Instant.now().toEpochMilli()).reservation())
+        assertThat(pipeline.saleStore.reserve(sku, order.orderId(), "pending", 1, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(Reservation.RESERVED);
         new Outbox().insert(pipeline.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1))));
         RecordHeaders headers = new RecordHeaders();

@@ -87,7 +87,7 @@ public final class FaultMatrix implements Callable<Integer> {
         List<Long> skus = new ArrayList<>();
         for (int stock : STOCKS) {
             long sku = NEXT_SKU.incrementAndGet();
-            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT);
+            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT, false);
             skus.add(sku);
         }
         System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
@@ -131,7 +131,7 @@ public final class FaultMatrix implements Callable<Integer> {
     private static boolean newSaleWorks(FaultCluster cluster, Buyers buyers) throws Exception {
         long sku = NEXT_SKU.incrementAndGet();
         URI ingress = cluster.ingresses().get(1);
-        cluster.admin(1).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT);
+        cluster.admin(1).defineSale(sku, PER_USER_LIMIT, PER_USER_LIMIT, false);
         List<Buyers.Answer> answer = buyers.start("after-" + sku, List.of(ingress), List.of(sku), 1, 1).get();
         if (!answer.get(0).accepted()) {
             return false;

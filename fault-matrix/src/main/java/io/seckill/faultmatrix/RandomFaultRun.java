@@ -113,7 +113,7 @@ public final class RandomFaultRun implements Callable<Integer> {
         for (int i = 0; i < 2; i++) {
             long sku = NEXT_SKU.incrementAndGet();
             int stock = 10 + random.nextInt(30);
-            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT);
+            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT, false);
             stocks.put(sku, stock);
         }
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);

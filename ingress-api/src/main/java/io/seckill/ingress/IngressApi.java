@@ -20,6 +20,8 @@ import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.pass.PassDesk;
+import io.seckill.ingress.pass.SalePasses;
 import io.seckill.mysqlstate.AdminAuditLog;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
@@ -37,6 +39,7 @@ import io.seckill.redisstate.EvictionPolicy;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SpentChallenges;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.BrokerCheck;
@@ -108,14 +111,17 @@ public final class IngressApi implements AutoCloseable {
             OutboxWriter outbox = opened.add(new OutboxWriter(dsl, outboxTable, statuses, config.relayGrace(), config.outboxWait(),
                     config.outboxWriters(), metrics));
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
-            OrderDesk buying = new OrderDesk(identity, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
+            SalePasses passes = new SalePasses(config.passes().key());
+            OrderDesk buying = new OrderDesk(identity, passes, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                     rateLimiter, idempotent, metrics, clock);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
                     new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
                     new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
-                    buying, new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
+                    buying, new PassDesk(identity, rateLimiter, saleStore, knownSkus, config.passes().challenges(new SpentChallenges(lua)), passes,
+                            config.passes(), clock),
+                    new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
                     new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),

@@ -14,6 +14,7 @@ import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.ingress.pass.PassSettings;
 import io.seckill.redisstate.RateLimitCounters;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost, int adminPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             QueryPool queryPool,
-                            int redisPoolSize, Duration kafkaMaxBlock, Auth auth, RateLimits rateLimits,
+                            int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
                             int topicPartitions) {
@@ -66,14 +67,16 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
 
     /**
      * Requests admitted per buyer and per client address in each {@code window}, for buying and, apart, for a buyer's
-     * orders (status, list, payment, cancellation); the address is the client's as {@code trustedProxies} tell it.
+     * orders (status, list, payment, cancellation) and for sale passes (challenges and passes); the address is the
+     * client's as {@code trustedProxies} tell it.
      */
-    public record RateLimits(Limit buy, Limit orders, Duration window, TrustedProxies trustedProxies) {
+    public record RateLimits(Limit buy, Limit orders, Limit pass, Duration window, TrustedProxies trustedProxies) {
 
         public Limit of(RateLimitCounters.Scope scope) {
             return switch (scope) {
                 case BUY -> buy;
                 case ORDERS -> orders;
+                case PASS -> pass;
             };
         }
     }
@@ -133,6 +136,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
 
     public static IngressConfig from(Env env, InfraAddresses infra) {
         DeploymentMode mode = DeploymentMode.of(env);
+        Auth auth = auth(env, mode);
         return new IngressConfig(infra,
                 env.integer("SECKILL_HTTP_PORT", 8080),
                 // The admin API is for operators on this host (or a network they choose), never for buyers' network.
@@ -144,9 +148,11 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 new QueryPool(env.integer("SECKILL_INGRESS_QUERY_POOL_SIZE", 4), env.millis("SECKILL_INGRESS_QUERY_POOL_WAIT_MS", Duration.ofMillis(500))),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 64),
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
-                auth(env, mode),
+                auth,
+                PassSettings.from(env, mode, auth.tokens()),
                 new RateLimits(new Limit(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50)),
                         new Limit(env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_USER", 10), env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", 100)),
+                        new Limit(env.integer("SECKILL_PASS_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", 50)),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
                         trustedProxies(env)),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),

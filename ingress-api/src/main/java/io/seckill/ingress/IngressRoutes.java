@@ -20,6 +20,7 @@ import io.seckill.ingress.http.ProblemErrorHandler;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.pass.PassDesk;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -45,7 +46,7 @@ final class IngressRoutes implements AutoCloseable {
 
     /** The desks the routes hand requests to. */
     record Desks(AdminGuard adminGuard, AdminAudit audit, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis,
-                 OrderDesk buying, OrderStatusQuery orders, OrderEndingDesk endings) {
+                 OrderDesk buying, PassDesk passes, OrderStatusQuery orders, OrderEndingDesk endings) {
     }
 
     /** Where each side listens: buyers on every interface, the admin API on its own (by default this host's only). */
@@ -69,6 +70,8 @@ final class IngressRoutes implements AutoCloseable {
                     metrics.buy(System.nanoTime() - started);
                 }
             });
+            cfg.routes.post("/api/v1/skus/{skuId}/pass-challenges", desks.passes()::challenge);
+            cfg.routes.post("/api/v1/skus/{skuId}/passes", desks.passes()::pass);
             cfg.routes.get("/api/v1/orders/{orderId}", desks.orders()::get);
             cfg.routes.get("/api/v1/orders", desks.orders()::list);
             cfg.routes.post("/api/v1/orders/{orderId}/payment", desks.endings()::pay);

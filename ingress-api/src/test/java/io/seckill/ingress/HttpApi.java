@@ -2,6 +2,8 @@ package io.seckill.ingress;
 
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.pass.SalePasses;
+import io.seckill.processdriver.SalePassClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -51,23 +53,60 @@ public final class HttpApi {
         return URI.create(adminBase + path);
     }
 
-    /** A sale that is open now. */
+    /** A sale that is open now, bought without passes (the tests of passes define their sales with {@link #defineSale(long, int, int, Instant, Instant, boolean)}). */
     public Reply openSale(long skuId, int stock, int perUserLimit) {
         Instant now = Instant.now();
         return defineSale(skuId, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600));
     }
 
+    /** A sale bought without passes. */
     public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
+        return defineSale(skuId, stock, perUserLimit, startsAt, endsAt, false);
+    }
+
+    public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
         return send(HttpRequest.newBuilder(adminUri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\",\"stock\":" + stock
                         + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
-                        + "\",\"endsAt\":\"" + endsAt + "\"}")));
+                        + "\",\"endsAt\":\"" + endsAt + "\",\"passRequired\":" + passRequired + "}")));
     }
 
     public Reply buy(long skuId, String userId, int quantity) {
         return send(buyRequest(skuId, userId, quantity));
+    }
+
+    /** A buy showing {@code pass} in the pass header. */
+    public Reply buyWithPass(long skuId, String userId, int quantity, String pass) {
+        return send(buyRequest(skuId, userId, quantity).header(SalePasses.HEADER, pass));
+    }
+
+    /** A pass for the buyer to SKU {@code skuId}, got as a browser gets it (challenge, solution, pass). */
+    public String passFor(String userId, long skuId) {
+        try {
+            return new SalePassClient(client, URI.create(base)).passFor(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/pass-challenges} as the buyer. */
+    public Reply challenge(String userId, long skuId) {
+        return postAs(userId, "/api/v1/skus/" + skuId + "/pass-challenges", "{}");
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/passes} as the buyer, with {@code body}. */
+    public Reply pass(String userId, long skuId, String body) {
+        return postAs(userId, "/api/v1/skus/" + skuId + "/passes", body);
+    }
+
+    private Reply postAs(String userId, String path, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokenFor(userId)).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     public Reply buy(long skuId, String userId, int quantity, String idempotencyKey) {

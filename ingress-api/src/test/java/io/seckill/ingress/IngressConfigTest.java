@@ -10,6 +10,8 @@ import io.seckill.config.KafkaPrincipal;
 import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.ingress.pass.PassSettings;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,7 @@ class IngressConfigTest {
     private static final String PREVIOUS_SECRET = "the-previous-token-secret-of-32-bytes-or-more";
     private static final String ISSUER = "https://id.shop.example";
     private static final String SECRET = TokenSettings.SECRET;
+    private static final String PASS_SECRET = "a-sale-pass-secret-of-at-least-32-bytes";
 
     @Test
     void itsTextShowsNoSecret() {
@@ -42,7 +45,10 @@ class IngressConfigTest {
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER))).hasMessageContaining(SECRET);
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "http://id.shop.example/jwks.json")))
                 .hasMessageContaining(TokenSettings.JWKS_URL).hasMessageContaining("https");
-        IngressConfig providerOnly = config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json"));
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json")))
+                .as("no token secret to derive the pass key from").hasMessageContaining(PassSettings.SECRET);
+        IngressConfig providerOnly = config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json",
+                PassSettings.SECRET, PASS_SECRET));
         assertThat(providerOnly.auth().tokens().hmacSecrets()).isEmpty();
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_TOKEN", "an-old-admin-password")))
                 .hasMessageContaining("SECKILL_ADMIN_TOKEN").hasMessageNotContaining("an-old-admin-password");
@@ -62,6 +68,28 @@ class IngressConfigTest {
                 DeploymentMode.SETTING, "staging"))).hasMessageContaining(DeploymentMode.SETTING);
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET,
                 "SECKILL_AUTH_MODE", "oauth"))).hasMessageContaining("SECKILL_AUTH_MODE");
+    }
+
+    @Test
+    void salePassSettingsAreCheckedAndNamedNeverShown() {
+        Map<String, String> production = Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET);
+        assertThat(config(production).passes().difficulty()).isEqualTo(PassSettings.DEFAULT_DIFFICULTY);
+        assertThatThrownBy(() -> config(with(production, PassSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
+                .hasMessageContaining(PassSettings.SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(with(production, PassSettings.DIFFICULTY, "33"))).hasMessageContaining(PassSettings.DIFFICULTY);
+        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "riddle"))).hasMessageContaining(PassSettings.CHALLENGE);
+        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "captcha"))).hasMessageContaining("SECKILL_CAPTCHA_VERIFY_URL");
+        Map<String, String> captcha = with(with(with(with(production, PassSettings.CHALLENGE, "captcha"),
+                "SECKILL_CAPTCHA_VERIFY_URL", "https://captcha.example/siteverify"), "SECKILL_CAPTCHA_SECRET", "the-captcha-secret"),
+                "SECKILL_CAPTCHA_SITE_KEY", "site-key");
+        assertThat(config(captcha).toString()).doesNotContain("the-captcha-secret").doesNotContain(TOKEN_SECRET);
+        assertThat(config(with(production, PassSettings.SECRET, PASS_SECRET)).toString()).doesNotContain(PASS_SECRET);
+    }
+
+    private static Map<String, String> with(Map<String, String> settings, String name, String value) {
+        Map<String, String> more = new HashMap<>(settings);
+        more.put(name, value);
+        return more;
     }
 
     @Test

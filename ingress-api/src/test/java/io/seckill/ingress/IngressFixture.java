@@ -25,16 +25,18 @@ import redis.clients.jedis.RedisClient;
  */
 final class IngressFixture {
 
-    private static final Map<String, String> SETTINGS = Map.of(
+    private static final Map<String, String> SETTINGS = Map.ofEntries(
             // The lifecycle's tests pay with the development payment port.
-            DeploymentMode.SETTING, "development",
-            "SECKILL_HTTP_PORT", "0",
-            "SECKILL_ADMIN_PORT", "0",
-            TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
-            "SECKILL_RATE_LIMIT_PER_USER", "0",
-            "SECKILL_RATE_LIMIT_PER_ADDRESS", "0",
-            "SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0",
-            "SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0");
+            Map.entry(DeploymentMode.SETTING, "development"),
+            Map.entry("SECKILL_HTTP_PORT", "0"),
+            Map.entry("SECKILL_ADMIN_PORT", "0"),
+            Map.entry(TokenSettings.SECRET, HttpApi.TOKEN_SECRET),
+            Map.entry("SECKILL_RATE_LIMIT_PER_USER", "0"),
+            Map.entry("SECKILL_RATE_LIMIT_PER_ADDRESS", "0"),
+            Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0"),
+            Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0"),
+            Map.entry("SECKILL_PASS_RATE_LIMIT_PER_USER", "0"),
+            Map.entry("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", "0"));
     private static IngressFixture instance;
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 

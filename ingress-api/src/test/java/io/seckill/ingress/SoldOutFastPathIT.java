@@ -29,7 +29,7 @@ class SoldOutFastPathIT {
         // Two reservations with no order behind them take the stock, so nothing gives it back until we do.
         String[] holds = {UUID.randomUUID().toString(), UUID.randomUUID().toString()};
         for (String hold : holds) {
-            assertThat(fixture.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli()).reservation()).isEqualTo(Reservation.RESERVED);
+            assertThat(fixture.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli(), false).reservation()).isEqualTo(Reservation.RESERVED);
         }
         IngressConfig config = IngressConfig.from(fixture.env, fixture.infra);
         try (ManagedIngress first = ManagedIngress.start(config); ManagedIngress second = ManagedIngress.start(config)) {

@@ -16,8 +16,8 @@ import org.jooq.DSLContext;
  */
 public final class Skus {
 
-    /** A sale as an admin defines it. */
-    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt) {
+    /** A sale as an admin defines it; {@code passRequired}: buying needs a sale pass. */
+    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
     }
 
     /** A sale with the version MySQL gave its latest change: Redis is loaded only with a version at least as new. */
@@ -29,8 +29,12 @@ public final class Skus {
     }
 
     private static VersionedSale versioned(SkuRecord row) {
-        return new VersionedSale(new Sale(row.getId(), row.getName(), row.getStock(), row.getPerUserLimit(), row.getStartsAt(),
-                row.getEndsAt()), row.getVersion());
+        return new VersionedSale(sale(row), row.getVersion());
+    }
+
+    private static Sale sale(SkuRecord row) {
+        return new Sale(row.getId(), row.getName(), row.getStock(), row.getPerUserLimit(), row.getStartsAt(), row.getEndsAt(),
+                row.getPassRequired());
     }
 
     public boolean exists(DSLContext db, long skuId) {
@@ -47,11 +51,13 @@ public final class Skus {
                 .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
                 .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
+                .set(SKU.PASS_REQUIRED, sale.passRequired())
                 .onDuplicateKeyUpdate()
                 .set(SKU.NAME, sale.name())
                 .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
                 .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
+                .set(SKU.PASS_REQUIRED, sale.passRequired())
                 .set(SKU.VERSION, SKU.VERSION.plus(1))
                 .set(SKU.UPDATED_AT, now)
                 .execute() == 1;
@@ -59,8 +65,7 @@ public final class Skus {
 
     /** A sale as it stands: its definition with the units MySQL still holds as {@code stock}. */
     public Optional<Sale> sale(DSLContext db, long skuId) {
-        return db.selectFrom(SKU).where(SKU.ID.eq(skuId)).fetchOptional(row -> new Sale(row.getId(), row.getName(), row.getStock(),
-                row.getPerUserLimit(), row.getStartsAt(), row.getEndsAt()));
+        return db.selectFrom(SKU).where(SKU.ID.eq(skuId)).fetchOptional(Skus::sale);
     }
 
     /** Units MySQL still holds; empty when the SKU does not exist. */

@@ -17,16 +17,19 @@ public record IngressAdmin(URI admin, String adminToken) {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    /** Defines an open sale of {@code stock} units, one per buyer; fails unless it is new (201). */
+    /** Defines an open sale of {@code stock} units, one per buyer, bought without passes; fails unless it is new (201). */
     public void defineSale(long skuId, int stock) throws IOException, InterruptedException {
-        defineSale(skuId, stock, 1);
+        defineSale(skuId, stock, 1, false);
     }
 
-    /** Defines an open sale of {@code stock} units, at most {@code perUserLimit} per buyer; fails unless it is new (201). */
-    public void defineSale(long skuId, int stock, int perUserLimit) throws IOException, InterruptedException {
+    /**
+     * Defines an open sale of {@code stock} units, at most {@code perUserLimit} per buyer, bought with a sale pass if
+     * {@code passRequired}; fails unless it is new (201).
+     */
+    public void defineSale(long skuId, int stock, int perUserLimit, boolean passRequired) throws IOException, InterruptedException {
         Instant now = Instant.now();
         String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
-                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\"}";
+                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\",\"passRequired\":" + passRequired + "}";
         int status = status(HttpRequest.newBuilder(admin.resolve("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));

@@ -92,6 +92,6 @@ final class RedisRecovery {
                         .map(order -> new SaleStore.Held(sale.skuId(), order.orderId(), order.userId(), order.quantity(), order.createdAt().toEpochMilli()))
                         .toList(),
                 snapshot.purchases(),
-                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList());
+                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired());
     }
 }

@@ -174,7 +174,7 @@ class LeakedReservationSweepIT {
 
     private static OrderRequested reserved(long sku, String userId, int quantity, Instant at) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, quantity, at);
-        assertThat(Stores.SALES.reserve(sku, order.orderId(), userId, quantity, at.toEpochMilli()).reservation())
+        assertThat(Stores.SALES.reserve(sku, order.orderId(), userId, quantity, at.toEpochMilli(), false).reservation())
                 .isEqualTo(SaleStore.Reservation.RESERVED);
         return order;
     }

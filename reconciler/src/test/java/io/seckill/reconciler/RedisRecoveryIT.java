@@ -51,7 +51,7 @@ class RedisRecoveryIT {
         Stores.SALES.confirmAll(List.of(OrderResult.confirmed(inFlight, Instant.now())));
         assertThat(Stores.SALES.release(sku, other.orderId())).isEqualTo(1);
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
-        assertThat(Stores.SALES.reserve(sku, "01a22969-0000-7000-8000-000000000001", "early", 2, Instant.now().toEpochMilli()).reservation())
+        assertThat(Stores.SALES.reserve(sku, "01a22969-0000-7000-8000-000000000001", "early", 2, Instant.now().toEpochMilli(), false).reservation())
                 .as("the early buyer holds 2 of 3").isEqualTo(SaleStore.Reservation.PURCHASE_LIMIT_REACHED);
     }
 
@@ -80,7 +80,7 @@ class RedisRecoveryIT {
     void salesLoadedSinceTheMarkerWentAreAdoptedNotRebuilt() {
         Stores.REDIS.del("seckill:epoch");
         long sku = Stores.openSale(5, 2);
-        assertThat(Stores.SALES.reserve(sku, UUID.randomUUID().toString(), "in-flight", 2, Instant.now().toEpochMilli()).reservation())
+        assertThat(Stores.SALES.reserve(sku, UUID.randomUUID().toString(), "in-flight", 2, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(SaleStore.Reservation.RESERVED);
 
         recovery.rebuildIfLost();

@@ -117,7 +117,7 @@ class StockReturnsIT {
     void cancellationsMySqlDoesNotShowPutNothingBack() throws Exception {
         long sku = Stores.openSale(10, 2);
         OrderRequested confirmed = OrderRequested.of(UUID.randomUUID().toString(), sku, "still-confirmed", 1, Instant.now());
-        Stores.SALES.reserve(sku, confirmed.orderId(), "still-confirmed", 1, confirmed.requestedAt().toEpochMilli());
+        Stores.SALES.reserve(sku, confirmed.orderId(), "still-confirmed", 1, confirmed.requestedAt().toEpochMilli(), false);
         Stores.SALES.confirmAll(List.of(Stores.decided(confirmed, OrderResult.confirmed(confirmed, Instant.now()))));
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "cancelled");
         double before = Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)
@@ -141,7 +141,7 @@ class StockReturnsIT {
     /** An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its buyer. */
     private OrderLifecycleEvent confirmedThenCancelled(long sku, String buyer) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, buyer, 2, Instant.now());
-        Stores.SALES.reserve(sku, order.orderId(), buyer, 2, order.requestedAt().toEpochMilli());
+        Stores.SALES.reserve(sku, order.orderId(), buyer, 2, order.requestedAt().toEpochMilli(), false);
         OrderResult confirmed = OrderResult.confirmed(order, Instant.now());
         Stores.sql().transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);

@@ -82,9 +82,9 @@ final class Stores {
     static long openSale(int stock, int perUserLimit) {
         long sku = NEXT_SKU.incrementAndGet();
         Instant now = Instant.now();
-        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600)), now);
+        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false), now);
         SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
-                new Skus().current(sql(), sku).orElseThrow().version());
+                new Skus().current(sql(), sku).orElseThrow().version(), false);
         return sku;
     }
 
@@ -97,7 +97,7 @@ final class Stores {
     /** An order as the ingress leaves it: reserved in Redis, its row in the outbox (due at {@code relayAfter}). */
     static OrderRequested accepted(long sku, String userId, Instant relayAfter) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
-        SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli());
+        SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false);
         new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, userId, 1, EventJson.encodeToString(order), null,
                 relayAfter)));
         return order;

@@ -8,6 +8,8 @@ package io.seckill.redisstate;
  *   <li>{@code seckill:{ratelimit}:SCOPE:user:USER} and {@code ...:SCOPE:ip:ADDRESS}: sorted sets of admitted
  *       request times. They share one hash tag so one script checks both; on Redis Cluster all rate
  *       limiting lands on one node, which is fine at these sizes and the price of one round trip.</li>
+ *   <li>{@code seckill:pass:spent:{CHALLENGE}}: a sale-pass challenge already answered, kept until the challenge
+ *       expires (a replayed answer is refused)</li>
  * </ul>
  */
 final class GlobalKeys {
@@ -21,6 +23,10 @@ final class GlobalKeys {
 
     static String idempotency(String userId, String key) {
         return "seckill:idempotency:{" + userId + "}:" + key;
+    }
+
+    static String spentChallenge(String challengeId) {
+        return "seckill:pass:spent:{" + challengeId + "}";
     }
 
     static String userRate(String scope, String userId) {

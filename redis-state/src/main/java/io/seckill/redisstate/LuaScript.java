@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * its file under {@code redis/}; the SKU scripts take {@link SkuKeys#scriptKeys()}.
  */
 enum LuaScript {
-    /** ARGV orderId, userId, quantity, nowMs. Returns {RESERVED or the refusal code, value}. */
+    /** ARGV orderId, userId, quantity, nowMs, passShown. Returns {RESERVED or the refusal code, value}. */
     RESERVE("reserve.lua"),
     /** ARGV orderId. Returns the quantity put back, or 0 when the order holds no reservation. */
     RELEASE("release.lua"),

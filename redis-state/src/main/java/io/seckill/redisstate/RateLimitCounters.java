@@ -17,7 +17,9 @@ public final class RateLimitCounters {
         /** Buying. */
         BUY("buy"),
         /** A buyer's own orders: their status, the list, payment and cancellation. */
-        ORDERS("orders");
+        ORDERS("orders"),
+        /** Sale-pass challenges and passes. */
+        PASS("pass");
 
         private final String keyPart;
 

@@ -4,6 +4,7 @@ import io.seckill.schemas.events.OrderResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
@@ -24,8 +25,8 @@ public final class SaleStore {
     }
 
     /** One atomic decision: sale loaded and open, quantity within the limit, stock, user's limit, then reserve. */
-    public ReserveOutcome reserve(long skuId, String orderId, String userId, int quantity, long nowMs) {
-        List<?> reply = (List<?>) run(LuaScript.RESERVE, skuId, orderId, userId, Integer.toString(quantity), Long.toString(nowMs));
+    public ReserveOutcome reserve(long skuId, String orderId, String userId, int quantity, long nowMs, boolean passShown) {
+        List<?> reply = (List<?>) run(LuaScript.RESERVE, skuId, orderId, userId, Integer.toString(quantity), Long.toString(nowMs), flag(passShown));
         return new ReserveOutcome(Reservation.valueOf((String) reply.get(0)), ((Number) reply.get(1)).longValue());
     }
 
@@ -72,9 +73,9 @@ public final class SaleStore {
      * Loads or replaces a sale as MySQL defined it under {@code version}, unless a newer definition is
      * loaded or undecided reservations forbid replacing it.
      */
-    public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version) {
+    public SaleLoad loadSale(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version, boolean passRequired) {
         return SaleLoad.valueOf((String) run(LuaScript.LOAD_SALE, skuId, Integer.toString(stock), Integer.toString(perUserLimit),
-                Long.toString(startsAtMs), Long.toString(endsAtMs), Long.toString(version)));
+                Long.toString(startsAtMs), Long.toString(endsAtMs), Long.toString(version), flag(passRequired)));
     }
 
     /** Stops selling while the sale is redefined. @return false when reservations are undecided (nothing changed) */
@@ -83,9 +84,9 @@ public final class SaleStore {
     }
 
     /** Sells a closed sale again, unchanged, if {@code version} is still the one loaded. */
-    public void reopenSale(long skuId, int perUserLimit, long startsAtMs, long endsAtMs, long version) {
+    public void reopenSale(long skuId, int perUserLimit, long startsAtMs, long endsAtMs, long version, boolean passRequired) {
         run(LuaScript.REOPEN_SALE, skuId, Integer.toString(perUserLimit), Long.toString(startsAtMs), Long.toString(endsAtMs),
-                Long.toString(version));
+                Long.toString(version), flag(passRequired));
     }
 
     /** Adds or removes free stock once per adjustment id; a removal takes only free units. */
@@ -101,7 +102,7 @@ public final class SaleStore {
 
     /** A sale as MySQL holds it, with the orders still in flight: what a lost Redis is rebuilt from. */
     public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version, List<Held> inFlight,
-                           Map<String, Integer> bought, List<String> adjustmentIds) {
+                           Map<String, Integer> bought, List<String> adjustmentIds, boolean passRequired) {
     }
 
     /**
@@ -136,7 +137,7 @@ public final class SaleStore {
         }
         int pending = sale.inFlight().stream().mapToInt(Held::quantity).sum();
         restoreStep(sku, lease, "OPEN", List.of(Integer.toString(Math.max(0, sale.stock() - pending)), Integer.toString(pending),
-                Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()), Long.toString(sale.endsAtMs()), Long.toString(sale.version())));
+                Integer.toString(sale.perUserLimit()), Long.toString(sale.startsAtMs()), Long.toString(sale.endsAtMs()), Long.toString(sale.version()), flag(sale.passRequired())));
     }
 
     /** One step of a rebuild (restore-sale.lua), written only while {@code lease} holds the rebuild lock. */
@@ -196,6 +197,26 @@ public final class SaleStore {
         return held;
     }
 
+    /**
+     * When a loaded sale sells and whether it wants a pass: what a buyer asking for a pass is answered from.
+     * @return empty when no sale is loaded (being defined or restored, or none)
+     */
+    public Optional<SaleWindow> window(long skuId) {
+        List<String> fields = lua.redis().hmget(new SkuKeys(skuId).sale(), "startsAt", "endsAt", "passRequired");
+        if (fields.get(0) == null || fields.get(1) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new SaleWindow(Long.parseLong(fields.get(0)), Long.parseLong(fields.get(1)), "1".equals(fields.get(2))));
+    }
+
+    /** A loaded sale's start and end (epoch ms) and whether buying needs a pass. */
+    public record SaleWindow(long startsAtMs, long endsAtMs, boolean passRequired) {
+    }
+
+    private static String flag(boolean value) {
+        return value ? "1" : "0";
+    }
+
     private Object run(LuaScript script, long skuId, String... args) {
         return lua.run(script, new SkuKeys(skuId).scriptKeys(), List.of(args));
     }
@@ -228,6 +249,8 @@ public final class SaleStore {
         SALE_NOT_STARTED,
         /** Value: the sale's end, epoch ms. */
         SALE_ENDED,
+        /** The sale wants a pass and the request showed none. */
+        PASS_REQUIRED,
         /** The quantity alone exceeds the per-user limit; value: the limit. */
         QUANTITY_OVER_LIMIT,
         /** No stock left. */

@@ -32,9 +32,9 @@ class BoundedMemoryIT {
         SaleStore sales = new SaleStore(new LuaRunner(RedisFixture.REDIS));
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        sales.loadSale(sku, 100, 1, now - 60_000, now + 3_600_000, 1);
+        sales.loadSale(sku, 100, 1, now - 60_000, now + 3_600_000, 1, false);
         for (int buyer = 0; buyer < 30; buyer++) {
-            sales.reserve(sku, UUID.randomUUID().toString(), "buyer-" + buyer, 1, now);
+            sales.reserve(sku, UUID.randomUUID().toString(), "buyer-" + buyer, 1, now, false);
         }
         String configured = setting("maxmemory");
         long limit = usedMemory() + LIMIT_ABOVE_USED;

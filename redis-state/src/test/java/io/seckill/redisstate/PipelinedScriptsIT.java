@@ -22,14 +22,14 @@ class PipelinedScriptsIT {
     void racingReservationsEachGetTheirOwnAnswerAndStockIsExact() throws Exception {
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        saleStore.loadSale(sku, 100, 1, now - 60_000, now + 60_000, 1);
+        saleStore.loadSale(sku, 100, 1, now - 60_000, now + 60_000, 1, false);
         AtomicInteger buyers = new AtomicInteger();
         try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 2)) {
             SaleStore store = new SaleStore(lua);
 
             List<ReserveOutcome> outcomes = Concurrently.run(64, () -> {
                 int buyer = buyers.incrementAndGet();
-                return store.reserve(sku, "pipelined-order-" + sku + "-" + buyer, "pipelined-" + buyer, 1, now);
+                return store.reserve(sku, "pipelined-order-" + sku + "-" + buyer, "pipelined-" + buyer, 1, now, false);
             });
 
             // Each reply went back to the caller whose call it was: 64 distinct "stock left" figures.
@@ -44,7 +44,7 @@ class PipelinedScriptsIT {
     void aFailingCallFailsAloneAndAServerThatForgotItsScriptsIsSentTheSource() throws Exception {
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        saleStore.loadSale(sku, 10, 1, now - 60_000, now + 60_000, 1);
+        saleStore.loadSale(sku, 10, 1, now - 60_000, now + 60_000, 1, false);
         RedisFixture.REDIS.scriptFlush();
         AtomicInteger callers = new AtomicInteger();
         try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 1)) {

@@ -42,7 +42,7 @@ class SaleStoreIT {
     @Test
     void aReservationTakesStockCountsTheBuyerAndIsLedgered() {
         long sku = openSale(10, 3);
-        assertThat(store.reserve(sku, order(), "ann", 2, now)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8));
+        assertThat(store.reserve(sku, order(), "ann", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 2));
         assertThat(probe.heldBy(sku, "ann")).isEqualTo(2);
     }
@@ -52,34 +52,34 @@ class SaleStoreIT {
         long sku = openSale(3, 2);
         long unknown = RedisFixture.newSkuId();
         long later = RedisFixture.newSkuId();
-        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR, 1);
+        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR, 1, false);
         long over = RedisFixture.newSkuId();
-        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR, 1);
+        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR, 1, false);
 
-        assertThat(store.reserve(unknown, order(), "bob", 1, now).reservation()).isEqualTo(Reservation.NOT_LOADED);
-        assertThat(store.reserve(later, order(), "bob", 1, now)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR));
-        assertThat(store.reserve(over, order(), "bob", 1, now)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR));
-        assertThat(store.reserve(sku, order(), "bob", 3, now)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2));
+        assertThat(store.reserve(unknown, order(), "bob", 1, now, false).reservation()).isEqualTo(Reservation.NOT_LOADED);
+        assertThat(store.reserve(later, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR));
+        assertThat(store.reserve(over, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR));
+        assertThat(store.reserve(sku, order(), "bob", 3, now, false)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2));
         String orderId = order();
-        assertThat(store.reserve(sku, orderId, "bob", 1, now).reservation()).isEqualTo(Reservation.RESERVED);
-        assertThat(store.reserve(sku, orderId, "cid", 1, now).reservation()).isEqualTo(Reservation.DUPLICATE_ORDER);
-        assertThat(store.reserve(sku, order(), "bob", 2, now)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2));
-        assertThat(store.reserve(sku, order(), "cid", 2, now).reservation()).isEqualTo(Reservation.RESERVED);
-        assertThat(store.reserve(sku, order(), "dan", 2, now)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0));
+        assertThat(store.reserve(sku, orderId, "bob", 1, now, false).reservation()).isEqualTo(Reservation.RESERVED);
+        assertThat(store.reserve(sku, orderId, "cid", 1, now, false).reservation()).isEqualTo(Reservation.DUPLICATE_ORDER);
+        assertThat(store.reserve(sku, order(), "bob", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2));
+        assertThat(store.reserve(sku, order(), "cid", 2, now, false).reservation()).isEqualTo(Reservation.RESERVED);
+        assertThat(store.reserve(sku, order(), "dan", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(0, 3));
     }
 
     @Test
     void notEnoughStockForTheQuantitySaysHowMuchIsLeft() {
         long sku = openSale(1, 2);
-        assertThat(store.reserve(sku, order(), "eve", 2, now)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1));
+        assertThat(store.reserve(sku, order(), "eve", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1));
     }
 
     @Test
     void aReleaseGivesStockAndTheBuyersSlotBackOnce() {
         long sku = openSale(5, 1);
         String orderId = order();
-        store.reserve(sku, orderId, "fay", 1, now);
+        store.reserve(sku, orderId, "fay", 1, now, false);
 
         assertThat(store.release(sku, orderId)).isEqualTo(1);
         assertThat(store.release(sku, orderId)).isZero();
@@ -131,7 +131,7 @@ class SaleStoreIT {
         try {
             store.restore(sale(sku, 5), next);
             String order = order();
-            assertThat(store.reserve(sku, order, "joe", 1, now).reservation()).isEqualTo(Reservation.RESERVED);
+            assertThat(store.reserve(sku, order, "joe", 1, now, false).reservation()).isEqualTo(Reservation.RESERVED);
 
             assertThatThrownBy(() -> store.restore(sale(sku, 9), paused)).isInstanceOf(SaleStore.RebuildFenced.class);
 
@@ -145,14 +145,14 @@ class SaleStoreIT {
     }
 
     private SaleStore.Restored sale(long sku, int stock) {
-        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of());
+        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), false);
     }
 
     @Test
     void aConfirmationKeepsTheUnitsSoldAndClosesTheLedgerEntrySoNoReleaseFollows() {
         long sku = openSale(5, 1);
         String orderId = order();
-        store.reserve(sku, orderId, "gus", 1, now);
+        store.reserve(sku, orderId, "gus", 1, now, false);
         OrderRequested requested = OrderRequested.of(orderId, sku, "gus", 1, Instant.ofEpochMilli(now));
 
         store.confirmAll(List.of(OrderResult.confirmed(requested, Instant.now())));
@@ -167,18 +167,18 @@ class SaleStoreIT {
     void aSaleWithUndecidedReservationsCannotBeReplaced() {
         long sku = openSale(5, 1);
         String orderId = order();
-        store.reserve(sku, orderId, "hal", 1, now);
+        store.reserve(sku, orderId, "hal", 1, now, false);
 
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.IN_FLIGHT);
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.IN_FLIGHT);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
         store.release(sku, orderId);
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(50, 0));
     }
 
     private long openSale(int stock, int limit) {
         long sku = RedisFixture.newSkuId();
-        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR, 1)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
         return sku;
     }
 

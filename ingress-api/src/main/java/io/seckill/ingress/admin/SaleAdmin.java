@@ -38,7 +38,8 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
         }
         SaleDefinitions.Defined defined;
         try {
-            defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt()),
+            defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
+                    sale.passRequiredOrDefault()),
                     clock.instant());
         } catch (RuntimeException e) {
             reopen(skuId);
@@ -60,6 +61,7 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
         body.put("perUserLimit", loaded.perUserLimit());
         body.put("startsAt", loaded.startsAt());
         body.put("endsAt", loaded.endsAt());
+        body.put("passRequired", loaded.passRequired());
         Json.respond(ctx, status, body);
     }
 
@@ -67,7 +69,7 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
     private Skus.Sale load(Skus.VersionedSale defined) {
         Skus.Sale sale = defined.sale();
         return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
-                sale.endsAt().toEpochMilli(), defined.version())) {
+                sale.endsAt().toEpochMilli(), defined.version(), sale.passRequired())) {
             case LOADED, STALE -> sale;
             case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
         };
@@ -76,7 +78,8 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
     /** The definition did not happen: the sale MySQL still holds is sold again as it was. */
     private void reopen(long skuId) {
         skus.current(dsl, skuId).ifPresent(current -> saleStore.reopenSale(skuId, current.sale().perUserLimit(),
-                current.sale().startsAt().toEpochMilli(), current.sale().endsAt().toEpochMilli(), current.version()));
+                current.sale().startsAt().toEpochMilli(), current.sale().endsAt().toEpochMilli(), current.version(),
+                current.sale().passRequired()));
     }
 
     private static Problem hasOrders(long skuId) {

@@ -4,10 +4,17 @@ import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Problem;
 import java.time.Instant;
 
-/** Body of {@code PUT /admin/v1/skus/{skuId}}. */
-public record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant startsAt, Instant endsAt) {
+/**
+ * Body of {@code PUT /admin/v1/skus/{skuId}}. {@code passRequired}: buying needs a sale pass; a sale opts out
+ * with {@code false}, and one that says nothing wants passes.
+ */
+public record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant startsAt, Instant endsAt, Boolean passRequired) {
 
     static final int MAX_STOCK = 100_000_000;
+
+    boolean passRequiredOrDefault() {
+        return passRequired == null || passRequired;
+    }
 
     void validate() {
         if (name == null || name.isBlank() || name.length() > 200) {

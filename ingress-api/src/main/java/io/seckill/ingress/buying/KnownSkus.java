@@ -2,6 +2,9 @@ package io.seckill.ingress.buying;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.Problem;
 import io.seckill.mysqlstate.Skus;
 import java.time.Duration;
 import org.jooq.DSLContext;
@@ -27,5 +30,13 @@ public final class KnownSkus {
 
     public boolean defined(long skuId) {
         return known.get(skuId, sku -> skus.exists(dsl, sku));
+    }
+
+    /** The answer when Redis has no sale loaded for the SKU: being restored (503, try again) or not for sale (404). */
+    public Problem notLoaded(long skuId) {
+        return defined(skuId)
+                ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
+                        .with(Json.RETRY_AFTER_SECONDS, 1)
+                : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
     }
 }

@@ -10,6 +10,8 @@ import io.seckill.ingress.http.RateLimiter;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.pass.PassDesk;
+import io.seckill.ingress.pass.SalePasses;
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
@@ -27,7 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The buy endpoint. In order: who buys, is the request well-formed, is the SKU known sold out here
+ * The buy endpoint. In order: who buys, is the request well-formed and its sale pass (if it shows one) good, is the
+ * SKU known sold out here
  * (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
  * answered from Redis alone. A winner's order is written to the outbox, then published; the 202 means
  * it can no longer be lost. When the write fails, the answer follows the order's fate as
@@ -47,6 +50,7 @@ public final class OrderDesk {
     private static final Logger LOG = LoggerFactory.getLogger(OrderDesk.class);
 
     private final BuyerIdentity identity;
+    private final SalePasses passes;
     private final SaleStore saleStore;
     private final OutboxWriter outbox;
     private final OrderFence fence;
@@ -59,10 +63,11 @@ public final class OrderDesk {
     private final IngressMetrics metrics;
     private final Clock clock;
 
-    public OrderDesk(BuyerIdentity identity, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
+    public OrderDesk(BuyerIdentity identity, SalePasses passes, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
               KnownSkus knownSkus, OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
               IngressMetrics metrics, Clock clock) {
         this.identity = identity;
+        this.passes = passes;
         this.saleStore = saleStore;
         this.outbox = outbox;
         this.fence = fence;
@@ -81,14 +86,17 @@ public final class OrderDesk {
         long skuId = PathParams.skuId(ctx);
         String key = IdempotentReplies.validKey(ctx.header(IdempotentReplies.HEADER));
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
+        // Checked here, the sale's need of it in the reserve script: a bad pass is refused whatever the sale wants.
+        boolean passShown = passes.shown(ctx.header(SalePasses.HEADER), userId, skuId, clock.instant());
+        Purchase purchase = new Purchase(skuId, userId, quantity, passShown);
         if (key == null) {
-            attempt(skuId, userId, quantity, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path()).writeTo(ctx);
+            attempt(purchase, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path()).writeTo(ctx);
             return;
         }
         rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx);
         idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), () -> {
             try {
-                Reply reply = attempt(skuId, userId, quantity, key, () -> { }, ctx.path());
+                Reply reply = attempt(purchase, key, () -> { }, ctx.path());
                 return reply.status() == 202 ? reply : keyedOrders.earlierOrder(userId, key, skuId).map(OrderDesk::accepted).orElse(reply);
             } catch (Problem refused) {
                 // Refused, perhaps because this key's first order holds the buyer's slot or was the one recorded.
@@ -104,7 +112,14 @@ public final class OrderDesk {
         }, refusal -> keyedOrders.fenceOff(userId, key, skuId).map(OrderDesk::accepted).orElse(refusal)).writeTo(ctx);
     }
 
-    private Reply attempt(long skuId, String userId, int quantity, String idempotencyKey, Runnable admission, String path) {
+    /** What a buy request asks for, once checked. */
+    private record Purchase(long skuId, String userId, int quantity, boolean passShown) {
+    }
+
+    private Reply attempt(Purchase purchase, String idempotencyKey, Runnable admission, String path) {
+        long skuId = purchase.skuId();
+        String userId = purchase.userId();
+        int quantity = purchase.quantity();
         Reply remembered = soldOut.answerFor(skuId);
         if (remembered != null) {
             metrics.soldOutFastPath();
@@ -113,7 +128,8 @@ public final class OrderDesk {
         admission.run();
         String orderId = OrderIds.next();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli()));
+        ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli(),
+                purchase.passShown()));
         return switch (outcome.reservation()) {
             case RESERVED -> {
                 if (outcome.value() == 0) {
@@ -126,14 +142,13 @@ public final class OrderDesk {
                 soldOut.remember(skuId, answer);
                 yield answer;
             }
-            case NOT_LOADED -> throw knownSkus.defined(skuId)
-                    ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
-                            .with(Json.RETRY_AFTER_SECONDS, 1)
-                    : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+            case NOT_LOADED -> throw knownSkus.notLoaded(skuId);
             case SALE_NOT_STARTED -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
                     .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
             case SALE_ENDED -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
                     .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case PASS_REQUIRED -> throw new Problem(ErrorCode.PASS_REQUIRED, "the sale of SKU " + skuId + " needs a sale pass in the "
+                    + SalePasses.HEADER + " header; get one from " + PassDesk.challengePath(skuId)).with("challengeUrl", PassDesk.challengePath(skuId));
             case QUANTITY_OVER_LIMIT -> throw new Problem(ErrorCode.VALIDATION_FAILED,
                     "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId).with("perUserLimit", outcome.value());
             case INSUFFICIENT_STOCK -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,

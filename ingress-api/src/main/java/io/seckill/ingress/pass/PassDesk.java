@@ -1,0 +1,96 @@
+package io.seckill.ingress.pass;
+
+import io.javalin.http.Context;
+import io.seckill.ingress.buying.KnownSkus;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.RateLimiter;
+import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.redisstate.SaleStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The sale-pass endpoints: a buyer asks for a challenge (from {@link PassSettings#window()} before the sale opens until
+ * it ends), answers it, and gets a pass good for that buyer and sale until {@link PassSettings#lifetime()} after the
+ * sale opens (or after it was issued, if later). Both are rate-limited per buyer and address, and read the sale's
+ * window from Redis, never MySQL.
+ */
+public final class PassDesk {
+
+    private final BuyerIdentity identity;
+    private final RateLimiter rateLimiter;
+    private final SaleStore saleStore;
+    private final KnownSkus knownSkus;
+    private final ChallengePort challenges;
+    private final SalePasses passes;
+    private final PassSettings settings;
+    private final Clock clock;
+
+    public PassDesk(BuyerIdentity identity, RateLimiter rateLimiter, SaleStore saleStore, KnownSkus knownSkus, ChallengePort challenges,
+                    SalePasses passes, PassSettings settings, Clock clock) {
+        this.identity = identity;
+        this.rateLimiter = rateLimiter;
+        this.saleStore = saleStore;
+        this.knownSkus = knownSkus;
+        this.challenges = challenges;
+        this.passes = passes;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Where a buyer asks for a challenge for SKU {@code skuId}. */
+    public static String challengePath(long skuId) {
+        return "/api/v1/skus/" + skuId + "/pass-challenges";
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/pass-challenges}. */
+    public void challenge(Context ctx) {
+        String buyer = identity.userId(ctx);
+        long skuId = PathParams.skuId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.PASS, buyer, ctx);
+        Instant now = clock.instant();
+        openWindow(skuId, now);
+        Map<String, Object> body = new LinkedHashMap<>(challenges.pose(buyer, skuId, now));
+        body.put("passUrl", "/api/v1/skus/" + skuId + "/passes");
+        Json.respond(ctx, 201, body);
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/passes}. */
+    public void pass(Context ctx) {
+        String buyer = identity.userId(ctx);
+        long skuId = PathParams.skuId(ctx);
+        PassRequest answer = Json.body(ctx, PassRequest.class);
+        rateLimiter.admit(RateLimitCounters.Scope.PASS, buyer, ctx);
+        Instant now = clock.instant();
+        SaleStore.SaleWindow sale = openWindow(skuId, now);
+        challenges.check(buyer, skuId, answer, rateLimiter.clientAddress(ctx), now);
+        Instant opens = Instant.ofEpochMilli(sale.startsAtMs());
+        Instant expiresAt = (now.isAfter(opens) ? now : opens).plus(settings.lifetime());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("pass", passes.issue(buyer, skuId, expiresAt));
+        body.put("header", SalePasses.HEADER);
+        body.put("expiresAt", expiresAt.toString());
+        Json.respond(ctx, 201, body);
+    }
+
+    /** The sale, if passes for it are given out now; else the problem saying when they are. */
+    private SaleStore.SaleWindow openWindow(long skuId, Instant now) {
+        SaleStore.SaleWindow sale = saleStore.window(skuId).orElseThrow(() -> knownSkus.notLoaded(skuId));
+        Instant passesFrom = Instant.ofEpochMilli(sale.startsAtMs()).minus(settings.window());
+        if (now.isBefore(passesFrom)) {
+            throw new Problem(ErrorCode.PASS_WINDOW_NOT_OPEN, "passes for SKU " + skuId + " are given out from " + passesFrom)
+                    .with("passesFrom", passesFrom.toString());
+        }
+        if (now.toEpochMilli() >= sale.endsAtMs()) {
+            throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
+                    .with("endsAt", Instant.ofEpochMilli(sale.endsAtMs()).toString());
+        }
+        return sale;
+    }
+}
