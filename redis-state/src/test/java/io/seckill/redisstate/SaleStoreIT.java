@@ -106,7 +106,7 @@ class SaleStoreIT {
 
             assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
             assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
-            store.restoreStep(sku, lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1"));
+            store.restoreStep(sku, lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0"));
         } finally {
             epoch.unlockRebuild(lease);
         }
@@ -118,6 +118,33 @@ class SaleStoreIT {
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
         assertThat(probe.heldBy(sku, "hal")).isZero();
         assertThat(probe.heldBy(sku, "ivy")).isEqualTo(2);
+    }
+
+    @Test
+    void aSaleThatWantsPassesSellsOnlyToRequestsThatShowedOneHoweverItWasLoaded() {
+        long loaded = RedisFixture.newSkuId();
+        assertThat(store.loadSale(loaded, 5, 2, now - HOUR, now + HOUR, 1, true)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.reserve(loaded, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
+        assertThat(store.state(loaded)).as("nothing reserved").isEqualTo(new RedisSkuState(5, 0));
+        assertThat(store.reserve(loaded, order(), "kim", 1, now, true).reservation()).isEqualTo(Reservation.RESERVED);
+        assertThat(store.window(loaded)).contains(new SaleStore.SaleWindow(now - HOUR, now + HOUR, true));
+
+        assertThat(store.closeSale(loaded)).isFalse();
+        long reopened = openSale(5, 2);
+        assertThat(store.closeSale(reopened)).isTrue();
+        store.reopenSale(reopened, 2, now - HOUR, now + HOUR, 1, true);
+        assertThat(store.reserve(reopened, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
+
+        long rebuilt = RedisFixture.newSkuId();
+        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
+        RebuildLease lease = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        try {
+            store.restore(new SaleStore.Restored(rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true), lease);
+        } finally {
+            epoch.unlockRebuild(lease);
+        }
+        assertThat(store.reserve(rebuilt, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
+        assertThat(store.reserve(openSale(5, 2), order(), "kim", 1, now, false).reservation()).as("a sale that opted out").isEqualTo(Reservation.RESERVED);
     }
 
     /** A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt since. */
