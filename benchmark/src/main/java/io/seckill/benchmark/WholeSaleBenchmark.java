@@ -153,7 +153,13 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         design.defineSales(skus, unitsPerSku, limit);
         List<WholeSaleLoad.Attempt> attempts = attemptsOf(design.design(), round, skus);
         // Buyers get their passes before the sale opens, as a real sale's do: not part of the timed load.
+        long passesFrom = System.nanoTime();
         Map<String, String> passes = design.passes(attempts);
+        if (!passes.isEmpty()) {
+            double seconds = (System.nanoTime() - passesFrom) / 1e9;
+            System.out.printf(Locale.ROOT, "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
+                    round, design.design().label(), passes.size(), seconds, passes.size() / seconds);
+        }
         WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attempts, passes, rate);
         return WholeSaleRound.check(design, round, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
     }
