@@ -1,16 +1,11 @@
 package io.seckill.benchmark;
 
-import io.seckill.config.Secrets;
 import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
-import io.seckill.processdriver.IngressAdmin;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -32,31 +27,22 @@ public final class FloodBenchmark implements Callable<Integer> {
     private static final String ROW = "%-26s %10s %9s %9s %9s %12s  %s%n";
     private static final int FLOODERS = 1_000;
 
-    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the ingress (default ${DEFAULT-VALUE})")
-    URI url;
-
-    @Option(names = "--admin-url", defaultValue = "http://127.0.0.1:8081", description = "the ingress's admin listener (default ${DEFAULT-VALUE})")
-    URI adminUrl;
+    @Mixin
+    RunningIngress ingress;
 
     @Option(names = "--flood-connections", defaultValue = "64", description = "connections flooding the read route (default ${DEFAULT-VALUE})")
     int floodConnections;
-
-    @Option(names = "--warmup", defaultValue = "PT3S", description = "unmeasured time before each run (default ${DEFAULT-VALUE})")
-    Duration warmup;
 
     @Mixin
     LoadOptions options;
 
     @Override
     public Integer call() throws Exception {
-        String host = url.getHost();
-        int port = url.getPort() < 0 ? 80 : url.getPort();
-        String hostHeader = host + ":" + port;
+        String hostHeader = ingress.hostHeader();
         long runId = System.currentTimeMillis() % 1_000_000_000L;
         long sku = 9_500_000_000L + runId;
-        // The run command's development secret unless the environment names another; never an option (a command line is readable by all).
-        TokenMinter tokens = TokenMinter.development(Optional.ofNullable(System.getenv(TokenSettings.SECRET)).orElse(Secrets.DEVELOPMENT_TOKEN_SECRET));
-        new IngressAdmin(adminUrl, tokens.admin("benchmark", Duration.ofHours(2))).defineSale(sku, 100_000_000);
+        TokenMinter tokens = ingress.tokens();
+        ingress.admin().defineSale(sku, 100_000_000);
         Duration lifetime = Duration.ofHours(2);
         Scenario winners = new Scenario("winning path", 202, n -> Scenario.postJson(hostHeader, "/api/v1/skus/" + sku + "/orders",
                 "Bearer " + tokens.buyer("flood-bench-" + runId + "-" + n, lifetime), "{\"quantity\":1}"));
@@ -67,9 +53,9 @@ public final class FloodBenchmark implements Callable<Integer> {
         Scenario flood = new Scenario("flood: order lists", 200, n -> lists[(int) (n % FLOODERS)]);
 
         System.out.printf("ingress %s: winners on %d connections, the flood on %d, %s measured after %s warm-up, %d round(s)%n",
-                url, options.connections, floodConnections, options.duration, warmup, options.rounds);
-        ClosedLoopLoad buyers = new ClosedLoopLoad(host, port, options.connections, warmup, options.duration);
-        ClosedLoopLoad flooders = new ClosedLoopLoad(host, port, floodConnections, warmup, options.duration);
+                ingress.url, options.connections, floodConnections, options.duration, ingress.warmup, options.rounds);
+        ClosedLoopLoad buyers = ingress.load(options.connections, options.duration);
+        ClosedLoopLoad flooders = ingress.load(floodConnections, options.duration);
         List<List<ClosedLoopLoad.Result>> rounds = new ArrayList<>();
         for (int round = 1; round <= options.rounds; round++) {
             ClosedLoopLoad.Result alone = buyers.run(winners);

@@ -1,21 +1,16 @@
 package io.seckill.benchmark;
 
 import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
-import io.seckill.config.Secrets;
 import io.seckill.processdriver.IngressAdmin;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * Loads a running ingress (started with SECKILL_BENCHMARK_MODE=true) with three scenarios, round after
@@ -31,33 +26,24 @@ public final class IngressBenchmark implements Callable<Integer> {
     private static final double WINNING_TARGET = 0.50;
     private static final int LOSERS = 10_000;
 
-    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the ingress (default ${DEFAULT-VALUE})")
-    URI url;
+    @Mixin
+    RunningIngress ingress;
 
     @Mixin
     LoadOptions options;
 
-    @Option(names = "--warmup", defaultValue = "PT3S", description = "unmeasured time before each scenario (default ${DEFAULT-VALUE})")
-    Duration warmup;
-
-    @Option(names = "--admin-url", defaultValue = "http://127.0.0.1:8081", description = "the ingress's admin listener (default ${DEFAULT-VALUE})")
-    URI adminUrl;
-
     @Override
     public Integer call() throws Exception {
-        String host = url.getHost();
-        int port = url.getPort() < 0 ? 80 : url.getPort();
-        String hostHeader = host + ":" + port;
-        if (IngressAdmin.status(HttpRequest.newBuilder(url.resolve("/bench/noop")).GET()) != 200) {
+        String hostHeader = ingress.hostHeader();
+        if (IngressAdmin.status(HttpRequest.newBuilder(ingress.url.resolve("/bench/noop")).GET()) != 200) {
             System.err.println("GET /bench/noop did not answer 200: start the ingress with SECKILL_BENCHMARK_MODE=true");
             return 2;
         }
         long runId = System.currentTimeMillis() % 1_000_000_000L;
         long soldOutSku = 9_000_000_000L + runId * 2;
         long winningSku = soldOutSku + 1;
-        // The run command's development secret unless the environment names another; never an option (a command line is readable by all).
-        TokenMinter tokens = TokenMinter.development(Optional.ofNullable(System.getenv(TokenSettings.SECRET)).orElse(Secrets.DEVELOPMENT_TOKEN_SECRET));
-        IngressAdmin admin = new IngressAdmin(adminUrl, tokens.admin("benchmark", Duration.ofHours(2)));
+        TokenMinter tokens = ingress.tokens();
+        IngressAdmin admin = ingress.admin();
         admin.defineSale(soldOutSku, 0);
         admin.defineSale(winningSku, 100_000_000);
 
@@ -76,8 +62,8 @@ public final class IngressBenchmark implements Callable<Integer> {
                         "Bearer " + tokens.buyer("bench-" + runId + "-" + n, lifetime), "{\"quantity\":1}")));
 
         System.out.printf("ingress %s, %d connections, %s measured after %s warm-up, %d round(s)%n",
-                url, options.connections, options.duration, warmup, options.rounds);
-        ClosedLoopLoad load = new ClosedLoopLoad(host, port, options.connections, warmup, options.duration);
+                ingress.url, options.connections, options.duration, ingress.warmup, options.rounds);
+        ClosedLoopLoad load = ingress.load(options.connections, options.duration);
         List<double[]> ratios = new ArrayList<>();
         List<List<ClosedLoopLoad.Result>> allRounds = new ArrayList<>();
         for (int round = 1; round <= options.rounds; round++) {

@@ -7,6 +7,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.RateLimitsOff;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
@@ -49,21 +51,17 @@ final class Pipeline {
 
     private Pipeline() {
         infra = LocalInfrastructure.get().addresses();
-        env = new Env(Map.ofEntries(
-                // Orders are paid through the development payment port.
-                Map.entry(DeploymentMode.SETTING, "development"),
-                Map.entry("SECKILL_HTTP_PORT", "0"),
-                Map.entry("SECKILL_ADMIN_PORT", "0"),
-                Map.entry(TokenSettings.SECRET, HttpApi.TOKEN_SECRET),
-                // The tests send everything from one address and some users hammer on purpose.
-                Map.entry("SECKILL_RATE_LIMIT_PER_USER", "0"),
-                Map.entry("SECKILL_RATE_LIMIT_PER_ADDRESS", "0"),
-                Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0"),
-                Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0"),
-                Map.entry("SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS)),
-                Map.entry("SECKILL_RELAY_INTERVAL_MS", "200"),
-                Map.entry("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000"),
-                Map.entry("SECKILL_STREAMS_STATE_DIR", temporaryDirectory())));
+        Map<String, String> settings = new HashMap<>(RateLimitsOff.settings());
+        // Orders are paid through the development payment port.
+        settings.put(DeploymentMode.SETTING, "development");
+        settings.put("SECKILL_HTTP_PORT", "0");
+        settings.put("SECKILL_ADMIN_PORT", "0");
+        settings.put(TokenSettings.SECRET, HttpApi.TOKEN_SECRET);
+        settings.put("SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS));
+        settings.put("SECKILL_RELAY_INTERVAL_MS", "200");
+        settings.put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000");
+        settings.put("SECKILL_STREAMS_STATE_DIR", temporaryDirectory());
+        env = new Env(settings);
         system = SeckillSystem.start(env, infra, host.host());
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort(), system.adminPort());

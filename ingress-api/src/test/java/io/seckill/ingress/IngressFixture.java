@@ -12,6 +12,7 @@ import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import java.util.HashMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
@@ -25,18 +26,7 @@ import redis.clients.jedis.RedisClient;
  */
 final class IngressFixture {
 
-    private static final Map<String, String> SETTINGS = Map.ofEntries(
-            // The lifecycle's tests pay with the development payment port.
-            Map.entry(DeploymentMode.SETTING, "development"),
-            Map.entry("SECKILL_HTTP_PORT", "0"),
-            Map.entry("SECKILL_ADMIN_PORT", "0"),
-            Map.entry(TokenSettings.SECRET, HttpApi.TOKEN_SECRET),
-            Map.entry("SECKILL_RATE_LIMIT_PER_USER", "0"),
-            Map.entry("SECKILL_RATE_LIMIT_PER_ADDRESS", "0"),
-            Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_USER", "0"),
-            Map.entry("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0"),
-            Map.entry("SECKILL_PASS_RATE_LIMIT_PER_USER", "0"),
-            Map.entry("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", "0"));
+    private static final Map<String, String> SETTINGS = settings();
     private static IngressFixture instance;
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
@@ -49,6 +39,16 @@ final class IngressFixture {
     final RedisClient redis;
     final SaleStore saleStore;
     final RedisProbe probe;
+
+    private static Map<String, String> settings() {
+        Map<String, String> settings = new HashMap<>(RateLimitsOff.settings());
+        // The lifecycle's tests pay with the development payment port.
+        settings.put(DeploymentMode.SETTING, "development");
+        settings.put("SECKILL_HTTP_PORT", "0");
+        settings.put("SECKILL_ADMIN_PORT", "0");
+        settings.put(TokenSettings.SECRET, HttpApi.TOKEN_SECRET);
+        return Map.copyOf(settings);
+    }
 
     private IngressFixture() {
         infra = LocalInfrastructure.get().addresses();
