@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.seckill.ingress.http.Reply;
 import io.seckill.config.Env;
 import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.ingress.pass.PassSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -78,9 +79,9 @@ class AuthModesIT {
         RSAKey published = new RSAKeyGenerator(2048).keyID("shop-key-1").generate();
         RSAKey unpublished = new RSAKeyGenerator(2048).keyID("shop-key-1").generate();
         Path jwks = Files.writeString(directory.resolve("jwks.json"), new JWKSet(published.toPublicJWK()).toString());
-        // No shared secret (blank is unset): the provider's keys alone sign.
+        // No shared secret (blank is unset): the provider's keys alone sign, and sale passes need a key of their own.
         Map<String, String> provider = Map.of(TokenSettings.JWKS_URL, jwks.toUri().toString(), TokenSettings.ISSUER, "https://id.shop.example",
-                TokenSettings.AUDIENCE, "shop-seckill", TokenSettings.SECRET, "");
+                TokenSettings.AUDIENCE, "shop-seckill", TokenSettings.SECRET, "", PassSettings.SECRET, "the-sale-pass-key-of-32-bytes-or-more");
         try (ManagedIngress ingress = fixture.start(provider)) {
             HttpApi http = ingress.http();
 
