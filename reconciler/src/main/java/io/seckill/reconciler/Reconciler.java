@@ -17,6 +17,7 @@ import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.EvictionPolicy;
+import io.seckill.redisstate.RedisMemory;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
@@ -166,6 +167,7 @@ public final class Reconciler implements AutoCloseable {
         jobs.every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outboxRows.backlog(database.dsl()));
             metrics.groupLag(lag.measure());
+            metrics.redisMemory(RedisMemory.read(redis));
         });
     }
 

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.redisstate.RedisMemory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -36,6 +37,8 @@ final class ReconcilerMetrics {
     private final AtomicLong hangingTransactions = new AtomicLong();
     private final AtomicLong outboxOpenRows = new AtomicLong();
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
+    private final AtomicLong redisUsedBytes = new AtomicLong();
+    private final AtomicLong redisMaxBytes = new AtomicLong();
     private final MultiGauge skuPending;
     private final MultiGauge skuDrift;
     private final MultiGauge groupLag;
@@ -63,6 +66,10 @@ final class ReconcilerMetrics {
                 .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it").register(meters);
         this.relayGaveUp = Counter.builder("seckill.outbox.relay.gave.up")
                 .description("orders whose record the broker refused on every re-send; rejected UNDELIVERED, stock released").register(meters);
+        Gauge.builder("seckill.redis.memory.used", redisUsedBytes, AtomicLong::get).baseUnit("bytes")
+                .description("memory Redis uses, as INFO memory reports it").register(meters);
+        Gauge.builder("seckill.redis.memory.max", redisMaxBytes, AtomicLong::get).baseUnit("bytes")
+                .description("Redis's maxmemory (0: no limit)").register(meters);
         Gauge.builder("seckill.outbox.backlog", outboxOpenRows, AtomicLong::get)
                 .description("outbox rows of orders not decided yet").register(meters);
         Gauge.builder("seckill.outbox.oldest.open.age", oldestOpenAgeMs, age -> age.get() / 1000.0)
@@ -147,6 +154,11 @@ final class ReconcilerMetrics {
         skuDrift.register(figures.stream()
                 .map(sku -> MultiGauge.Row.of(Tags.of("sku", Long.toString(sku.skuId())), sku.drift()))
                 .toList(), true);
+    }
+
+    void redisMemory(RedisMemory memory) {
+        redisUsedBytes.set(memory.usedBytes());
+        redisMaxBytes.set(memory.maxBytes());
     }
 
     void groupLag(Map<String, Long> lagByGroup) {

@@ -1,8 +1,6 @@
 package io.seckill.redisstate;
 
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -14,8 +12,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * MySQL), rate-limit counters, order-status copies (MySQL answers), spent sale-pass challenges (a replay
  * then gets its buyer a second pass for the same sale, which a fresh challenge would give them too), the rebuild lock (fenced: a rebuild step whose lock
  * is gone stops). So the policy must evict only keys with a lifetime ({@code volatile-*}), or nothing
- * ({@code noeviction}: writes fail when full, nothing is lost). Read from {@code INFO memory}, which the services'
- * account may run without administrative rights.
+ * ({@code noeviction}: writes fail when full, nothing is lost), read with {@link RedisMemory}.
  */
 public final class EvictionPolicy {
 
@@ -55,19 +52,15 @@ public final class EvictionPolicy {
      * @throws IllegalStateException when Redis may evict sale state
      */
     public static void check(UnifiedJedis redis) {
-        String info;
+        RedisMemory memory;
         try {
-            info = redis.info("memory");
+            memory = RedisMemory.read(redis);
         } catch (JedisException unreachable) {
             LOG.warn("Redis did not answer INFO memory at start ({}): its eviction policy is not checked", unreachable.toString());
             return;
         }
-        Map<String, String> memory = info.lines()
-                .filter(line -> line.indexOf(':') > 0)
-                .collect(Collectors.toMap(line -> line.substring(0, line.indexOf(':')), line -> line.substring(line.indexOf(':') + 1).trim(),
-                        (first, second) -> second));
-        long maxMemory = Long.parseLong(memory.getOrDefault("maxmemory", "0"));
-        String policy = memory.getOrDefault("maxmemory_policy", "noeviction");
+        long maxMemory = memory.maxBytes();
+        String policy = memory.policy();
         switch (of(maxMemory, policy)) {
             case SAFE -> LOG.info("Redis: maxmemory {} bytes, policy {}: only keys with a lifetime can be evicted", maxMemory, policy);
             case REFUSES_WRITES_WHEN_FULL -> LOG.warn("Redis: maxmemory {} bytes, policy {}: once full, every write fails (the sale stops "

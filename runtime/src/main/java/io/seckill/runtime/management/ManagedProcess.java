@@ -1,5 +1,6 @@
 package io.seckill.runtime.management;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seckill.config.Env;
 import java.time.Clock;
@@ -25,6 +26,9 @@ public final class ManagedProcess implements AutoCloseable {
     public static ManagedProcess open(String service, int defaultPort, Env env, FatalFailures fatal) {
         PrometheusMeterRegistry registry = ProcessMetrics.registry(service);
         Readiness readiness = new Readiness();
+        // What /ready answers, for an alert rule: evaluated at each scrape, so it is never older than the scrape.
+        Gauge.builder("seckill.ready", readiness, checks -> checks.evaluate().ready() ? 1 : 0)
+                .description("1 when every readiness check passes (what /ready answers), else 0").register(registry);
         ManagementServer server = ManagementServer.start(env, defaultPort, registry, readiness);
         System.out.printf("%s management http://localhost:%d (/health /ready /metrics)%n", service, server.port());
         return new ManagedProcess(new ServiceHost(registry, readiness, fatal, Clock.systemUTC()), server);
