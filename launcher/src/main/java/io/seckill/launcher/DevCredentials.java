@@ -32,6 +32,8 @@ final class DevCredentials {
         lines.append(String.format("  admin   Authorization: Bearer %s  (%s)%n", minter.admin(DEMO_ADMIN, lifetime), DEMO_ADMIN));
         lines.append(String.format("  buyer   Authorization: Bearer %s  (%s)%n", minter.buyer(DEMO_USER, lifetime), DEMO_USER));
         lines.append(String.format("  mint more: bin/seckill mint-token USER  (--admin for an admin's)%n"));
+        lines.append(String.format("  sale passes: POST /api/v1/skus/{skuId}/pass-challenges, bin/seckill solve-challenge CHALLENGE, "
+                + "POST /api/v1/skus/{skuId}/passes (README walk-through)%n"));
         return lines.toString();
     }
 }
