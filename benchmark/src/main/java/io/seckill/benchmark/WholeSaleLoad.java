@@ -53,7 +53,6 @@ final class WholeSaleLoad {
     private final String host;
     private final int port;
     private final int connections;
-    private Map<String, String> passes = Map.of();
 
     WholeSaleLoad(String host, int port, int connections) {
         this.host = host;
@@ -71,14 +70,14 @@ final class WholeSaleLoad {
      * @param ratePerSecond 0: closed loop; else the open loop's fixed rate
      */
     Outcome run(List<Attempt> attempts, Map<String, String> passes, double ratePerSecond) throws InterruptedException {
-        this.passes = Map.copyOf(passes);
+        Map<String, String> passOf = Map.copyOf(passes);
         AtomicInteger next = new AtomicInteger();
         AtomicLongArray slices = new AtomicLongArray(MAX_SLICES);
         long start = System.nanoTime();
         long interval = ratePerSecond > 0 ? (long) (1e9 / ratePerSecond) : 0;
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            Worker worker = new Worker(attempts, next, slices, start, interval);
+            Worker worker = new Worker(attempts, passOf, next, slices, start, interval);
             workers.add(worker);
             worker.thread.start();
         }
@@ -102,7 +101,7 @@ final class WholeSaleLoad {
         return new Outcome(winners, losers, failed, Math.max(1, elapsed / 10_000_000), accepted, perSlice);
     }
 
-    private byte[] request(Attempt attempt) {
+    private byte[] request(Attempt attempt, Map<String, String> passes) {
         byte[] body = ("{\"quantity\":" + attempt.quantity() + "}").getBytes(StandardCharsets.UTF_8);
         String pass = passes.get(passKey(attempt.sku(), attempt.buyer()));
         String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-Gateway-Secret: " + GATEWAY_SECRET
@@ -121,14 +120,16 @@ final class WholeSaleLoad {
         final Histogram losers = new Histogram(3);
         final List<Accepted> accepted = new ArrayList<>();
         final List<Attempt> attempts;
+        final Map<String, String> passes;
         final AtomicInteger next;
         final AtomicLongArray slices;
         final long start;
         final long interval;
         long failed;
 
-        Worker(List<Attempt> attempts, AtomicInteger next, AtomicLongArray slices, long start, long interval) {
+        Worker(List<Attempt> attempts, Map<String, String> passes, AtomicInteger next, AtomicLongArray slices, long start, long interval) {
             this.attempts = attempts;
+            this.passes = passes;
             this.next = next;
             this.slices = slices;
             this.start = start;
@@ -149,7 +150,7 @@ final class WholeSaleLoad {
                     if (connection == null) {
                         connection = new HttpConnection(host, port);
                     }
-                    int status = connection.exchange(request(attempt), body);
+                    int status = connection.exchange(request(attempt, passes), body);
                     long done = System.nanoTime();
                     record(attempt, status, body, done - due);
                     slices.incrementAndGet((int) Math.min(MAX_SLICES - 1, (done - start) / (SLICE_MS * 1_000_000)));

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +58,23 @@ class PassIT {
 
         assertThat(http.buyWithPass(sku, "alice", 1, alicesPass).status()).isEqualTo(202);
         assertThat(fixture.probe.heldBy(sku, "alice")).isEqualTo(1);
+    }
+
+    @Test
+    void aSaleDefinedWithoutSayingWantsPasses() {
+        long sku = IngressFixture.newSkuId();
+        Instant now = Instant.now();
+        HttpApi.Reply defined = http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/skus/" + sku))
+                .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"silent\",\"stock\":5,\"perUserLimit\":1,\"startsAt\":\""
+                        + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}")));
+        assertThat(defined.status()).isEqualTo(201);
+        assertThat(defined.json().path("passRequired").asBoolean()).isTrue();
+
+        HttpApi.Reply without = http.buy(sku, "hugo", 1);
+        assertThat(without.status()).isEqualTo(403);
+        assertThat(without.code()).isEqualTo("PASS_REQUIRED");
+        assertThat(fixture.probe.heldBy(sku, "hugo")).isZero();
     }
 
     @Test

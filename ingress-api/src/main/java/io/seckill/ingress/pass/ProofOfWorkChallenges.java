@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The built-in challenge: a {@link ProofOfWork} puzzle, {@code c1.SKU.EXPIRES_MS.DIFFICULTY.NONCE.SIGNATURE}, signed
@@ -57,43 +58,44 @@ public final class ProofOfWorkChallenges implements ChallengePort {
         if (challenge == null || answer.solution() == null) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "challenge and solution are required");
         }
-        int signatureAt = challenge.lastIndexOf('.');
-        String[] parts = challenge.split("\\.", -1);
-        if (parts.length != 6 || !VERSION.equals(parts[0])) {
-            throw failed("the challenge is not one this service issued");
-        }
-        String body = challenge.substring(0, signatureAt);
-        if (!key.verifies(signed(buyer, body), challenge.substring(signatureAt + 1))) {
+        Issued issued = Issued.parse(challenge).orElseThrow(() -> failed("the challenge is not one this service issued"));
+        if (!key.verifies(signed(buyer, issued.body()), issued.signature())) {
             throw failed("the challenge was not issued to this buyer, or was altered");
         }
-        // Signed, so these parse.
-        long issuedForSku = Long.parseLong(parts[1]);
-        long expiresMs = Long.parseLong(parts[2]);
-        int issuedDifficulty = Integer.parseInt(parts[3]);
-        if (issuedForSku != skuId) {
-            throw failed("the challenge is for SKU " + issuedForSku + ", not " + skuId);
+        if (issued.skuId() != skuId) {
+            throw failed("the challenge is for SKU " + issued.skuId() + ", not " + skuId);
         }
-        if (now.toEpochMilli() >= expiresMs) {
-            throw failed("the challenge expired at " + Instant.ofEpochMilli(expiresMs) + "; ask for a new one");
+        if (now.toEpochMilli() >= issued.expiresMs()) {
+            throw failed("the challenge expired at " + Instant.ofEpochMilli(issued.expiresMs()) + "; ask for a new one");
         }
-        if (!ProofOfWork.solves(challenge, answer.solution(), issuedDifficulty)) {
+        if (!ProofOfWork.solves(challenge, answer.solution(), issued.difficulty())) {
             throw failed("the solution does not solve the challenge");
         }
-        if (!spent.spend(parts[4], Duration.ofMillis(expiresMs - now.toEpochMilli()))) {
+        if (!spent.spend(issued.nonce(), Duration.ofMillis(issued.expiresMs() - now.toEpochMilli()))) {
             throw new Problem(ErrorCode.CHALLENGE_REPLAYED, "this challenge was answered already; ask for a new one");
         }
     }
 
     /** The difficulty a challenge was issued with, as a solver reads it. */
     public static int difficultyOf(String challenge) {
-        String[] parts = challenge.split("\\.", -1);
-        if (parts.length != 6 || !VERSION.equals(parts[0])) {
-            throw new IllegalArgumentException("not a proof-of-work challenge: " + challenge);
-        }
-        try {
-            return Integer.parseInt(parts[3]);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a proof-of-work challenge: " + challenge, e);
+        return Issued.parse(challenge).orElseThrow(() -> new IllegalArgumentException("not a proof-of-work challenge: " + challenge))
+                .difficulty();
+    }
+
+    /** A challenge's parts, read back from its text: {@code body} is what its {@code signature} signs. */
+    private record Issued(String body, String signature, long skuId, long expiresMs, int difficulty, String nonce) {
+
+        static Optional<Issued> parse(String text) {
+            String[] parts = text.split("\\.", -1);
+            if (parts.length != 6 || !VERSION.equals(parts[0])) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(new Issued(text.substring(0, text.lastIndexOf('.')), parts[5], Long.parseLong(parts[1]),
+                        Long.parseLong(parts[2]), Integer.parseInt(parts[3]), parts[4]));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
         }
     }
 
