@@ -63,6 +63,8 @@ final class Pipeline {
         settings.put("SECKILL_STREAMS_STATE_DIR", temporaryDirectory());
         env = new Env(settings);
         system = SeckillSystem.start(env, infra, host.host());
+        // As a service's process says once everything started: the operator page shows the instance ready.
+        host.host().readiness().servicesStarted();
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort(), system.adminPort());
         database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "e2e-checks", 4, new SimpleMeterRegistry());

@@ -20,6 +20,8 @@ import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.watch.SaleWatch;
+import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.pass.SalePasses;
 import io.seckill.mysqlstate.AdminAuditLog;
@@ -40,6 +42,7 @@ import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.SpentChallenges;
+import io.seckill.runtime.ConsumerGroupLag;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.management.BrokerCheck;
@@ -63,6 +66,8 @@ public final class IngressApi implements AutoCloseable {
     private static final Duration TOPICS_TIMEOUT = Duration.ofSeconds(5);
     /** Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang. */
     private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
+    /** The operator page asks once a second: a Kafka that does not answer within this shows as such, not as a hung page. */
+    private static final Duration WATCH_KAFKA_WAIT = Duration.ofMillis(800);
 
     private final IngressRoutes routes;
     private final OpenedResources opened;
@@ -123,7 +128,9 @@ public final class IngressApi implements AutoCloseable {
                             config.passes(), clock),
                     new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
                     new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
-                            idempotent, clock));
+                            idempotent, clock),
+                    new SaleWatch(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
+                            new WatchedInstances(config.watchedInstances(), host.readiness()), clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
                     new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));
             LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),

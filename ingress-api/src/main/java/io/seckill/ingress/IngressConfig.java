@@ -15,8 +15,10 @@ import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.pass.PassSettings;
+import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.redisstate.RateLimitCounters;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -29,7 +31,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
-                            int topicPartitions) {
+                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances) {
 
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
@@ -162,6 +164,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
                 paymentVerifier(env, mode),
-                KafkaClients.topicPartitions(env));
+                KafkaClients.topicPartitions(env),
+                WatchedInstances.from(env));
     }
 }

@@ -5,6 +5,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.http.staticfiles.Location;
 import io.javalin.router.Endpoint;
 import io.seckill.ingress.admin.AdminAudit;
 import io.seckill.ingress.admin.RedisAdmin;
@@ -21,6 +22,7 @@ import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.orders.OrderStatusQuery;
 import io.seckill.ingress.pass.PassDesk;
+import io.seckill.ingress.watch.SaleWatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,10 +45,14 @@ final class IngressRoutes implements AutoCloseable {
     /** Every answer but the OpenAPI document fits in one pass; a larger one takes several. */
     static final int RESPONSE_COPY_BUFFER_BYTES = 2 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(IngressRoutes.class);
+    /** The operator page, on the admin listener. */
+    static final String WATCH_PAGE = "/watch";
+    /** Swagger UI over /openapi.json, on the admin listener. */
+    static final String API_REFERENCE = "/api-docs";
 
     /** The desks the routes hand requests to. */
     record Desks(AdminGuard adminGuard, AdminAudit audit, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis,
-                 OrderDesk buying, PassDesk passes, OrderStatusQuery orders, OrderEndingDesk endings) {
+                 OrderDesk buying, PassDesk passes, OrderStatusQuery orders, OrderEndingDesk endings, SaleWatch watch) {
     }
 
     /** Where each side listens: buyers on every interface, the admin API on its own (by default this host's only). */
@@ -91,6 +97,20 @@ final class IngressRoutes implements AutoCloseable {
             cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", desks.stockAdjustments()::post);
             cfg.routes.post("/admin/v1/redis/rebuild", desks.redis()::rebuild);
             cfg.routes.get("/admin/v1/audit", desks.audit()::newest);
+            cfg.routes.get("/admin/v1/watch", desks.watch()::get);
+            // The pages hold no data: the operator page asks the admin routes above with the admin's token, and the
+            // API reference renders /openapi.json; both are served on the admin listener only.
+            cfg.staticFiles.enableWebjars();
+            cfg.staticFiles.add(page -> {
+                page.hostedPath = WATCH_PAGE;
+                page.directory = "/pages/watch";
+                page.location = Location.CLASSPATH;
+            });
+            cfg.staticFiles.add(page -> {
+                page.hostedPath = API_REFERENCE;
+                page.directory = "/pages/api-docs";
+                page.location = Location.CLASSPATH;
+            });
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
             cfg.routes.after("/admin/*", desks.audit()::after);
         });

@@ -181,7 +181,10 @@ public final class HttpApi {
 
     public Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest sent = request.timeout(Duration.ofSeconds(30)).build();
+            HttpResponse<String> response = client.send(sent, HttpResponse.BodyHandlers.ofString());
+            ApiContract.served().check(sent.method(), sent.uri().getRawPath(), response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""), response.body());
             return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
                     response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {

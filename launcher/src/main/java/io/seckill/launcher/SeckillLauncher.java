@@ -38,7 +38,8 @@ public final class SeckillLauncher {
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
-        banner.append(String.format("  %-7s http://127.0.0.1:%d  (/admin/v1/...)%n", "admin", system.adminPort()));
+        banner.append(String.format("  %-7s http://127.0.0.1:%d  (/admin/v1/...; the operator page /watch/, the API reference /api-docs/)%n", "admin",
+                system.adminPort()));
         banner.append(String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
         DeploymentMode mode = DeploymentMode.of(env);
         banner.append(String.format("  %-7s %s%n", "mode", mode.label()));

@@ -12,6 +12,8 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +126,43 @@ public final class Orders {
 
     public long paidQuantity(DSLContext db, long skuId) {
         return quantity(db, skuId, List.of(OrderStatus.PAID));
+    }
+
+    /**
+     * How a SKU's decided orders stand: how many there are, their units by status, and the rejected ones by reason.
+     * A SKU without decided orders has an empty tally.
+     */
+    public record Tally(long orders, Map<OrderStatus, Long> units, Map<RejectReason, Long> rejectedOrders) {
+
+        public static final Tally NONE = new Tally(0, Map.of(), Map.of());
+
+        public long units(OrderStatus status) {
+            return units.getOrDefault(status, 0L);
+        }
+    }
+
+    /** The tally of each of {@code skuIds} that has decided orders, in one grouped query. */
+    public Map<Long, Tally> tally(DSLContext db, Collection<Long> skuIds) {
+        Map<Long, Long> orders = new HashMap<>();
+        Map<Long, Map<OrderStatus, Long>> units = new HashMap<>();
+        Map<Long, Map<RejectReason, Long>> rejected = new HashMap<>();
+        db.select(ORDERS.SKU_ID, ORDERS.STATUS, ORDERS.REASON, DSL.count(), DSL.sum(ORDERS.QUANTITY))
+                .from(ORDERS)
+                .where(ORDERS.SKU_ID.in(skuIds))
+                .groupBy(ORDERS.SKU_ID, ORDERS.STATUS, ORDERS.REASON)
+                .forEach(row -> {
+                    long sku = row.value1();
+                    long count = row.value4();
+                    orders.merge(sku, count, Long::sum);
+                    units.computeIfAbsent(sku, any -> new EnumMap<>(OrderStatus.class)).merge(row.value2(), row.value5().longValue(), Long::sum);
+                    if (row.value3() != null) {
+                        rejected.computeIfAbsent(sku, any -> new EnumMap<>(RejectReason.class)).merge(row.value3(), count, Long::sum);
+                    }
+                });
+        Map<Long, Tally> tallies = new HashMap<>();
+        orders.forEach((sku, count) -> tallies.put(sku, new Tally(count, Map.copyOf(units.get(sku)),
+                Map.copyOf(rejected.getOrDefault(sku, Map.of())))));
+        return tallies;
     }
 
     private static long quantity(DSLContext db, long skuId, List<OrderStatus> statuses) {

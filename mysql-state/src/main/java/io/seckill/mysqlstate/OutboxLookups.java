@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Record2;
 import org.jooq.impl.DSL;
 
 /**
@@ -108,6 +109,15 @@ public final class OutboxLookups {
                 .where(OUTBOX.COMPLETED_AT.isNull())
                 .groupBy(OUTBOX.AGGREGATEID)
                 .fetchMap(row -> Long.parseLong(row.value1()), row -> row.value2().intValue());
+    }
+
+    /** Orders recorded and not decided yet, per SKU (SKUs with none are left out). */
+    public Map<Long, Integer> openOrders(DSLContext db) {
+        return db.select(OUTBOX.AGGREGATEID, DSL.count())
+                .from(OUTBOX)
+                .where(OUTBOX.COMPLETED_AT.isNull())
+                .groupBy(OUTBOX.AGGREGATEID)
+                .fetchMap(row -> Long.parseLong(row.value1()), Record2::value2);
     }
 
     /** How many rows are still open (orders not decided yet) and when the oldest of them was written. */

@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.SKU;
 
 import io.seckill.schemas.db.tables.records.SkuRecord;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -71,6 +72,11 @@ public final class Skus {
     /** Units MySQL still holds; empty when the SKU does not exist. */
     public Optional<Integer> stock(DSLContext db, long skuId) {
         return db.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).fetchOptional(SKU.STOCK);
+    }
+
+    /** The sales that end after {@code since}, the earliest to start first. */
+    public List<Sale> endingAfter(DSLContext db, Instant since) {
+        return db.selectFrom(SKU).where(SKU.ENDS_AT.gt(since)).orderBy(SKU.STARTS_AT, SKU.ID).fetch(Skus::sale);
     }
 
     /** Every SKU's stock, by SKU id, in one query. */

@@ -21,6 +21,7 @@ import io.seckill.redisstate.RedisMemory;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.ConsumerGroupLag;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
@@ -163,7 +164,8 @@ public final class Reconciler implements AutoCloseable {
         HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), config.hangingTransactionCheckInterval(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);
         jobs.every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
-        ConsumerGroupLag lag = new ConsumerGroupLag(admin);
+        // A measurement never outlasts its interval: a silent cluster skips a round instead of stacking them.
+        ConsumerGroupLag lag = new ConsumerGroupLag(admin, config.figuresInterval());
         jobs.every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outboxRows.backlog(database.dsl()));
             metrics.groupLag(lag.measure());

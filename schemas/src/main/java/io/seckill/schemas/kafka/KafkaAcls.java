@@ -44,6 +44,10 @@ public final class KafkaAcls {
             case INGRESS -> {
                 grants.catalogue();
                 grants.topic(Topic.ORDER_REQUESTS, AclOperation.WRITE);
+                // The operator page's consumer lag: every group's committed offsets, including the stream-processor's
+                // internal topics'. Descriptions only: no record is read.
+                grants.literal(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, AclOperation.DESCRIBE);
+                grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
             }
             case STREAM_PROCESSOR -> {
                 grants.catalogue();
