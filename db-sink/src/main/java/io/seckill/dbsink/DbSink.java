@@ -8,26 +8,33 @@ import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
+import io.seckill.runtime.OrderTrail;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.runtime.management.BrokerCheck;
 import io.seckill.runtime.management.ServiceHost;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,10 +101,12 @@ public final class DbSink implements AutoCloseable {
         Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
         // By identity: a forged copy equal to the real record still has its own origin.
         IdentityHashMap<OrderRequested, ConsumerRecord<String, byte[]>> origins = new IdentityHashMap<>();
+        Map<String, TraceParent> traces = new HashMap<>();
         for (Delivery<OrderRequested> delivery : deliveries) {
             OrderRequested order = delivery.value();
             bySku.computeIfAbsent(order.skuId(), sku -> new ArrayList<>()).add(order);
             origins.put(order, delivery.record());
+            TraceHeaders.of(delivery.record().headers()).ifPresent(trace -> traces.put(order.orderId(), trace));
         }
         List<OrderResult> results = new ArrayList<>();
         for (Map.Entry<Long, List<OrderRequested>> sku : bySku.entrySet()) {
@@ -108,21 +117,32 @@ public final class DbSink implements AutoCloseable {
                 unsupported.refuse(origins.get(refused.order()), refused.reason(), refused.detail());
             }
         }
-        publish(results);
+        publish(results, traces);
     }
 
-    private void publish(List<OrderResult> results) throws Exception {
+    /** Each decision, with the trace of the order it decides, when the order carried one. */
+    private void publish(List<OrderResult> results, Map<String, TraceParent> traces) throws Exception {
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (OrderResult result : results) {
-            acks.add(producer.send(Topic.ORDER_RESULTS.record(result.skuId(), result)));
+            Optional<TraceParent> trace = Optional.ofNullable(traces.get(result.orderId()));
+            acks.add(producer.send(traced(Topic.ORDER_RESULTS.record(result.skuId(), result), trace)));
             if (result.status() == OrderStatus.REJECTED) {
-                acks.add(producer.send(Topic.STOCK_COMPENSATIONS.record(result.skuId(), StockCompensation.forRejected(result))));
+                acks.add(producer.send(traced(Topic.STOCK_COMPENSATIONS.record(result.skuId(), StockCompensation.forRejected(result)), trace)));
             }
         }
         for (Future<RecordMetadata> ack : acks) {
             ack.get();
         }
-        results.forEach(decided::published);
+        for (OrderResult result : results) {
+            decided.published(result);
+            OrderTrail.step(OrderFacts.of(result), Optional.ofNullable(traces.get(result.orderId())), "db-sink",
+                    "decided " + result.status() + (result.reason() == null ? "" : " (" + result.reason() + ")") + " and published");
+        }
+    }
+
+    private static ProducerRecord<String, byte[]> traced(ProducerRecord<String, byte[]> record, Optional<TraceParent> trace) {
+        trace.ifPresent(known -> TraceHeaders.put(record.headers(), known));
+        return record;
     }
 
     @Override

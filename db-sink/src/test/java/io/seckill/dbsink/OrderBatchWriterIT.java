@@ -12,6 +12,7 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -196,7 +197,7 @@ class OrderBatchWriterIT {
     }
 
     private static OrderRequested recorded(OrderRequested order) {
-        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO)));
+        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO, TraceParent.start())));
         return order;
     }
 

@@ -15,6 +15,7 @@ import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
@@ -76,7 +77,7 @@ class DeadLetterIT {
         statuses.putAll(List.of(OrderView.pending(orderId, sku, "doomed", 1)));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
         new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(orderId, sku, "doomed", 1, new String(poison, StandardCharsets.UTF_8),
-                null, Instant.now().plusSeconds(3600))));
+                null, Instant.now().plusSeconds(3600), TraceParent.start().toString())));
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);

@@ -17,6 +17,7 @@ import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.InvalidEventException;
 import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderLifecycleEvent;
@@ -118,7 +119,7 @@ class ForgedRecordsIT {
         // As the ingress would leave it, its publish not yet made (the relay is an hour away).
         assertThat(pipeline.saleStore.reserve(sku, order.orderId(), "pending", 1, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(Reservation.RESERVED);
-        new Outbox().insert(pipeline.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1))));
+        new Outbox().insert(pipeline.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1), TraceParent.start())));
         RecordHeaders headers = new RecordHeaders();
         DeadLetterHeaders.describe(headers, "db-sink", new InvalidEventException("made up"), Topic.ORDERS_UNIQUE.topicName(), 0, 0);
 

@@ -3,6 +3,7 @@ package io.seckill.ingress;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.TokenMinter;
 import io.seckill.ingress.pass.SalePasses;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.processdriver.SalePassClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -107,6 +108,11 @@ public final class HttpApi {
     private Reply postAs(String userId, String path, String body) {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .header("Authorization", "Bearer " + tokenFor(userId)).POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** A buy continuing the caller's trace ({@code traceparent}, W3C Trace Context). */
+    public Reply buyTraced(long skuId, String userId, int quantity, String traceparent) {
+        return send(buyRequest(skuId, userId, quantity).header(TraceParent.HEADER, traceparent));
     }
 
     public Reply buy(long skuId, String userId, int quantity, String idempotencyKey) {

@@ -25,6 +25,7 @@ public final class SeckillLauncher {
 
     public static void main(String[] args) throws Exception {
         Env given = Env.system();
+        ServiceMain.checkLogFormat("seckill", given);
         DataDirectory data = DataDirectory.forCommand(given, args);
         Map<String, String> development = ServersMain.developmentSettings(given, data);
         LocalInfrastructure infra = LocalInfrastructure.keptIn(data, given, development);

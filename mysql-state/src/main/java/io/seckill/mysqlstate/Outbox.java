@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.config.Env;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.trace.TraceParent;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +40,7 @@ public final class Outbox {
     public static final String KEY_REFUSED_TYPE = "IdempotencyKeyRefused";
     private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
     private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
-            OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY);
+            OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY, OUTBOX.TRACEPARENT);
 
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
@@ -54,11 +55,11 @@ public final class Outbox {
      * recorded by a clock no ingress can get wrong.
      */
     public record NewRow(String orderId, long skuId, String userId, int quantity, String payload, String idempotencyKey,
-                         Instant relayAfter) {
+                         Instant relayAfter, String traceparent) {
 
-        public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace) {
+        public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace, TraceParent trace) {
             return new NewRow(order.orderId(), order.skuId(), order.userId(), order.quantity(), payload, idempotencyKey,
-                    order.requestedAt().plus(relayGrace));
+                    order.requestedAt().plus(relayGrace), trace.toString());
         }
     }
 
@@ -85,6 +86,7 @@ public final class Outbox {
                     insert.setString(column++, row.userId());
                     insert.setInt(column++, row.quantity());
                     insert.setString(column++, row.idempotencyKey());
+                    insert.setString(column++, row.traceparent());
                 }
                 insert.executeUpdate();
             }

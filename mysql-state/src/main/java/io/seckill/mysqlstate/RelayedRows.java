@@ -23,13 +23,16 @@ public final class RelayedRows {
 
     /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
     public static final RelayedRows ORDERS = new RelayedRows(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER,
-            OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS, OUTBOX.COMPLETED_AT);
+            OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS, OUTBOX.COMPLETED_AT, OUTBOX.TRACEPARENT);
     /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
     public static final RelayedRows LIFECYCLE = new RelayedRows(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID,
-            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT);
+            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.TRACEPARENT);
 
-    /** An open row the relay sends: {@code key} is its record's key, {@code attempts} how often it was sent before. */
-    public record Due(String id, String key, String payload, int attempts) {
+    /**
+     * An open row the relay sends: {@code key} is its record's key, {@code attempts} how often it was sent before,
+     * {@code traceparent} the trace its record carries (null for rows written before traces existed).
+     */
+    public record Due(String id, String key, String payload, int attempts, String traceparent) {
     }
 
     private final Table<?> table;
@@ -40,9 +43,10 @@ public final class RelayedRows {
     private final Field<Integer> attempts;
     private final Field<Integer> acks;
     private final Field<Instant> completedAt;
+    private final Field<String> traceparent;
 
     private RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
-                        Field<Integer> attempts, Field<Integer> acks, Field<Instant> completedAt) {
+                        Field<Integer> attempts, Field<Integer> acks, Field<Instant> completedAt, Field<String> traceparent) {
         this.table = table;
         this.id = id;
         this.key = key;
@@ -51,6 +55,7 @@ public final class RelayedRows {
         this.attempts = attempts;
         this.acks = acks;
         this.completedAt = completedAt;
+        this.traceparent = traceparent;
     }
 
     /**
@@ -115,7 +120,7 @@ public final class RelayedRows {
     }
 
     private List<Due> lockDue(DSLContext tx, Instant now, Condition which, int limit) {
-        return tx.select(id, key, payload, attempts)
+        return tx.select(id, key, payload, attempts, traceparent)
                 .from(table)
                 .where(completedAt.isNull())
                 .and(relayAfter.le(now))
@@ -123,7 +128,7 @@ public final class RelayedRows {
                 .orderBy(relayAfter)
                 .limit(limit)
                 .forUpdate().skipLocked()
-                .fetch(row -> new Due(row.value1(), row.value2(), row.value3(), row.value4()));
+                .fetch(row -> new Due(row.value1(), row.value2(), row.value3(), row.value4(), row.value5()));
     }
 
     /** Marks the rows completed (consumed, decided or dead-lettered); rows completed before keep their time. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -152,7 +153,8 @@ class TablesIT {
         List<Outbox.NewRow> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "buyer-" + i, 1, now);
-            rows.add(new Outbox.NewRow(order.orderId(), sku, order.userId(), 1, EventJson.encodeToString(order), null, relayAfter));
+            rows.add(new Outbox.NewRow(order.orderId(), sku, order.userId(), 1, EventJson.encodeToString(order), null, relayAfter,
+                    TraceParent.start().toString()));
         }
         return rows;
     }

@@ -27,9 +27,11 @@ import java.util.regex.Pattern;
  */
 public final class SeckillProcess implements AutoCloseable {
 
-    private static final Pattern MANAGEMENT = Pattern.compile("management http://localhost:(\\d+)");
-    private static final Pattern BUYERS = Pattern.compile("ingress-api listening on http://localhost:(\\d+)");
-    private static final Pattern ADMIN = Pattern.compile("ingress-api listening on .* admin on http://[^:/]+:(\\d+)");
+    // Read from text or JSON logs alike: the JSON log escapes each slash.
+    private static final String SLASHES = "\\\\?/\\\\?/";
+    private static final Pattern MANAGEMENT = Pattern.compile("management http:" + SLASHES + "localhost:(\\d+)");
+    private static final Pattern BUYERS = Pattern.compile("ingress-api listening on http:" + SLASHES + "localhost:(\\d+)");
+    private static final Pattern ADMIN = Pattern.compile("ingress-api listening on .* admin on http:" + SLASHES + "[^:/\\\\]+:(\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 

@@ -1,6 +1,8 @@
 package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +59,10 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
     Answered send(List<RelayedRows.Due> claimed, Function<RelayedRows.Due, ProducerRecord<String, byte[]>> toRecord, String what) {
         List<Future<RecordMetadata>> answers = new ArrayList<>();
         for (RelayedRows.Due row : claimed) {
-            answers.add(sendOne(toRecord.apply(row)));
+            ProducerRecord<String, byte[]> record = toRecord.apply(row);
+            // The trace the row was written under: a re-send continues it as the first send did.
+            TraceParent.parse(row.traceparent()).ifPresent(trace -> TraceHeaders.put(record.headers(), trace));
+            answers.add(sendOne(record));
         }
         List<RelayedRows.Due> acknowledged = new ArrayList<>();
         List<RelayedRows.Due> unanswered = new ArrayList<>();

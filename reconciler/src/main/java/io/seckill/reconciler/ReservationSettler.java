@@ -5,9 +5,11 @@ import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.OrderTrail;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderResult;
+import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.events.StockCompensation;
@@ -31,6 +33,7 @@ import org.slf4j.LoggerFactory;
 final class ReservationSettler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReservationSettler.class);
+    private static final String STAGE = "reconciler";
 
     private final DSLContext dsl;
     private final Orders orders;
@@ -51,7 +54,8 @@ final class ReservationSettler {
 
     /** A batch of results is checked in one query and settled in two round trips (ledger, then statuses), not per result. */
     void onResults(List<Delivery<OrderResult>> deliveries) throws ExecutionException, InterruptedException {
-        List<OrderResult> results = supported(deliveries, OrderFacts::of, OrderResult::status, OrderResult::reason);
+        List<Delivery<OrderResult>> supported = supported(deliveries, OrderFacts::of, OrderResult::status, OrderResult::reason);
+        List<OrderResult> results = supported.stream().map(Delivery::value).toList();
         int refused = saleStore.confirmAll(results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).toList());
         statuses.putAll(results.stream()
                 .map(result -> new OrderView(result.orderId(), result.skuId(), result.userId(), result.quantity(),
@@ -60,18 +64,28 @@ final class ReservationSettler {
         if (refused > 0) {
             throw new SaleBeingRebuilt(refused + " confirmation(s)");
         }
+        for (Delivery<OrderResult> result : supported) {
+            OrderTrail.step(OrderFacts.of(result.value()), TraceHeaders.of(result.record().headers()), STAGE,
+                    "settled in Redis as " + result.value().status());
+        }
     }
 
     void onCompensations(List<Delivery<StockCompensation>> deliveries) throws ExecutionException, InterruptedException {
-        for (StockCompensation compensation : supported(deliveries, OrderFacts::of, rejected -> OrderStatus.REJECTED, StockCompensation::reason)) {
+        for (Delivery<StockCompensation> delivery : supported(deliveries, OrderFacts::of, rejected -> OrderStatus.REJECTED, StockCompensation::reason)) {
+            StockCompensation compensation = delivery.value();
             long released = saleStore.release(compensation.skuId(), compensation.orderId());
             if (released == SaleStore.NOT_LOADED) {
                 throw new SaleBeingRebuilt("the release of order " + compensation.orderId());
             }
             if (released > 0) {
                 metrics.compensationApplied();
-                LOG.info("released {} unit(s) of SKU {} for rejected order {} ({})", released,
-                        compensation.skuId(), compensation.orderId(), compensation.reason());
+                OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(compensation), TraceHeaders.of(delivery.record().headers()));
+                try {
+                    LOG.info("released {} unit(s) of SKU {} for rejected order {} ({})", released,
+                            compensation.skuId(), compensation.orderId(), compensation.reason());
+                } finally {
+                    scope.close();
+                }
             }
         }
     }
@@ -80,10 +94,10 @@ final class ReservationSettler {
      * The records whose decision MySQL holds as they state it (same order facts, status and reason); the others are
      * refused, whoever wrote them: only the database decides an order.
      */
-    private <V> List<V> supported(List<Delivery<V>> deliveries, Function<V, OrderFacts> facts, Function<V, OrderStatus> status,
+    private <V> List<Delivery<V>> supported(List<Delivery<V>> deliveries, Function<V, OrderFacts> facts, Function<V, OrderStatus> status,
                                   Function<V, RejectReason> reason) throws ExecutionException, InterruptedException {
         Map<String, OrderResult> decided = orders.decided(dsl, deliveries.stream().map(delivery -> facts.apply(delivery.value()).orderId()).toList());
-        List<V> supported = new ArrayList<>();
+        List<Delivery<V>> supported = new ArrayList<>();
         for (Delivery<V> delivery : deliveries) {
             OrderFacts stated = facts.apply(delivery.value());
             OrderResult truth = decided.get(stated.orderId());
@@ -94,7 +108,7 @@ final class ReservationSettler {
                 unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + stated.orderId() + " was decided "
                         + truth.status() + (truth.reason() == null ? "" : " (" + truth.reason() + ")") + " for " + OrderFacts.of(truth));
             } else {
-                supported.add(delivery.value());
+                supported.add(delivery);
             }
         }
         return supported;

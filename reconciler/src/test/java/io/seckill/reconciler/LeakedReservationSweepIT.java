@@ -10,6 +10,7 @@ import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -180,6 +181,6 @@ class LeakedReservationSweepIT {
     }
 
     private static void insertRow(OrderRequested order) {
-        OUTBOX.insert(Stores.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1))));
+        OUTBOX.insert(Stores.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1), TraceParent.start())));
     }
 }

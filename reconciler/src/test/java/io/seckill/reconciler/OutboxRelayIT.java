@@ -19,6 +19,8 @@ import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -73,6 +75,9 @@ class OutboxRelayIT {
             List<OrderRequested> published = records.stream().map(ConsumerRecord::value).map(Topic.ORDER_REQUESTS::decode).toList();
             assertThat(published).containsExactly(due);
             assertThat(records).as("marked as the relay's, so the gate lets it through").allMatch(record -> RelayHeaders.resent(record.headers()));
+            assertThat(records).as("carrying the trace its row was written under")
+                    .allSatisfy(record -> assertThat(TraceHeaders.of(record.headers()).map(TraceParent::toString))
+                            .contains(Stores.sql().fetchValue(OUTBOX.TRACEPARENT, OUTBOX.ID.eq(due.orderId()))));
         }
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).isEqualTo(1);
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(notYet.orderId()))).isZero();

@@ -17,6 +17,7 @@ import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.kafka.Topic;
@@ -99,7 +100,7 @@ final class Stores {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
         SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false);
         new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, userId, 1, EventJson.encodeToString(order), null,
-                relayAfter)));
+                relayAfter, TraceParent.start().toString())));
         return order;
     }
 }

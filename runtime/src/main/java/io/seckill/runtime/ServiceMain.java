@@ -2,6 +2,7 @@ package io.seckill.runtime;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
+import io.seckill.config.LogFormat;
 import io.seckill.runtime.management.FatalFailures;
 import io.seckill.runtime.management.ManagedProcess;
 import io.seckill.runtime.management.ServiceHost;
@@ -60,6 +61,7 @@ public final class ServiceMain {
      * malformed, a published secret outside development mode) ends the process with one line naming it.
      */
     private static <C> C configure(String service, Env env, Function<Env, C> configuration) {
+        checkLogFormat(service, env);
         try {
             DeploymentMode mode = DeploymentMode.of(env);
             C configured = configuration.apply(env);
@@ -73,6 +75,19 @@ public final class ServiceMain {
             LOG.error("{} refused to start: {}; exiting with status {}", service, refused.getMessage(), EXIT_CANNOT_CONTINUE);
             System.exit(EXIT_CANNOT_CONTINUE);
             throw refused;
+        }
+    }
+
+    /**
+     * Ends the process when {@link LogFormat} refuses the setting, said on standard error: with no such format the log
+     * has nowhere to go.
+     */
+    public static void checkLogFormat(String service, Env env) {
+        try {
+            LogFormat.of(env);
+        } catch (IllegalArgumentException refused) {
+            System.err.println(service + " refused to start: " + refused.getMessage() + "; exiting with status " + EXIT_CANNOT_CONTINUE);
+            System.exit(EXIT_CANNOT_CONTINUE);
         }
     }
 

@@ -1,11 +1,14 @@
 package io.seckill.streamprocessor;
 
+import io.seckill.runtime.OrderTrail;
 import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,6 +62,7 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
         if (alreadySeen(order.orderId(), timestamp)) {
             if (!RelayHeaders.resent(record.headers())) {
                 metrics.duplicateDropped(order.orderId());
+                OrderTrail.step(OrderFacts.of(order), TraceHeaders.of(record.headers()), STAGE, "dropped: a copy already passed");
                 return;
             }
             metrics.resendPassed(order.orderId());
@@ -66,6 +70,7 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
         seen.put(order.orderId(), Instant.now().toEpochMilli(), timestamp);
         byte[] key = SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8);
         context.forward(record.withKey(key), OrderDedupTopology.UNIQUE_SINK);
+        OrderTrail.step(OrderFacts.of(order), TraceHeaders.of(record.headers()), STAGE, "passed the gate to " + Topic.ORDERS_UNIQUE.topicName());
     }
 
     private boolean alreadySeen(String orderId, long timestamp) {

@@ -17,7 +17,10 @@ import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderStatus;
 import java.time.Clock;
 import java.time.Instant;
@@ -88,7 +91,7 @@ public final class OrderDesk {
         int quantity = Json.body(ctx, BuyRequest.class).validQuantity();
         // Checked here, the sale's need of it in the reserve script: a bad pass is refused whatever the sale wants.
         boolean passShown = passes.shown(ctx.header(SalePasses.HEADER), userId, skuId, clock.instant());
-        Purchase purchase = new Purchase(skuId, userId, quantity, passShown);
+        Purchase purchase = new Purchase(skuId, userId, quantity, passShown, ctx.header(TraceParent.HEADER));
         if (key == null) {
             attempt(purchase, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path()).writeTo(ctx);
             return;
@@ -112,8 +115,8 @@ public final class OrderDesk {
         }, refusal -> keyedOrders.fenceOff(userId, key, skuId).map(OrderDesk::accepted).orElse(refusal)).writeTo(ctx);
     }
 
-    /** What a buy request asks for, once checked. */
-    private record Purchase(long skuId, String userId, int quantity, boolean passShown) {
+    /** What a buy request asks for, once checked; {@code callerTrace}: the caller's traceparent header, if any. */
+    private record Purchase(long skuId, String userId, int quantity, boolean passShown, String callerTrace) {
     }
 
     private Reply attempt(Purchase purchase, String idempotencyKey, Runnable admission, String path) {
@@ -135,7 +138,7 @@ public final class OrderDesk {
                 if (outcome.value() == 0) {
                     soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
-                yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey);
+                yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey, TraceParent.continuing(purchase.callerTrace()));
             }
             case SOLD_OUT -> {
                 Reply answer = soldOutAnswer(skuId, path);
@@ -162,16 +165,25 @@ public final class OrderDesk {
         };
     }
 
-    private Reply record(OrderRequested order, String idempotencyKey) {
+    private Reply record(OrderRequested order, String idempotencyKey, TraceParent trace) {
+        OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(order), Optional.of(trace));
+        try {
+            return recordInScope(order, idempotencyKey, trace);
+        } finally {
+            scope.close();
+        }
+    }
+
+    private Reply recordInScope(OrderRequested order, String idempotencyKey, TraceParent trace) {
         // Encoded once: the outbox row and the Kafka record carry the same bytes, as the relay's re-sends do.
         String payload = EventJson.encodeToString(order);
         try {
-            outbox.write(order, payload, idempotencyKey);
+            outbox.write(order, payload, idempotencyKey, trace);
         } catch (RuntimeException failure) {
             OrderFence.Fate fate = SqlFailures.refusedStatement(failure) ? fence.release(order) : fence.settle(order);
             LOG.warn("recording order {} failed; its fate: {}", order.orderId(), fate, failure);
             return switch (fate) {
-                case RECORDED -> published(order, payload);
+                case RECORDED -> published(order, payload, trace);
                 // Not published: the relay sends it once its row is there; if it never is, the sweep rejects it.
                 case UNKNOWN -> accepted(order.orderId());
                 case VOIDED -> {
@@ -180,11 +192,12 @@ public final class OrderDesk {
                 }
             };
         }
-        return published(order, payload);
+        return published(order, payload, trace);
     }
 
-    private Reply published(OrderRequested order, String payload) {
-        publisher.publish(order, payload);
+    private Reply published(OrderRequested order, String payload, TraceParent trace) {
+        publisher.publish(order, payload, trace);
+        OrderTrail.step(OrderFacts.of(order), Optional.of(trace), "ingress-api", "accepted (202), recorded in the outbox and published");
         return accepted(order.orderId());
     }
 

@@ -3,6 +3,8 @@ package io.seckill.ingress.buying;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,10 +23,11 @@ public final class OrderPublisher {
         this.producer = producer;
     }
 
-    /** @param payload the order as encoded into its outbox row */
-    void publish(OrderRequested order, String payload) {
+    /** @param payload the order as encoded into its outbox row; {@code trace}: the order's, as its row records it */
+    void publish(OrderRequested order, String payload, TraceParent trace) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topic.ORDER_REQUESTS.topicName(),
                 SkuKey.of(order.skuId()), payload.getBytes(StandardCharsets.UTF_8));
+        TraceHeaders.put(record.headers(), trace);
         RelayedSend.send(producer, record, "order " + order.orderId());
     }
 }

@@ -6,6 +6,7 @@ import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.runtime.BatchQueue;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,8 +50,8 @@ public final class OutboxWriter implements AutoCloseable {
      * @throws RuntimeException when either is not known to be done within the wait limit: the row may
      *         still have been committed, or be committed later ({@link OrderFence} settles which)
      */
-    void write(OrderRequested order, String payload, String idempotencyKey) {
-        Pending pending = new Pending(Outbox.NewRow.of(order, payload, idempotencyKey, relayGrace),
+    void write(OrderRequested order, String payload, String idempotencyKey, TraceParent trace) {
+        Pending pending = new Pending(Outbox.NewRow.of(order, payload, idempotencyKey, relayGrace, trace),
                 OrderView.pending(order.orderId(), order.skuId(), order.userId(), order.quantity()), new CompletableFuture<>());
         writers.submit(List.of(pending));
         writers.await(pending.result(), waitLimit);
