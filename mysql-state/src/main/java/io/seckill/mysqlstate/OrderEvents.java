@@ -1,5 +1,6 @@
 package io.seckill.mysqlstate;
 
+import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
 
 import io.seckill.schemas.events.EventJson;
@@ -20,14 +21,19 @@ public final class OrderEvents {
 
     public static final String AGGREGATE_TYPE = "order";
 
-    /** Writes the events, each due for the relay at {@code relayAfter} unless consumed before. */
+    /**
+     * Writes the events, each due for the relay at {@code relayAfter} unless consumed before, each continuing the trace
+     * of its order as the orders row records it.
+     */
     public void insert(DSLContext tx, Collection<? extends OrderLifecycleEvent> events, Instant relayAfter) {
         var insert = tx.insertInto(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATETYPE, ORDER_EVENTS.AGGREGATEID,
                 ORDER_EVENTS.TYPE, ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.SKU_ID, ORDER_EVENTS.USER_ID, ORDER_EVENTS.QUANTITY,
-                ORDER_EVENTS.RETURNS_STOCK, ORDER_EVENTS.CREATED_AT, ORDER_EVENTS.RELAY_AFTER);
+                ORDER_EVENTS.RETURNS_STOCK, ORDER_EVENTS.CREATED_AT, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.TRACEPARENT);
         for (OrderLifecycleEvent event : events) {
-            insert = insert.values(event.orderId(), AGGREGATE_TYPE, event.orderId(), event.type(), EventJson.encodeToString(event),
-                    event.skuId(), event.userId(), event.quantity(), event.returnsStock(), event.at(), relayAfter);
+            insert = insert.values(DSL.val(event.orderId()), DSL.val(AGGREGATE_TYPE), DSL.val(event.orderId()), DSL.val(event.type()),
+                    DSL.val(EventJson.encodeToString(event)), DSL.val(event.skuId()), DSL.val(event.userId()), DSL.val(event.quantity()),
+                    DSL.val(event.returnsStock()), DSL.val(event.at(), ORDER_EVENTS.CREATED_AT), DSL.val(relayAfter, ORDER_EVENTS.RELAY_AFTER),
+                    DSL.field(DSL.select(ORDERS.TRACEPARENT).from(ORDERS).where(ORDERS.ORDER_ID.eq(event.orderId()))));
         }
         insert.execute();
     }

@@ -1,6 +1,7 @@
 package io.seckill.mysqlstate;
 
 import static io.seckill.schemas.db.Tables.ORDERS;
+import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.schemas.db.tables.records.OrdersRecord;
 import io.seckill.schemas.events.OrderFacts;
@@ -18,7 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.InsertValuesStep9;
+import org.jooq.Field;
+import org.jooq.InsertValuesStep10;
 import org.jooq.impl.DSL;
 
 /**
@@ -115,6 +117,13 @@ public final class Orders {
         return db.fetchExists(ORDERS, ORDERS.ORDER_ID.eq(orderId));
     }
 
+    /** The trace each of the orders was placed under, by order id (orders placed before traces existed are left out). */
+    public Map<String, String> traces(DSLContext db, Collection<String> orderIds) {
+        return db.select(ORDERS.ORDER_ID, ORDERS.TRACEPARENT).from(ORDERS)
+                .where(ORDERS.ORDER_ID.in(orderIds)).and(ORDERS.TRACEPARENT.isNotNull())
+                .fetchMap(ORDERS.ORDER_ID, ORDERS.TRACEPARENT);
+    }
+
     public boolean anyFor(DSLContext db, long skuId) {
         return db.fetchExists(ORDERS, ORDERS.SKU_ID.eq(skuId));
     }
@@ -177,16 +186,25 @@ public final class Orders {
      * @param paymentWindow how long a confirmed order awaits payment: its {@code pay_by} is its decision time plus this
      */
     public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow) {
-        InsertValuesStep9<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant, Instant> insert =
+        InsertValuesStep10<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant, Instant, String> insert =
                 tx.insertInto(ORDERS, ORDERS.ORDER_ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY,
-                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT, ORDERS.PAY_BY);
+                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT, ORDERS.PAY_BY, ORDERS.TRACEPARENT);
         for (int i = 0; i < decisions.size(); i++) {
             OrderResult result = decisions.get(i);
             Instant payBy = result.status() == OrderStatus.CONFIRMED ? result.decidedAt().plus(paymentWindow) : null;
-            insert = insert.values(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                    result.status(), result.reason(), orders.get(i).requestedAt(), result.decidedAt(), payBy);
+            insert = insert.values(DSL.val(result.orderId()), DSL.val(result.skuId()), DSL.val(result.userId()), DSL.val(result.quantity()),
+                    DSL.val(result.status(), ORDERS.STATUS), DSL.val(result.reason(), ORDERS.REASON), DSL.val(orders.get(i).requestedAt(), ORDERS.REQUESTED_AT),
+                    DSL.val(result.decidedAt(), ORDERS.DECIDED_AT), DSL.val(payBy, ORDERS.PAY_BY), traceOf(result.orderId()));
         }
         insert.execute();
+    }
+
+    /**
+     * The order's trace as the ingress recorded it in its outbox row (a primary-key read of the row this transaction
+     * checked already), never as a record's header claims it: the order's lifecycle events continue that trace.
+     */
+    private static Field<String> traceOf(String orderId) {
+        return DSL.field(DSL.select(OUTBOX.TRACEPARENT).from(OUTBOX).where(OUTBOX.ID.eq(orderId)));
     }
 
     /** Rejections only, which await no payment. */

@@ -1,12 +1,17 @@
 package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.OrderEndings;
+import io.seckill.mysqlstate.Orders;
 import io.seckill.schemas.events.OrderExpired;
 import io.seckill.runtime.RelayedSend;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jooq.DSLContext;
 
 /**
@@ -15,15 +20,20 @@ import org.jooq.DSLContext;
  * each expiry at once so the reconciler gives its units back to Redis; a publish that is lost is the
  * relay's to repeat. Several reconcilers share the work: rows one of them holds are skipped by the others.
  */
-record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Producer<String, byte[]> producer, int batchSize, Clock clock,
+record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orders, Producer<String, byte[]> producer, int batchSize, Clock clock,
                         ReconcilerMetrics metrics) {
 
     /** @return orders expired by this run */
     int expireOverdue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<OrderExpired> expired = endings.expireOverdue(dsl, clock.instant(), batchSize);
-            expired.forEach(event -> RelayedSend.send(producer, Topic.ORDER_LIFECYCLE.record(event.orderId(), event),
-                    "expiry of order " + event.orderId()));
+            // Each expiry continues its order's trace, as the relay's copy of it does.
+            Map<String, String> traces = expired.isEmpty() ? Map.of() : orders.traces(dsl, expired.stream().map(OrderExpired::orderId).toList());
+            for (OrderExpired event : expired) {
+                ProducerRecord<String, byte[]> record = Topic.ORDER_LIFECYCLE.record(event.orderId(), event);
+                TraceParent.parse(traces.get(event.orderId())).ifPresent(trace -> TraceHeaders.put(record.headers(), trace));
+                RelayedSend.send(producer, record, "expiry of order " + event.orderId());
+            }
             metrics.expired(expired.size());
             return expired.size();
         });

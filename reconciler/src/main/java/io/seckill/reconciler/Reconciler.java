@@ -136,7 +136,7 @@ public final class Reconciler implements AutoCloseable {
                 LOG.info("lifecycle relay re-sent {} event(s)", sent);
             }
         });
-        PaymentDeadlines deadlines = new PaymentDeadlines(database.dsl(), new OrderEndings(config.relayBackoff().grace()), producer,
+        PaymentDeadlines deadlines = new PaymentDeadlines(database.dsl(), new OrderEndings(config.relayBackoff().grace()), new Orders(), producer,
                 config.expiryBatch(), clock, metrics);
         jobs.every(config.expiryInterval(), "payment deadlines", () -> {
             int expired = deadlines.expireOverdue();

@@ -4,7 +4,9 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.OrderTrail;
 import io.seckill.runtime.UnsupportedRecords;
+import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import java.time.Clock;
@@ -57,8 +59,18 @@ final class StockReturns {
             } else if (!truth.facts().equals(OrderFacts.of(event)) || truth.status() != event.status()) {
                 unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + event.orderId() + " is "
                         + truth.status() + " for " + truth.facts() + ", not " + event.status() + " for " + OrderFacts.of(event));
-            } else if (!event.returnsStock() || returned(event)) {
-                consumed.add(event.orderId());
+            } else {
+                // Its lines (the return's, the trail's) carry the order and the trace its event continues.
+                OrderTrail.Scope scope = OrderTrail.about(truth.facts(), TraceHeaders.of(delivery.record().headers()));
+                try {
+                    if (!event.returnsStock() || returned(event)) {
+                        consumed.add(event.orderId());
+                        OrderTrail.step(truth.facts(), TraceHeaders.of(delivery.record().headers()), "reconciler",
+                                event.status() + (event.returnsStock() ? ", its units back in Redis" : ""));
+                    }
+                } finally {
+                    scope.close();
+                }
             }
         }
         if (!consumed.isEmpty()) {

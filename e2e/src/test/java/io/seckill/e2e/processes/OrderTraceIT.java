@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * One order followed through the four service processes by its trace: the buyer's {@code traceparent} is continued by
  * the ingress, carried by the outbox row and the Kafka headers, and every JSON log line about the order, in every
- * service, names the order, its SKU, its buyer and that trace.
+ * service, names the order, its SKU, its buyer and that trace, down to its cancellation's return of stock.
  */
 class OrderTraceIT {
 
@@ -42,6 +42,10 @@ class OrderTraceIT {
                     assertThat(linesAbout(service, orderId)).as(service.name() + " logged about the order").isNotEmpty();
                 }
             });
+            assertThat(http.cancel("traced-buyer", orderId, null).status()).isEqualTo(200);
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(linesAbout(services.reconciler(), orderId))
+                    .as("the cancellation's return of stock, on the order's trail")
+                    .anySatisfy(line -> assertThat(line.path("formattedMessage").asText()).contains("CANCELLED")));
             for (SeckillProcess service : services.all()) {
                 assertThat(linesAbout(service, orderId)).as(service.name()).allSatisfy(line -> {
                     JsonNode context = line.path("mdc");
