@@ -92,6 +92,12 @@ function show(watch) {
       charts.delete(skuId);
     }
   }
+  const answers = $('#answers tbody');
+  answers.replaceChildren();
+  for (const [outcome, count] of Object.entries(watch.buyAnswers)) {
+    const perSecond = rate(previous && previous.buyAnswers[outcome], count, seconds);
+    answers.append(row([outcome, count, perSecond === null ? '-' : perSecond.toFixed(1) + '/s'], { 'data-outcome': outcome }));
+  }
   $('#relay [data-field="backlog"]').textContent = watch.relay.backlog;
   $('#relay [data-field="oldestAgeSeconds"]').textContent = watch.relay.oldestAgeSeconds === null ? '-' : watch.relay.oldestAgeSeconds.toFixed(1);
   const lag = $('#lag tbody');

@@ -1,5 +1,7 @@
 package io.seckill.dbsink;
 
+import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -61,9 +63,15 @@ final class OrderDecisions {
         List<OrderResult> results = new ArrayList<>();
         List<OrderBatchWriter.Unsupported> unsupported = new ArrayList<>();
         for (OrderRequested order : orders) {
-            OrderBatchWriter.SkuDecisions alone = decideAlone(skuId, order, deadLetters);
-            results.addAll(alone.decided());
-            unsupported.addAll(alone.unsupported());
+            // Deciding one order alone is where its failures are logged: each line names the order.
+            OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(order), Optional.empty());
+            try {
+                OrderBatchWriter.SkuDecisions alone = decideAlone(skuId, order, deadLetters);
+                results.addAll(alone.decided());
+                unsupported.addAll(alone.unsupported());
+            } finally {
+                scope.close();
+            }
         }
         return new OrderBatchWriter.SkuDecisions(results, unsupported);
     }

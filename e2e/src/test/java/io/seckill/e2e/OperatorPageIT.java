@@ -84,6 +84,9 @@ class OperatorPageIT {
                     "acceptedOrders", Integer.toString(STOCK), "decidedOrders", Integer.toString(STOCK), "drift", "0",
                     "deadLetteredOrders", "0")));
             assertThat(browser.findElements(By.cssSelector("[data-chart-sku='" + sku + "'] canvas"))).isNotEmpty();
+            await().atMost(PAGE_FOLLOWS).untilAsserted(() -> assertThat(
+                    ((JavascriptExecutor) browser).executeScript("return document.querySelector('#answers').textContent;").toString())
+                    .as("the refusals at the door, beside the orders").contains("ACCEPTED", "SOLD_OUT"));
             assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector('#instances').textContent;").toString())
                     .contains("READY").doesNotContain("NOT_READY", "UNREACHABLE");
 

@@ -130,7 +130,7 @@ public final class IngressApi implements AutoCloseable {
                     new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock),
                     new SaleWatch(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
-                            new WatchedInstances(config.watchedInstances(), host.readiness()), clock));
+                            new WatchedInstances(config.watchedInstances(), host.readiness()), () -> metrics.answersTo(IngressRoutes.BUY), clock));
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
                     new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));
             LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),

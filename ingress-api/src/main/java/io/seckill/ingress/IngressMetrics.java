@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -63,6 +64,18 @@ public final class IngressMetrics {
 
     public void rateLimited(RateLimitCounters.Scope scope) {
         rateLimited.get(scope).increment();
+    }
+
+    /** This instance's answers on {@code route} since it started, by outcome (ACCEPTED, SOLD_OUT, RATE_LIMITED, ...). */
+    public Map<String, Long> answersTo(String route) {
+        Map<String, Long> answers = new TreeMap<>();
+        String prefix = route + " ";
+        requests.forEach((key, counter) -> {
+            if (key.startsWith(prefix)) {
+                answers.put(key.substring(prefix.length()), (long) counter.count());
+            }
+        });
+        return answers;
     }
 
     void request(String route, String outcome) {

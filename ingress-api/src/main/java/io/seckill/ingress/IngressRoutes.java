@@ -45,6 +45,8 @@ final class IngressRoutes implements AutoCloseable {
     /** Every answer but the OpenAPI document fits in one pass; a larger one takes several. */
     static final int RESPONSE_COPY_BUFFER_BYTES = 2 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(IngressRoutes.class);
+    /** The buy route, whose answers the operator page counts. */
+    static final String BUY = "/api/v1/skus/{skuId}/orders";
     /** The operator page, on the admin listener. */
     static final String WATCH_PAGE = "/watch";
     /** Swagger UI over /openapi.json, on the admin listener. */
@@ -68,7 +70,7 @@ final class IngressRoutes implements AutoCloseable {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
         this.buyers = server(cfg -> {
-            cfg.routes.post("/api/v1/skus/{skuId}/orders", ctx -> {
+            cfg.routes.post(BUY, ctx -> {
                 long started = System.nanoTime();
                 try {
                     desks.buying().buy(ctx);

@@ -48,6 +48,7 @@ class WatchIT {
             assertThat(sale.path("decidedOrders").asLong()).isZero();
             assertThat(sale.path("drift").asLong()).isZero();
             assertThat(watch.json().path("relay").path("backlog").asLong()).isGreaterThanOrEqualTo(3);
+            assertThat(watch.json().path("buyAnswers").path("ACCEPTED").asLong()).as("this instance's buys").isEqualTo(3);
             List<String> seen = new ArrayList<>();
             watch.json().path("instances").forEach(instance -> seen.add(instance.path("name").asText() + " " + instance.path("state").asText()));
             assertThat(seen).containsExactly("ingress-api (this instance) READY", "peer READY", "gone UNREACHABLE");

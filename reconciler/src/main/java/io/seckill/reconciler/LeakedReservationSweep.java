@@ -1,5 +1,7 @@
 package io.seckill.reconciler;
 
+import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.Skus;
@@ -16,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
@@ -153,8 +156,13 @@ final class LeakedReservationSweep {
                     OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
         }
         metrics.reservationsSwept("released", 1);
-        LOG.warn("released {} unit(s) of SKU {} held by order {} of {} since {} ({})", released, order.skuId(), order.orderId(),
-                order.userId(), Instant.ofEpochMilli(order.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
+        OrderTrail.Scope scope = OrderTrail.about(new OrderFacts(order.orderId(), order.skuId(), order.userId(), order.quantity()), Optional.empty());
+        try {
+            LOG.warn("released {} unit(s) of SKU {} held by order {} of {} since {} ({})", released, order.skuId(), order.orderId(),
+                    order.userId(), Instant.ofEpochMilli(order.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
+        } finally {
+            scope.close();
+        }
         return 1;
     }
 }

@@ -58,6 +58,16 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
             deadLetter(record, e);
             return;
         }
+        OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(order), TraceHeaders.of(record.headers()));
+        try {
+            pass(order, record);
+        } finally {
+            scope.close();
+        }
+    }
+
+    /** Forwards the order unless a copy passed already (a relay's re-send passes anyway: the sink decides it once). */
+    private void pass(OrderRequested order, Record<byte[], byte[]> record) {
         long timestamp = record.timestamp();
         if (alreadySeen(order.orderId(), timestamp)) {
             if (!RelayHeaders.resent(record.headers())) {

@@ -17,18 +17,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /admin/v1/watch}: everything the operator page shows, as it stands now: each active sale in both stores
- * with its orders so far, the relay's backlog, each consumer group's lag, and each service instance's readiness.
+ * with its orders so far, this ingress's answers to buys by outcome (the refusals at the door, which never become
+ * orders), the relay's backlog, each consumer group's lag, and each service instance's readiness.
  * Counts are cumulative; the page derives rates from two readings. Reads go through the ingress's query pool, never
  * the buy path's.
  */
 public record SaleWatch(DSLContext dsl, Skus skus, Orders orders, OutboxLookups outbox, SaleStore saleStore, ConsumerGroupLag lag,
-                        WatchedInstances instances, Clock clock) {
+                        WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers, Clock clock) {
 
     /** A sale stays on the page this long after it ends, so the operator sees its tail decided. */
     static final Duration ENDED_SALES_SHOWN = Duration.ofHours(1);
@@ -39,6 +41,7 @@ public record SaleWatch(DSLContext dsl, Skus skus, Orders orders, OutboxLookups 
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("at", now);
         body.put("sales", sales(now));
+        body.put("buyAnswers", buyAnswers.get());
         OutboxLookups.Backlog backlog = outbox.backlog(dsl);
         Map<String, Object> relay = new LinkedHashMap<>();
         relay.put("backlog", backlog.openRows());
