@@ -36,7 +36,8 @@ public final class WatchedInstances {
 
     private final List<Instance> instances;
     private final Readiness own;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    /** Made when the page first asks: a client's selector thread is not left behind by a start that fails. */
+    private HttpClient http;
 
     public WatchedInstances(List<Instance> instances, Readiness own) {
         this.instances = List.copyOf(instances);
@@ -70,9 +71,16 @@ public final class WatchedInstances {
         return seen;
     }
 
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+        }
+        return http;
+    }
+
     private CompletableFuture<Seen> ask(Instance instance) {
         HttpRequest request = HttpRequest.newBuilder(instance.management().resolve("/ready")).timeout(TIMEOUT).GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+        return http().sendAsync(request, HttpResponse.BodyHandlers.discarding())
                 .thenApply(response -> switch (response.statusCode()) {
                     case 200 -> new Seen(instance.name(), State.READY, "ready");
                     case 503 -> new Seen(instance.name(), State.NOT_READY, "a readiness check fails: see " + instance.management() + "/ready");
