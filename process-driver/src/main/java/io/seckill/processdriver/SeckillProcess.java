@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,15 +39,18 @@ public final class SeckillProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    /** Where this process's output starts in its log: a process started again under the same name appends to it. */
+    private final long logOffset;
     private final Instant started;
     private volatile Integer managementPort;
     private volatile Integer buyersPort;
     private volatile Integer adminPort;
 
-    private SeckillProcess(String name, Process process, Path log, Instant started) {
+    private SeckillProcess(String name, Process process, Path log, long logOffset, Instant started) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.logOffset = logOffset;
         this.started = started;
     }
 
@@ -66,8 +70,9 @@ public final class SeckillProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
+            long logOffset = Files.exists(log) ? Files.size(log) : 0;
             Instant started = Instant.now();
-            return new SeckillProcess(name, builder.start(), log, started);
+            return new SeckillProcess(name, builder.start(), log, logOffset, started);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start bin/seckill " + command, e);
         }
@@ -81,9 +86,15 @@ public final class SeckillProcess implements AutoCloseable {
         return started;
     }
 
+    /**
+     * What this process wrote, and nothing an earlier process of the same name left in the log: a restarted process's
+     * "running" line or ports are its own, never its predecessor's.
+     */
     public String output() {
         try {
-            return Files.readString(log);
+            byte[] written = Files.readAllBytes(log);
+            int from = (int) Math.min(logOffset, written.length);
+            return new String(written, from, written.length - from, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
