@@ -88,7 +88,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Set<String> ids = batch.stream().map(OrderRequested::orderId).collect(Collectors.toCollection(LinkedHashSet::new));
         Map<String, OrderResult> decided = orders.decided(tx, ids);
-        Map<String, OrderRequested> recorded = outboxRows.recordedOrders(tx, ids.stream().filter(id -> !decided.containsKey(id)).toList());
+        Map<String, OutboxLookups.Recorded> recorded = outboxRows.recordedOrders(tx, ids.stream().filter(id -> !decided.containsKey(id)).toList());
 
         List<Unsupported> unsupported = new ArrayList<>();
         Map<String, OrderRequested> byId = new LinkedHashMap<>();
@@ -96,7 +96,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
             Optional<Unsupported> refusal = decided.containsKey(order.orderId())
                     ? refusal(order, OrderFacts.of(decided.get(order.orderId())), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "its order")
                     : Optional.ofNullable(recorded.get(order.orderId()))
-                            .map(row -> refusal(order, OrderFacts.of(row), UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW, "its outbox row"))
+                            .map(row -> refusal(order, OrderFacts.of(row.order()), UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW, "its outbox row"))
                             .orElseGet(() -> Optional.of(new Unsupported(order, UnsupportedRecords.Reason.NO_OUTBOX_ROW,
                                     "order " + order.orderId() + " was never recorded")));
             refusal.ifPresentOrElse(unsupported::add, () -> byId.putIfAbsent(order.orderId(), order));
@@ -107,7 +107,15 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
         List<OrderRequested> fresh = byId.values().stream().filter(order -> !decided.containsKey(order.orderId())).toList();
         if (!fresh.isEmpty()) {
             List<OrderResult> decisions = decideFresh(tx, skuId, fresh, recorded, now);
-            orders.insert(tx, fresh, decisions, paymentWindow);
+            Map<String, String> traces = new HashMap<>();
+            fresh.forEach(order -> {
+                String trace = recorded.get(order.orderId()).traceparent();
+                if (trace != null) {
+                    traces.put(order.orderId(), trace);
+                }
+            });
+            // The trace as the ingress recorded it with the order, never as the record's header claims it.
+            orders.insert(tx, fresh, decisions, paymentWindow, traces);
             outbox.complete(tx, fresh.stream().map(OrderRequested::orderId).toList(), now);
             results.addAll(decisions);
         }
@@ -130,7 +138,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
                 clock.instant().truncatedTo(ChronoUnit.MILLIS)).rejection();
     }
 
-    private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Map<String, OrderRequested> recorded,
+    private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Map<String, OutboxLookups.Recorded> recorded,
                                           Instant now) {
         Optional<Skus.Sale> sale = skus.sale(tx, skuId);
         if (sale.isEmpty()) {
@@ -139,7 +147,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
         int limit = sale.get().perUserLimit();
         Map<String, RejectReason> rejected = new HashMap<>();
         for (OrderRequested order : fresh) {
-            if (!insideWindow(sale.get(), recorded.get(order.orderId()).requestedAt())) {
+            if (!insideWindow(sale.get(), recorded.get(order.orderId()).order().requestedAt())) {
                 rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);
             }
         }

@@ -1,7 +1,6 @@
 package io.seckill.mysqlstate;
 
 import static io.seckill.schemas.db.Tables.ORDERS;
-import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.schemas.db.tables.records.OrdersRecord;
 import io.seckill.schemas.events.OrderFacts;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.InsertValuesStep10;
 import org.jooq.impl.DSL;
 
@@ -186,25 +184,25 @@ public final class Orders {
      * @param paymentWindow how long a confirmed order awaits payment: its {@code pay_by} is its decision time plus this
      */
     public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow) {
+        insert(tx, orders, decisions, paymentWindow, Map.of());
+    }
+
+    /**
+     * The same, each order with the trace it was placed under, as its outbox row records it ({@code traceparents} by
+     * order id; an order missing there has none): the order's lifecycle events continue that trace.
+     */
+    public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow,
+                       Map<String, String> traceparents) {
         InsertValuesStep10<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant, Instant, String> insert =
                 tx.insertInto(ORDERS, ORDERS.ORDER_ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY,
                         ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT, ORDERS.PAY_BY, ORDERS.TRACEPARENT);
         for (int i = 0; i < decisions.size(); i++) {
             OrderResult result = decisions.get(i);
             Instant payBy = result.status() == OrderStatus.CONFIRMED ? result.decidedAt().plus(paymentWindow) : null;
-            insert = insert.values(DSL.val(result.orderId()), DSL.val(result.skuId()), DSL.val(result.userId()), DSL.val(result.quantity()),
-                    DSL.val(result.status(), ORDERS.STATUS), DSL.val(result.reason(), ORDERS.REASON), DSL.val(orders.get(i).requestedAt(), ORDERS.REQUESTED_AT),
-                    DSL.val(result.decidedAt(), ORDERS.DECIDED_AT), DSL.val(payBy, ORDERS.PAY_BY), traceOf(result.orderId()));
+            insert = insert.values(result.orderId(), result.skuId(), result.userId(), result.quantity(),
+                    result.status(), result.reason(), orders.get(i).requestedAt(), result.decidedAt(), payBy, traceparents.get(result.orderId()));
         }
         insert.execute();
-    }
-
-    /**
-     * The order's trace as the ingress recorded it in its outbox row (a primary-key read of the row this transaction
-     * checked already), never as a record's header claims it: the order's lifecycle events continue that trace.
-     */
-    private static Field<String> traceOf(String orderId) {
-        return DSL.field(DSL.select(OUTBOX.TRACEPARENT).from(OUTBOX).where(OUTBOX.ID.eq(orderId)));
     }
 
     /** Rejections only, which await no payment. */

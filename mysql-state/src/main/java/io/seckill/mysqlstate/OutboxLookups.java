@@ -51,13 +51,18 @@ public final class OutboxLookups {
      * when it was written), {@code requestedAt} being when MySQL recorded each by its own clock; ids without an order row
      * (none, a fence, a key fence) are left out.
      */
-    public Map<String, OrderRequested> recordedOrders(DSLContext db, Collection<String> orderIds) {
+    public Map<String, Recorded> recordedOrders(DSLContext db, Collection<String> orderIds) {
         // Not the payload: the sink calls this for every order, and the columns are what it checks.
-        return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.CREATED_AT)
+        return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.CREATED_AT, OUTBOX.TRACEPARENT)
                 .from(OUTBOX)
                 .where(OUTBOX.ID.in(orderIds))
                 .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
-                .fetchMap(OUTBOX.ID, row -> OrderRequested.of(row.value1(), Long.parseLong(row.value2()), row.value3(), row.value4(), row.value5()));
+                .fetchMap(OUTBOX.ID, row -> new Recorded(
+                        OrderRequested.of(row.value1(), Long.parseLong(row.value2()), row.value3(), row.value4(), row.value5()), row.value6()));
+    }
+
+    /** An order as its outbox row records it, with the trace it was placed under (null for rows from before traces). */
+    public record Recorded(OrderRequested order, String traceparent) {
     }
 
     /** The order a buyer made with an Idempotency-Key, while its row is kept; none when a key fence holds the key. */

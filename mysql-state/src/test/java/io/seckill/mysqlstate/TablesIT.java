@@ -52,7 +52,7 @@ class TablesIT {
 
         assertThat(outboxRows.find(db, rows.get(1).orderId())).contains(new OutboxLookups.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, OutboxLookups.RowState.OPEN));
         assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
-        OrderRequested recorded = outboxRows.recordedOrders(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId());
+        OrderRequested recorded = outboxRows.recordedOrders(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId()).order();
         assertThat(OrderFacts.of(recorded)).isEqualTo(new OrderFacts(rows.get(0).orderId(), sku, rows.get(0).userId(), 1));
         assertThat(recorded.requestedAt())
                 .as("recorded by the database's clock").isBetween(now.minusSeconds(5), Instant.now().plusSeconds(5));
