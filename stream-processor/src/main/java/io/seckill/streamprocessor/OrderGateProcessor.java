@@ -9,9 +9,11 @@ import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
 import io.seckill.schemas.trace.TraceHeaders;
+import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -58,21 +60,23 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
             deadLetter(record, e);
             return;
         }
-        OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(order), TraceHeaders.of(record.headers()));
+        OrderFacts facts = OrderFacts.of(order);
+        Optional<TraceParent> trace = TraceHeaders.of(record.headers());
+        OrderTrail.Scope scope = OrderTrail.about(facts, trace);
         try {
-            pass(order, record);
+            pass(order, record, facts, trace);
         } finally {
             scope.close();
         }
     }
 
     /** Forwards the order unless a copy passed already (a relay's re-send passes anyway: the sink decides it once). */
-    private void pass(OrderRequested order, Record<byte[], byte[]> record) {
+    private void pass(OrderRequested order, Record<byte[], byte[]> record, OrderFacts facts, Optional<TraceParent> trace) {
         long timestamp = record.timestamp();
         if (alreadySeen(order.orderId(), timestamp)) {
             if (!RelayHeaders.resent(record.headers())) {
                 metrics.duplicateDropped(order.orderId());
-                OrderTrail.step(OrderFacts.of(order), TraceHeaders.of(record.headers()), STAGE, "dropped: a copy already passed");
+                OrderTrail.step(facts, trace, STAGE, "dropped: a copy already passed");
                 return;
             }
             metrics.resendPassed(order.orderId());
@@ -80,7 +84,7 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
         seen.put(order.orderId(), Instant.now().toEpochMilli(), timestamp);
         byte[] key = SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8);
         context.forward(record.withKey(key), OrderDedupTopology.UNIQUE_SINK);
-        OrderTrail.step(OrderFacts.of(order), TraceHeaders.of(record.headers()), STAGE, "passed the gate to " + Topic.ORDERS_UNIQUE.topicName());
+        OrderTrail.step(facts, trace, STAGE, "passed the gate to " + Topic.ORDERS_UNIQUE.topicName());
     }
 
     private boolean alreadySeen(String orderId, long timestamp) {
