@@ -1,12 +1,12 @@
 # One image for every seckill process: the build runs in the first stage (no Maven, no build output
 # in the running containers or in the checkout), the second holds the runnable jars and bin/seckill.
 #   docker build -t seckill .        then: docker run seckill db-sink   (any bin/seckill command)
-FROM maven:3.9-eclipse-temurin-17 AS build
+FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 mvn -q -B -ntp install -DskipTests
 
-FROM eclipse-temurin:17-jre
+FROM eclipse-temurin:25-jre
 RUN useradd --system --uid 10001 seckill \
  && mkdir -p /var/lib/seckill/streams && chown -R seckill /var/lib/seckill
 WORKDIR /opt/seckill

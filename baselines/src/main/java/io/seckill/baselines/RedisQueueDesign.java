@@ -59,7 +59,7 @@ public final class RedisQueueDesign {
         }
         String orderId = UUID.randomUUID().toString();
         // The callback reports a failed send; the buyer was answered before it, as this design does.
-        var unused = producer.send(new ProducerRecord<>(TOPIC, Long.toString(skuId), orderId + ":" + skuId + ":" + userId + ":" + quantity), (metadata, failure) -> {
+        var _ = producer.send(new ProducerRecord<>(TOPIC, Long.toString(skuId), orderId + ":" + skuId + ":" + userId + ":" + quantity), (metadata, failure) -> {
             if (failure != null) {
                 LOG.warn("order {} could not be sent to Kafka", orderId, failure);
             }

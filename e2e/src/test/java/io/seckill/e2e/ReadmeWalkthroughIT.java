@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeWalkthroughIT {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(mvn [^\\n]*&& bin/seckill all)\\n```");
+    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(bin/seckill build[^\\n]*&& bin/seckill all)\\n```");
     private static final Pattern MANAGEMENT_PORT = Pattern.compile("seckill management http://localhost:(\\d+)");
     private static final Pattern CHARTED_METRIC = Pattern.compile("\\b((?:seckill|jvm|hikaricp|kafka)_[a-z0-9_]+)");
     private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);

@@ -87,7 +87,7 @@ final class FaultCluster implements AutoCloseable {
             for (String service : SERVICES) {
                 cluster.awaitReady(service);
             }
-            var unused = cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
+            var _ = cluster.supervisor.scheduleWithFixedDelay(cluster::restartEnded, 1, 1, TimeUnit.SECONDS);
             return cluster;
         } catch (RuntimeException | InterruptedException e) {
             cluster.close();

@@ -73,8 +73,8 @@ class WatchIT {
         assertThat(page.body()).contains("seckill: live sales", "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js");
         Reply reference = http.send(HttpRequest.newBuilder(http.adminUri("/api-docs/")).GET());
         assertThat(reference.status()).isEqualTo(200);
-        assertThat(reference.body()).contains("/webjars/swagger-ui/5.34.1/swagger-ui-bundle.js");
-        for (String asset : List.of("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/webjars/swagger-ui/5.34.1/swagger-ui-bundle.js",
+        assertThat(reference.body()).contains("/webjars/swagger-ui/5.35.0/swagger-ui-bundle.js");
+        for (String asset : List.of("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/webjars/swagger-ui/5.35.0/swagger-ui-bundle.js",
                 "/watch/watch.js", "/api-docs/reference.js")) {
             assertThat(http.send(HttpRequest.newBuilder(http.adminUri(asset)).GET()).status()).as(asset).isEqualTo(200);
         }

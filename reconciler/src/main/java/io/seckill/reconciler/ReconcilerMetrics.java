@@ -129,12 +129,12 @@ final class ReconcilerMetrics {
         relayAcknowledged.increment(rows);
     }
 
-    /** Counted when the recorder files it: every stage's dead letters pass through here. */
     /** A request-path dead letter named an open order whose outbox row is sound: no evidence, so nothing was rejected. */
     void deadLetterUnproven() {
         UnsupportedRecords.count(meters, Reconciler.STAGE, Topic.DEAD_LETTERS.topicName(), UnsupportedRecords.Reason.OUTBOX_ROW_IS_SOUND);
     }
 
+    /** Counted when the recorder files it: every stage's dead letters pass through here. */
     void deadLetter(String stage, String exception) {
         Counter.builder("seckill.dead.letters").description("dead letters filed, by the stage that failed and the failure")
                 .tag("stage", stage).tag("reason", exception).register(meters).increment();

@@ -37,7 +37,7 @@ final class ScheduledJobs implements AutoCloseable {
         threads.add(thread);
         // A scheduled task that throws would never run again: each failure is logged instead. Stopped by
         // shutting its thread down, so the future is not needed.
-        var unused = thread.scheduleWithFixedDelay(() -> {
+        var _ = thread.scheduleWithFixedDelay(() -> {
             try {
                 job.run();
             } catch (InterruptedException e) {

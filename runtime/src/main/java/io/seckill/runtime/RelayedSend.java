@@ -22,7 +22,7 @@ public final class RelayedSend {
     public static void send(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record, String what) {
         try {
             // The callback reports the outcome; the returned future adds nothing to it.
-            var unused = producer.send(record, (metadata, failure) -> {
+            var _ = producer.send(record, (metadata, failure) -> {
                 if (failure != null) {
                     LOG.warn("{} not published ({}); the relay sends it again", what, failure.toString());
                 }

@@ -56,7 +56,7 @@ class IdempotencyTakeoverIT {
                 blocker.setAutoCommit(false);
                 holdTheKey(blocker, sku);
                 // Its buyer's client may give up while the ingress is paused, as a real one would.
-                var unused = CompletableFuture.runAsync(() -> first.buy(sku, BUYER, LIMIT, KEY));
+                var _ = CompletableFuture.runAsync(() -> first.buy(sku, BUYER, LIMIT, KEY));
                 await().atMost(Duration.ofSeconds(4)).until(() -> redis.heldBy(sku, BUYER) == LIMIT && waitingOnLocks(blocker) >= 1);
                 paused.pause();
                 try {

@@ -7,11 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code bin/seckill} in a working copy that was not built: it says what is missing and starts no JVM. */
+/**
+ * {@code bin/seckill} in a working copy of its own: without a build it says what is missing and starts no JVM; with one
+ * it runs the Java 25 in {@code JAVA_HOME} and never an older one.
+ */
 class BinSeckillTest {
 
     private static final Path SCRIPT = Path.of("").toAbsolutePath().getParent().resolve("bin/seckill");
@@ -41,6 +46,58 @@ class BinSeckillTest {
             assertThat(output).as(command).contains("is missing; build first");
             assertThat(marker).as(command + " started java").doesNotExist();
         }
+    }
+
+    @Test
+    void aJava25InJavaHomeRunsTheCommand() throws Exception {
+        Path bin = checkoutWithAnIngressJar();
+        Path arguments = checkout.resolve("java-arguments");
+        Path jdk = fakeJdk("jdk-25", "25.0.1", "#!/bin/sh\necho \"$@\" > '" + arguments + "'\n");
+
+        Process process = run(bin, jdk, "mint-token", "alice");
+
+        assertThat(process.exitValue()).isZero();
+        assertThat(Files.readString(arguments)).contains("-cp " + checkout.resolve("ingress-api/target/ingress-api.jar"))
+                .contains("io.seckill.ingress.identity.MintTokenCommand alice");
+    }
+
+    @Test
+    void anOlderJavaInJavaHomeIsNeverStartedAndTheScriptSaysSo() throws Exception {
+        Path bin = checkoutWithAnIngressJar();
+        Path marker = checkout.resolve("java-17-was-started");
+        Path jdk = fakeJdk("jdk-17", "17.0.15", "#!/bin/sh\ntouch '" + marker + "'\n");
+
+        Process process = run(bin, jdk, "solve-challenge");
+
+        assertThat(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                .contains("JAVA_HOME (" + jdk + ") is not a Java 25 or newer");
+        assertThat(marker).doesNotExist();
+    }
+
+    private Path checkoutWithAnIngressJar() throws IOException {
+        Path bin = Files.createDirectories(checkout.resolve("bin"));
+        Files.copy(SCRIPT, bin.resolve("seckill"));
+        Files.createFile(Files.createDirectories(checkout.resolve("ingress-api/target")).resolve("ingress-api.jar"));
+        return bin;
+    }
+
+    /** A Java installation as the script sees one: a release file naming its version and a bin/java. */
+    private Path fakeJdk(String name, String version, String java) throws IOException {
+        Path home = Files.createDirectories(checkout.resolve(name).resolve("bin")).getParent();
+        Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+        executable(home.resolve("bin/java"), java);
+        return home;
+    }
+
+    private Process run(Path bin, Path javaHome, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of(bin.resolve("seckill").toString()));
+        line.addAll(List.of(command));
+        ProcessBuilder builder = new ProcessBuilder(line).directory(checkout.toFile());
+        builder.environment().put("JAVA_HOME", javaHome.toString());
+        builder.environment().put("SECKILL_DATA_DIR", checkout.resolve("data").toString());
+        Process process = builder.start();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return process;
     }
 
     private static void executable(Path file, String content) throws IOException {

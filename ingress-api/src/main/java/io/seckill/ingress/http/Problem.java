@@ -9,7 +9,8 @@ public final class Problem extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;
-    private final Map<String, Object> extensions = new LinkedHashMap<>();
+    // Never serialized: a problem is answered over HTTP where it is thrown.
+    private final transient Map<String, Object> extensions = new LinkedHashMap<>();
 
     public Problem(ErrorCode code, String detail) {
         super(detail, null, false, false);
