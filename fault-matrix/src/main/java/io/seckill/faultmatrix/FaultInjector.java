@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,6 +48,8 @@ final class FaultInjector {
     private static final Duration RECONCILER_PAUSE = Duration.ofSeconds(8);
 
     private final FaultCluster cluster;
+    /** A killed ingress coming back meanwhile; done when there is none. */
+    private CompletableFuture<Void> restarting = CompletableFuture.completedFuture(null);
 
     FaultInjector(FaultCluster cluster) {
         this.cluster = cluster;
@@ -95,11 +100,27 @@ final class FaultInjector {
         return System.nanoTime();
     }
 
+    /**
+     * The ingress comes back on a thread of its own while the sale is judged: the sweep repairs what it held, not its
+     * restart, so the time its JVM takes to start again is no part of the row's convergence.
+     */
     private long killIngressBetweenReserveAndCommit() throws IOException, InterruptedException {
         long killedAt = whileWinnersWaitOnMysql(() -> cluster.kill("ingress-a"));
-        Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
-        cluster.restart("ingress-a");
+        restarting = CompletableFuture.runAsync(() -> {
+            try {
+                Thread.sleep(INGRESS_RESTART_AFTER.toMillis());
+                cluster.restart("ingress-a");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CompletionException(e);
+            }
+        });
         return killedAt;
+    }
+
+    /** Waits for a killed service that is coming back to be ready again. */
+    void awaitRestarts() throws InterruptedException, ExecutionException {
+        restarting.get();
     }
 
     /** The ingress stopped past the leak sweep's bound: on SIGCONT its late inserts meet the sweep's fences. */

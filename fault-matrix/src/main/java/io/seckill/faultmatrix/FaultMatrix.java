@@ -96,10 +96,12 @@ public final class FaultMatrix implements Callable<Integer> {
         while (buyers.answered() < buyerCount * moment.answeredShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
-        long repairedAt = new FaultInjector(cluster).injectAndRepair(fault, skus);
+        FaultInjector injector = new FaultInjector(cluster);
+        long repairedAt = injector.injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
         double converged = SaleAtRest.await(cluster, skus, answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList(),
                 repairedAt, PATIENCE);
+        injector.awaitRestarts();
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
         return judge(cluster, fault, moment, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
