@@ -26,11 +26,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * seckill as a user runs it: {@code bin/seckill all} (the four services in one process) on the
- * development servers, buyers named by a gateway ({@code SECKILL_AUTH_MODE=trusted-header}, as the
- * baselines read them), no rate limit (every request comes from one address).
+ * seckill as a user runs it on the development servers: {@code bin/seckill all} (the four services in one process)
+ * or each service its own process ({@link Topology}), buyers named by a gateway ({@code SECKILL_AUTH_MODE=trusted-header},
+ * as the baselines read them), no rate limit (every request comes from one address).
  */
 final class SeckillSaleDesign implements SaleDesign {
 
@@ -41,27 +42,62 @@ final class SeckillSaleDesign implements SaleDesign {
     /** Low: here one process solves every buyer's puzzle, where a sale's buyers each solve one on their own machine. */
     private static final int PASS_DIFFICULTY = 8;
 
-    private final SeckillProcess process;
+    /** How seckill's services are run: the modules whose jars run, each as one process. */
+    enum Topology {
+        /** {@code bin/seckill all}: the launcher runs the four services in one JVM. */
+        ALL,
+        /** Each service its own JVM, as production runs them; the ingress started last, once the rest are ready. */
+        SERVICES;
+
+        /** The jars' modules, the ingress (or the launcher that holds it) last. */
+        List<String> modules() {
+            return switch (this) {
+                case ALL -> List.of("launcher");
+                case SERVICES -> List.of("stream-processor", "db-sink", "reconciler", "ingress-api");
+            };
+        }
+
+        /** The bin/seckill command that runs {@code module}. */
+        static String command(String module) {
+            return module.equals("launcher") ? "all" : module;
+        }
+    }
+
+    /** Long enough for a JVM writing its AOT cache at exit (JDK 25 assembles it in a child JVM). */
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(3);
+
+    private final List<SeckillProcess> processes;
     private final SaleQueries queries;
     private final IngressAdmin admin;
     private final int port;
 
-    private SeckillSaleDesign(SeckillProcess process, SaleQueries queries, int port, String tokenSecret) {
-        this.process = process;
+    private SeckillSaleDesign(List<SeckillProcess> processes, SaleQueries queries, int port, String tokenSecret) {
+        this.processes = processes;
         this.queries = queries;
         this.port = port;
-        this.admin = new IngressAdmin(process.adminUri(), TokenMinter.development(tokenSecret).admin("benchmark", Duration.ofHours(12)));
+        SeckillProcess ingress = processes.get(processes.size() - 1);
+        this.admin = new IngressAdmin(ingress.adminUri(), TokenMinter.development(tokenSecret).admin("benchmark", Duration.ofHours(12)));
     }
 
-    /** @param javaOptions the JVM's options, e.g. a heap size and a flight recording */
-    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, String javaOptions) throws InterruptedException {
-        // The servers' addresses given: the run command uses them instead of starting servers of its own.
-        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).settings(servers.settings())
-                .dataDirectory(servers.dataDirectory().resolveSibling("seckill-all")).httpPort(port).buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET)
-                .setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY));
-        SeckillProcess process = servers.service("seckill-all", "all", environment);
-        process.awaitReady(READY_TIMEOUT);
-        return new SeckillSaleDesign(process, queries, port, servers.settings().get(TokenSettings.SECRET));
+    /** @param javaOptions each module's JVM options, e.g. a heap size and a flight recording */
+    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, Topology topology, Function<String, String> javaOptions)
+            throws InterruptedException {
+        List<SeckillProcess> processes = new ArrayList<>();
+        try {
+            for (String module : topology.modules()) {
+                // The servers' addresses given: the run command uses them instead of starting servers of its own.
+                ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions.apply(module)).settings(servers.settings())
+                        .dataDirectory(servers.dataDirectory().resolveSibling("seckill-" + module)).httpPort(port)
+                        .buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET).setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY));
+                SeckillProcess process = servers.service("seckill-" + module, Topology.command(module), environment);
+                processes.add(process);
+                process.awaitReady(READY_TIMEOUT);
+            }
+        } catch (InterruptedException | RuntimeException e) {
+            processes.forEach(SeckillProcess::close);
+            throw e;
+        }
+        return new SeckillSaleDesign(processes, queries, port, servers.settings().get(TokenSettings.SECRET));
     }
 
     @Override
@@ -134,8 +170,11 @@ final class SeckillSaleDesign implements SaleDesign {
         return drift;
     }
 
+    /** Stops the processes, the ingress first, each given the time to finish (and write an AOT cache it records). */
     @Override
     public void close() {
-        process.stopOrKill(Duration.ofSeconds(60));
+        for (SeckillProcess process : processes.reversed()) {
+            process.stopOrKill(STOP_TIMEOUT);
+        }
     }
 }

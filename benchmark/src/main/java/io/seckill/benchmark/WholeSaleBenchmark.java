@@ -8,6 +8,7 @@ import io.seckill.redisstate.RedisConnections;
 import io.seckill.processdriver.DevelopmentServers;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,9 +30,12 @@ import redis.clients.jedis.RedisClient;
  * attempts each for 1-3 units, all arriving as fast as {@code --connections} connections can send them
  * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
  * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
- * and what the stores hold afterwards (oversold, lost, over the limit, drift). Rounds interleave the
- * designs; the report gives medians (and the worst round's correctness) as a table, Markdown and a PNG
- * chart under {@code benchmark/target/whole-sale-*}/report.
+ * and what the stores hold afterwards (oversold, lost, over the limit, drift). First the cold rounds: every
+ * design's processes started afresh and their first sale measured, as a sale starts in production (services
+ * up and ready, the buy path never used). Then, on the last cold round's processes, warm-up rounds and the
+ * warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the warm rounds
+ * (and the worst round's correctness) as tables, Markdown and a PNG chart under
+ * {@code benchmark/target/whole-sale-*}/report.
  */
 @Command(name = "whole-sale", mixinStandardHelpOptions = true, description = "A whole flash sale against seckill, naive and redis-queue.")
 public final class WholeSaleBenchmark implements Callable<Integer> {
@@ -61,13 +65,17 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "0", description = "open loop at this many requests/s; 0: closed loop (default ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
+    @Option(names = "--cold-rounds", defaultValue = "3",
+            description = "rounds each on freshly started processes; their medians are the cold figures (default ${DEFAULT-VALUE})")
+    int coldRounds;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "warm rounds; their medians are the warm figures (default ${DEFAULT-VALUE})")
     int rounds;
 
     // Fewer leave seckill and redis-queue still getting faster from round to round as their JIT settles
     // (naive, bound by MySQL, settles sooner): the rounds would then measure the warm-up.
     @Option(names = "--warmup-rounds", defaultValue = "5",
-            description = "unrecorded rounds first, until every design runs at its steady speed (default ${DEFAULT-VALUE})")
+            description = "unrecorded rounds after the cold ones, until every design runs at its steady speed (default ${DEFAULT-VALUE})")
     int warmupRounds;
 
     @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
@@ -77,6 +85,14 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             description = "JVM options of seckill's process, e.g. -XX:StartFlightRecording=filename=seckill.jfr,settings=profile (default ${DEFAULT-VALUE})")
     String seckillJavaOptions;
 
+    @Option(names = "--seckill-topology", defaultValue = "ALL",
+            description = "ALL: bin/seckill all, the services in one JVM; SERVICES: each service its own JVM (default ${DEFAULT-VALUE})")
+    SeckillSaleDesign.Topology topology;
+
+    @Option(names = "--aot-training", description = "seckill's JVMs record an AOT cache each, <module>/target/<module>.aot, written as they stop: "
+            + "bin/seckill starts them from it afterwards (bin/seckill train)")
+    boolean aotTraining;
+
     @Mixin
     ServersOptions serversOptions;
 
@@ -85,16 +101,40 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         WholeSaleReport report = new WholeSaleReport(run());
         System.out.println();
-        System.out.println(report.table());
+        System.out.println(report.tables());
         Path directory = serversOptions.work().resolve("report");
         report.write(directory, heading());
         System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
-        return 0;
+        return aotTraining ? reportAotCaches() : 0;
+    }
+
+    /** Each trained module's cache, or the exit status of a training that left one without. */
+    private int reportAotCaches() throws IOException {
+        int status = 0;
+        for (String module : topology.modules()) {
+            Path cache = aotCache(module);
+            if (Files.isRegularFile(cache)) {
+                System.out.printf(Locale.ROOT, "AOT cache %s: %,d bytes%n", cache, Files.size(cache));
+            } else {
+                System.out.println("no AOT cache was written for " + module + " (" + cache + "): see its log under " + serversOptions.logs());
+                status = 1;
+            }
+        }
+        return status;
+    }
+
+    /** Where bin/seckill looks for a module's AOT cache. */
+    private Path aotCache(String module) {
+        return serversOptions.repository.toAbsolutePath().normalize().resolve(module).resolve("target").resolve(module + ".aot");
+    }
+
+    private String seckillJavaOptions(String module) {
+        return aotTraining ? seckillJavaOptions + " -XX:AOTCacheOutput=" + aotCache(module) : seckillJavaOptions;
     }
 
     /**
      * Runs the sale with the options given, printing each round as it ends.
-     * @return the recorded rounds (warm-up rounds left out), every design's in the order run
+     * @return the recorded rounds (warm-up rounds left out): the cold ones, then the warm ones, every design's in the order run
      */
     public List<WholeSaleRound> run() throws Exception {
         List<WholeSaleRound> results = new ArrayList<>();
@@ -105,13 +145,25 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
-                for (Design design : designs) {
-                    System.out.println("starting " + design.label());
-                    running.add(start(design, servers, queries, redis));
+                for (int round = 1; round <= coldRounds; round++) {
+                    closeAll(running);
+                    // Each cold round starts with another design: the load generator, cold itself in the first
+                    // round, favours none.
+                    List<Design> order = new ArrayList<>(designs);
+                    Collections.rotate(order, -(round - 1));
+                    running = startAll(order, servers, queries, redis);
+                    for (SaleDesign design : running) {
+                        WholeSaleRound result = runRound(design, round, true);
+                        System.out.println("cold " + WholeSaleReport.line(result));
+                        results.add(result);
+                    }
+                }
+                if (running.isEmpty()) {
+                    running = startAll(designs, servers, queries, redis);
                 }
                 for (int round = 1 - warmupRounds; round <= rounds; round++) {
                     for (SaleDesign design : running) {
-                        WholeSaleRound result = runRound(design, round);
+                        WholeSaleRound result = runRound(design, round, false);
                         System.out.println((round < 1 ? "warm-up " : "") + WholeSaleReport.line(result));
                         if (round >= 1) {
                             results.add(result);
@@ -119,31 +171,46 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                     }
                 }
             } finally {
-                for (SaleDesign design : running) {
-                    design.close();
-                }
+                closeAll(running);
             }
         }
         return results;
+    }
+
+    private List<SaleDesign> startAll(List<Design> order, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
+        List<SaleDesign> started = new ArrayList<>();
+        for (Design design : order) {
+            System.out.println("starting " + design.label());
+            started.add(start(design, servers, queries, redis));
+        }
+        return started;
+    }
+
+    private static void closeAll(List<SaleDesign> running) {
+        for (SaleDesign design : running) {
+            design.close();
+        }
+        running.clear();
     }
 
     /** The sale's sizes and mode, as the run prints them and the report is headed. */
     private String heading() {
         String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
         return String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
-                + "%d round(s) after %d warm-up round(s)", units, skuCount, buyers, attempts, limit, connections, loop, rounds, warmupRounds);
+                + "%d cold round(s) on fresh processes, then %d warm round(s) after %d warm-up round(s)", units, skuCount, buyers, attempts, limit,
+                connections, loop, coldRounds, rounds, warmupRounds);
     }
 
     private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), seckillJavaOptions);
+            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), topology, this::seckillJavaOptions);
             case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
             case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
         };
     }
 
-    private WholeSaleRound runRound(SaleDesign design, int round) throws Exception {
+    private WholeSaleRound runRound(SaleDesign design, int round, boolean cold) throws Exception {
         long firstSku = 6_000_000_000L + System.nanoTime() % 1_000_000_000L;
         List<Long> skus = new ArrayList<>();
         for (int i = 0; i < skuCount; i++) {
@@ -151,22 +218,22 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         }
         int unitsPerSku = units / skuCount;
         design.defineSales(skus, unitsPerSku, limit);
-        List<WholeSaleLoad.Attempt> attempts = attemptsOf(design.design(), round, skus);
+        List<WholeSaleLoad.Attempt> attempts = attemptsOf(design.design(), (cold ? "cold" : "") + round, skus);
         // Buyers get their passes before the sale opens, as a real sale's do: not part of the timed load.
         long passesFrom = System.nanoTime();
         Map<String, String> passes = design.passes(attempts);
         if (!passes.isEmpty()) {
             double seconds = (System.nanoTime() - passesFrom) / 1e9;
-            System.out.printf(Locale.ROOT, "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
+            System.out.printf(Locale.ROOT, (cold ? "cold " : "") + "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
                     round, design.design().label(), passes.size(), seconds, passes.size() / seconds);
         }
         WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attempts, passes, rate);
-        return WholeSaleRound.check(design, round, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
+        return WholeSaleRound.check(design, round, cold, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
     }
 
     /** The same buyers, SKUs and quantities for every design in a round (a seed per round), in a shuffled order. */
-    private List<WholeSaleLoad.Attempt> attemptsOf(Design design, int round, List<Long> skus) {
-        Random random = new Random(round);
+    private List<WholeSaleLoad.Attempt> attemptsOf(Design design, String round, List<Long> skus) {
+        Random random = new Random(round.hashCode());
         List<WholeSaleLoad.Attempt> all = new ArrayList<>(buyers * attempts);
         for (int buyer = 0; buyer < buyers; buyer++) {
             for (int attempt = 0; attempt < attempts; attempt++) {

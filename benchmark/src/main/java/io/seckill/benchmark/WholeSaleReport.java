@@ -20,23 +20,37 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The whole-sale comparison's report: a table of each design's medians over the rounds (printed, and
- * written as Markdown) and a chart (PNG): answers per second over the last round, and latency percentiles
- * of winners and losers per design.
+ * The whole-sale comparison's report: tables of each design's medians over the cold rounds and over the warm
+ * rounds (printed, and written as Markdown) and a chart (PNG): answers per second over the last warm round,
+ * and latency percentiles of winners and losers per design over the warm rounds.
  */
 final class WholeSaleReport {
 
     private static final String HEADER = "| design | every buyer answered in | req/s | winners p50/p99/p999 ms | losers p50/p99/p999 ms "
             + "| drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue |";
 
+    private final Map<Design, List<WholeSaleRound>> coldByDesign = new LinkedHashMap<>();
     private final Map<Design, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
 
     WholeSaleReport(List<WholeSaleRound> rounds) {
-        rounds.forEach(round -> byDesign.computeIfAbsent(round.design(), design -> new ArrayList<>()).add(round));
+        rounds.forEach(round -> (round.cold() ? coldByDesign : byDesign).computeIfAbsent(round.design(), design -> new ArrayList<>()).add(round));
+    }
+
+    /** The cold rounds' table and the warm rounds', each headed, those that were run. */
+    String tables() {
+        StringBuilder tables = new StringBuilder();
+        if (!coldByDesign.isEmpty()) {
+            tables.append("Cold: each design's first sale on freshly started processes, medians over the cold rounds\n\n")
+                    .append(table(coldByDesign)).append('\n');
+        }
+        if (!byDesign.isEmpty()) {
+            tables.append("Warm: medians over the rounds after the warm-up\n\n").append(table(byDesign));
+        }
+        return tables.toString();
     }
 
     /** The medians table as Markdown; the speed ratios compare the time to answer every buyer. */
-    String table() {
+    private static String table(Map<Design, List<WholeSaleRound>> byDesign) {
         StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(13)).append("|\n");
         for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             List<WholeSaleRound> rounds = design.getValue();
@@ -50,13 +64,13 @@ final class WholeSaleReport {
                     Report.median(rounds, WholeSaleRound::drainP50Ms), Report.median(rounds, WholeSaleRound::drainP99Ms),
                     Report.median(rounds, round -> round.sold()),
                     worst(rounds, WholeSaleRound::oversold), worst(rounds, WholeSaleRound::lost), worst(rounds, WholeSaleRound::overLimit),
-                    worst(rounds, WholeSaleRound::drift), ratio(Design.NAIVE, seconds), ratio(Design.REDIS_QUEUE, seconds)));
+                    worst(rounds, WholeSaleRound::drift), ratio(byDesign, Design.NAIVE, seconds), ratio(byDesign, Design.REDIS_QUEUE, seconds)));
         }
         return table.toString();
     }
 
     /** How many times faster than {@code baseline} this design answered every buyer (median time over median time). */
-    private String ratio(Design baseline, double seconds) {
+    private static String ratio(Map<Design, List<WholeSaleRound>> byDesign, Design baseline, double seconds) {
         List<WholeSaleRound> rounds = byDesign.get(baseline);
         return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", Report.median(rounds, round -> round.load().seconds()) / seconds);
     }
@@ -64,6 +78,7 @@ final class WholeSaleReport {
     /** Each round's figures, as the run printed them. */
     String rounds() {
         StringBuilder lines = new StringBuilder();
+        coldByDesign.values().stream().flatMap(List::stream).forEach(round -> lines.append("cold ").append(line(round)).append('\n'));
         byDesign.values().stream().flatMap(List::stream).forEach(round -> lines.append(line(round)).append('\n'));
         return lines.toString();
     }
@@ -77,15 +92,14 @@ final class WholeSaleReport {
 
     void write(Path directory, String heading) throws IOException {
         Files.createDirectories(directory);
-        Files.writeString(directory.resolve("report.md"), "# Whole sale, side by side\n\n" + heading + "\n\nMedians over the rounds "
-                + "(correctness: the worst round):\n\n" + table() + "\nEvery round:\n\n```\n" + rounds() + "```\n\n![chart](chart.png)\n");
+        Files.writeString(directory.resolve("report.md"), "# Whole sale, side by side\n\n" + heading + "\n\nCorrectness columns: the worst round.\n\n" + tables() + "\nEvery round:\n\n```\n" + rounds() + "```\n\n![chart](chart.png)\n");
         ImageIO.write(chart(), "png", directory.resolve("chart.png").toFile());
     }
 
     private BufferedImage chart() {
         XYSeriesCollection throughput = new XYSeriesCollection();
         DefaultCategoryDataset latency = new DefaultCategoryDataset();
-        for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
+        for (Map.Entry<Design, List<WholeSaleRound>> design : (byDesign.isEmpty() ? coldByDesign : byDesign).entrySet()) {
             WholeSaleRound last = design.getValue().get(design.getValue().size() - 1);
             XYSeries series = new XYSeries(design.getKey().label());
             long[] slices = last.load().answersPerSlice();

@@ -9,16 +9,17 @@ import org.HdrHistogram.Histogram;
  * What one design did with one whole sale: the load's figures, how long accepted orders took to reach
  * MySQL after their answer (the drain), and the correctness counts, each checked against the stores.
  *
+ * @param cold whether this was its processes' first round since they started (the buy path never used before it)
  * @param oversold units sold beyond a SKU's stock, summed over the SKUs
  * @param lost orders answered as accepted that MySQL never recorded within the drain timeout
  * @param overLimit buyers holding more units of a SKU than the limit
  * @param drift at rest, per SKU, |what the fast store would still sell - what MySQL holds|, summed
  */
-public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
+public record WholeSaleRound(Design design, int round, boolean cold, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
                       long lost, long overLimit, long drift) {
 
     /** Checks the stores after the load: waits for the accepted orders to reach MySQL, then counts. */
-    static WholeSaleRound check(SaleDesign design, int round, WholeSaleLoad.Outcome load, List<Long> skus, int unitsPerSku, int limit,
+    static WholeSaleRound check(SaleDesign design, int round, boolean cold, WholeSaleLoad.Outcome load, List<Long> skus, int unitsPerSku, int limit,
                                 long drainTimeoutMs) throws Exception {
         List<String> ids = load.accepted().stream().map(WholeSaleLoad.Accepted::orderId).toList();
         long deadline = System.currentTimeMillis() + drainTimeoutMs;
@@ -44,7 +45,7 @@ public record WholeSaleRound(Design design, int round, WholeSaleLoad.Outcome loa
             Thread.sleep(200);
             drift = drift(design, skus);
         }
-        return new WholeSaleRound(design.design(), round, load, drainsMs.getValueAtPercentile(50), drainsMs.getValueAtPercentile(99),
+        return new WholeSaleRound(design.design(), round, cold, load, drainsMs.getValueAtPercentile(50), drainsMs.getValueAtPercentile(99),
                 sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
     }
 

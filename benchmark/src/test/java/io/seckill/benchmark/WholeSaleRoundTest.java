@@ -28,7 +28,7 @@ class WholeSaleRoundTest {
                 Map.of("1:ann", 3L, "1:bob", 4L, "2:cid", 5L),
                 Map.of(SKU_A, -3L, SKU_B, 1L));
 
-        WholeSaleRound round = WholeSaleRound.check(stores, 1, load, List.of(SKU_A, SKU_B), 20, 3, 100);
+        WholeSaleRound round = WholeSaleRound.check(stores, 1, false, load, List.of(SKU_A, SKU_B), 20, 3, 100);
 
         assertThat(round.sold()).isEqualTo(42);
         assertThat(round.oversold()).as("units beyond a SKU's stock").isEqualTo(2);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +63,23 @@ class BinSeckillTest {
     }
 
     @Test
+    void aServiceStartsFromItsAotCacheWhenTheTrainingMadeOneUnlessJavaOptsChoose() throws Exception {
+        Path bin = checkoutWithAnIngressJar();
+        Path arguments = checkout.resolve("java-arguments");
+        Path jdk = fakeJdk("jdk-25", "25.0.1", "#!/bin/sh\necho \"$@\" > '" + arguments + "'\n");
+
+        assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
+        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOT");
+
+        Path cache = Files.createFile(checkout.resolve("ingress-api/target/ingress-api.aot"));
+        assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
+        assertThat(Files.readString(arguments)).startsWith("-XX:AOTCache=" + cache + " ").contains("-jar " + checkout.resolve("ingress-api/target/ingress-api.jar"));
+
+        assertThat(run(bin, jdk, Map.of("JAVA_OPTS", "-XX:AOTMode=off"), "ingress-api").exitValue()).isZero();
+        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith("-XX:AOTMode=off ");
+    }
+
+    @Test
     void anOlderJavaInJavaHomeIsNeverStartedAndTheScriptSaysSo() throws Exception {
         Path bin = checkoutWithAnIngressJar();
         Path marker = checkout.resolve("java-17-was-started");
@@ -90,11 +108,17 @@ class BinSeckillTest {
     }
 
     private Process run(Path bin, Path javaHome, String... command) throws Exception {
+        return run(bin, javaHome, Map.of(), command);
+    }
+
+    private Process run(Path bin, Path javaHome, Map<String, String> environment, String... command) throws Exception {
         List<String> line = new ArrayList<>(List.of(bin.resolve("seckill").toString()));
         line.addAll(List.of(command));
         ProcessBuilder builder = new ProcessBuilder(line).directory(checkout.toFile());
         builder.environment().put("JAVA_HOME", javaHome.toString());
         builder.environment().put("SECKILL_DATA_DIR", checkout.resolve("data").toString());
+        builder.environment().remove("JAVA_OPTS");
+        builder.environment().putAll(environment);
         Process process = builder.start();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return process;
