@@ -63,20 +63,41 @@ class BinSeckillTest {
     }
 
     @Test
-    void aServiceStartsFromItsAotCacheWhenTheTrainingMadeOneUnlessJavaOptsChoose() throws Exception {
+    void aServiceStartsFromItsAotCacheOnlyWhileItsJarsAreThoseOfTheTrainingAndJavaOptsDoNotChoose() throws Exception {
         Path bin = checkoutWithAnIngressJar();
         Path arguments = checkout.resolve("java-arguments");
         Path jdk = fakeJdk("jdk-25", "25.0.1", "#!/bin/sh\necho \"$@\" > '" + arguments + "'\n");
+        Path jar = checkout.resolve("ingress-api/target/ingress-api.jar");
+        Files.createDirectories(checkout.resolve("ingress-api/target/lib"));
+        Files.writeString(checkout.resolve("ingress-api/target/lib/library.jar"), "a library");
 
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
         assertThat(Files.readString(arguments)).doesNotContain("-XX:AOT");
 
+        // What bin/seckill train leaves: the cache, and the digest of the jars it was made from.
         Path cache = Files.createFile(checkout.resolve("ingress-api/target/ingress-api.aot"));
+        Files.writeString(checkout.resolve("ingress-api/target/ingress-api.aot.jars"), shell("stat -c '%n %s %Y' '" + jar + "' '"
+                + checkout.resolve("ingress-api/target/lib/library.jar") + "' | sha256sum | cut -d' ' -f1"));
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
-        assertThat(Files.readString(arguments)).startsWith("-XX:AOTCache=" + cache + " ").contains("-jar " + checkout.resolve("ingress-api/target/ingress-api.jar"));
+        assertThat(Files.readString(arguments)).startsWith("-XX:AOTCache=" + cache + " ").contains("-jar " + jar);
 
         assertThat(run(bin, jdk, Map.of("JAVA_OPTS", "-XX:AOTMode=off"), "ingress-api").exitValue()).isZero();
         assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith("-XX:AOTMode=off ");
+
+        // A rebuilt library: JDK 25.0.3 would run the cache's classes of the old one, so the script leaves the cache out.
+        Files.writeString(checkout.resolve("ingress-api/target/lib/library.jar"), "a library, rebuilt");
+        Process rebuilt = run(bin, jdk, "ingress-api");
+        assertThat(rebuilt.exitValue()).isZero();
+        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOT");
+        assertThat(new String(rebuilt.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                .contains(cache + " was made from other jars than these; starting without it");
+    }
+
+    private static String shell(String command) throws Exception {
+        Process process = new ProcessBuilder("bash", "-c", command).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return output;
     }
 
     @Test
