@@ -101,6 +101,21 @@ class BinSeckillTest {
     }
 
     @Test
+    void mavenRunsInTheCheckoutOnTheJava25ItFound() throws Exception {
+        Path bin = checkoutWithAnIngressJar();
+        Path jdk = fakeJdk("jdk-25", "25.0.1", "#!/bin/sh\n");
+        // A mvn that says where it ran, with which Java and which arguments, first on the PATH.
+        Path tools = Files.createDirectories(checkout.resolve("tools"));
+        Path said = checkout.resolve("mvn-ran");
+        executable(tools.resolve("mvn"), "#!/bin/sh\necho \"$PWD $JAVA_HOME $@\" > '" + said + "'\n");
+
+        Process process = run(bin, jdk, Map.of("PATH", tools + ":" + System.getenv("PATH")), "mvn", "-B", "-ntp", "install");
+
+        assertThat(process.exitValue()).isZero();
+        assertThat(Files.readString(said).strip()).isEqualTo(checkout + " " + jdk + " -B -ntp install");
+    }
+
+    @Test
     void anOlderJavaInJavaHomeIsNeverStartedAndTheScriptSaysSo() throws Exception {
         Path bin = checkoutWithAnIngressJar();
         Path marker = checkout.resolve("java-17-was-started");
