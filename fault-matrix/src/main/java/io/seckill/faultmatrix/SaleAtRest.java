@@ -6,6 +6,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.LuaRunner;
+import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.Collection;
@@ -16,8 +17,10 @@ import org.jooq.DSLContext;
 
 /**
  * Whether a sale under fault has come to rest: every accepted order has its final word, no outbox row of
- * its SKUs is open, and Redis agrees with MySQL (stock + pending == MySQL's stock, nothing pending). The
- * fault runs wait for it before they judge a sale.
+ * its SKUs is open, no rebuild of Redis is asked for or under way, and Redis agrees with MySQL (stock +
+ * pending == MySQL's stock, nothing pending). The fault runs wait for it before they judge a sale: a
+ * rebuild refuses a SKU to buyers (not loaded) while it writes it, which is no promise broken but is no
+ * rest either.
  */
 final class SaleAtRest {
 
@@ -44,6 +47,10 @@ final class SaleAtRest {
             DSLContext db = cluster.database().dsl();
             if (decided(db, accepted).size() < accepted.size()
                     || db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
+                return false;
+            }
+            // Checked before Redis is read: a rebuild asked for is answered only once every SKU is written again.
+            if (new RedisEpoch(new LuaRunner(cluster.redis())).check().state() != RedisEpoch.State.INTACT) {
                 return false;
             }
             return drift(cluster, skus) == 0 && skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0);
