@@ -36,7 +36,7 @@ import java.util.function.Function;
 final class SeckillSaleDesign implements SaleDesign {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PASS_GETTERS = 8;
     /** Low: here one process solves every buyer's puzzle, where a sale's buyers each solve one on their own machine. */
@@ -79,16 +79,19 @@ final class SeckillSaleDesign implements SaleDesign {
         this.admin = new IngressAdmin(ingress.adminUri(), TokenMinter.development(tokenSecret).admin("benchmark", Duration.ofHours(12)));
     }
 
-    /** @param javaOptions each module's JVM options, e.g. a heap size and a flight recording */
-    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, Topology topology, Function<String, String> javaOptions)
-            throws InterruptedException {
+    /**
+     * @param javaOptions each module's JVM options, e.g. a heap size and a flight recording
+     * @param settings    settings of every process over the benchmark's (docs/configuration.md)
+     */
+    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, Topology topology, Function<String, String> javaOptions,
+                                   Map<String, String> settings) throws InterruptedException {
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (String module : topology.modules()) {
                 // The servers' addresses given: the run command uses them instead of starting servers of its own.
                 ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions.apply(module)).settings(servers.settings())
                         .dataDirectory(servers.dataDirectory().resolveSibling("seckill-" + module)).httpPort(port)
-                        .buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET).setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY));
+                        .buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET).setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY)).settings(settings);
                 SeckillProcess process = servers.service("seckill-" + module, Topology.command(module), environment);
                 processes.add(process);
                 process.awaitReady(READY_TIMEOUT);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -88,6 +89,10 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--seckill-topology", defaultValue = "ALL",
             description = "ALL: bin/seckill all, the services in one JVM; SERVICES: each service its own JVM (default ${DEFAULT-VALUE})")
     SeckillSaleDesign.Topology topology;
+
+    @Option(names = "--seckill-setting", paramLabel = "NAME=VALUE",
+            description = "a setting of seckill's processes (docs/configuration.md), over the benchmark's own; repeatable, e.g. SECKILL_INGRESS_WARMUP_REQUESTS=0")
+    Map<String, String> seckillSettings = new LinkedHashMap<>();
 
     @Option(names = "--aot-training", description = "seckill's JVMs record an AOT cache each, <module>/target/<module>.aot, written as they stop: "
             + "bin/seckill starts them from it afterwards (bin/seckill train)")
@@ -204,7 +209,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), topology, this::seckillJavaOptions);
+            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), topology, this::seckillJavaOptions, seckillSettings);
             case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
             case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
         };

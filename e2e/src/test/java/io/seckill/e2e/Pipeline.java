@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.RateLimitsOff;
@@ -61,6 +62,8 @@ final class Pipeline {
         settings.put("SECKILL_RELAY_INTERVAL_MS", "200");
         settings.put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000");
         settings.put("SECKILL_STREAMS_STATE_DIR", temporaryDirectory());
+        // A short warm-up: the tests meet an ingress that warmed up, without a full one's seconds.
+        settings.put(WarmUpSettings.REQUESTS, "300");
         env = new Env(settings);
         system = SeckillSystem.start(env, infra, host.host());
         // As a service's process says once everything started: the operator page shows the instance ready.

@@ -2,6 +2,7 @@ package io.seckill.faultmatrix;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.IngressAdmin;
@@ -77,7 +78,9 @@ final class FaultCluster implements AutoCloseable {
         DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
                 Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(TOKEN_SECRET)
-                .topicPartitions(PARTITIONS).quickRepairs().settings(settings);
+                .topicPartitions(PARTITIONS).quickRepairs()
+                // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
+                .setting(WarmUpSettings.REQUESTS, "300").settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();

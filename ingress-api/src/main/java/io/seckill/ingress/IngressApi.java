@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.ingress.admin.AdminAudit;
 import io.seckill.ingress.admin.RedisAdmin;
 import io.seckill.ingress.admin.SaleAdmin;
@@ -20,6 +21,7 @@ import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.warmup.BuyPathWarmUp;
 import io.seckill.ingress.watch.SaleWatch;
 import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.ingress.pass.PassDesk;
@@ -71,10 +73,17 @@ public final class IngressApi implements AutoCloseable {
 
     private final IngressRoutes routes;
     private final OpenedResources opened;
+    private final BuyPathWarmUp.Outcome warmUp;
 
-    private IngressApi(IngressRoutes routes, OpenedResources opened) {
+    private IngressApi(IngressRoutes routes, OpenedResources opened, BuyPathWarmUp.Outcome warmUp) {
         this.routes = routes;
         this.opened = opened;
+        this.warmUp = warmUp;
+    }
+
+    /** What the buy path's warm-up did before this instance served buyers. */
+    public BuyPathWarmUp.Outcome warmUp() {
+        return warmUp;
     }
 
     /** Starts serving buyers; readiness and metrics go to the host's management port. A start that fails closes what it opened. */
@@ -101,7 +110,6 @@ public final class IngressApi implements AutoCloseable {
 
             DSLContext dsl = database.dsl();
             DSLContext queryDsl = queries.dsl();
-            RateLimiter rateLimiter = new RateLimiter(new RateLimitCounters(lua), config.rateLimits(), clock, metrics);
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
             AccessTokens tokens = new AccessTokens(config.auth().tokens(), clock);
@@ -117,9 +125,11 @@ public final class IngressApi implements AutoCloseable {
                     config.outboxWriters(), metrics));
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
             SalePasses passes = new SalePasses(config.passes().key());
-            OrderDesk buying = new OrderDesk(identity, passes, saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
-                    new OrderPublisher(producer), new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
-                    rateLimiter, idempotent, metrics, clock);
+            RateLimitCounters rateLimitCounters = new RateLimitCounters(lua);
+            RateLimiter rateLimiter = new RateLimiter(rateLimitCounters, config.rateLimits(), clock, metrics);
+            BuyDesk buyDesk = new BuyDesk(saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
+                    new OrderPublisher(producer), config.soldOutMemory(), idempotent, clock);
+            OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
                     new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
@@ -131,14 +141,31 @@ public final class IngressApi implements AutoCloseable {
                             idempotent, clock),
                     new SaleWatch(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
                             new WatchedInstances(config.watchedInstances(), host.readiness()), () -> metrics.answersTo(IngressRoutes.BUY), clock));
+            BuyPathWarmUp.Outcome warmUp = new BuyPathWarmUp(config.warmUp(), config.auth(), config.rateLimits(), dsl, saleStore, rateLimitCounters, outbox, clock)
+                    .run((warmIdentity, warmPasses, warmLimits) -> {
+                        // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
+                        IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());
+                        return IngressRoutes.start(desks.withBuying(buyDesk.with(warmIdentity, warmPasses,
+                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted)), uncounted, false, IngressRoutes.Listeners.loopback());
+                    });
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
-                    new IngressRoutes.Listeners(config.httpPort(), config.adminHost(), config.adminPort())));
+                    new IngressRoutes.Listeners(null, config.httpPort(), config.adminHost(), config.adminPort())));
             LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),
                     config.auth().mode(), config.adminHost(), routes.adminPort(), routes.routes());
-            return new IngressApi(routes, opened);
+            return new IngressApi(routes, opened, warmUp);
         } catch (Throwable e) {
             opened.closeAfter(e);
             throw e;
+        }
+    }
+
+    /** The buy desk's parts every desk shares; who buys, the passes, the limits and the metrics are each desk's own. */
+    private record BuyDesk(SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders, KnownSkus knownSkus,
+                           OrderPublisher publisher, Duration soldOutMemory, IdempotentReplies idempotent, Clock clock) {
+
+        OrderDesk with(BuyerIdentity identity, SalePasses passes, RateLimiter rateLimiter, IngressMetrics metrics) {
+            return new OrderDesk(identity, passes, saleStore, outbox, fence, keyedOrders, knownSkus, publisher,
+                    new SoldOutMemory(soldOutMemory, System::nanoTime), rateLimiter, idempotent, metrics, clock);
         }
     }
 

@@ -13,6 +13,7 @@ import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.pass.PassSettings;
 import io.seckill.ingress.watch.WatchedInstances;
@@ -31,7 +32,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
-                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances) {
+                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp) {
 
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
@@ -165,6 +166,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
                 paymentVerifier(env, mode),
                 KafkaClients.topicPartitions(env),
-                WatchedInstances.from(env));
+                WatchedInstances.from(env),
+                WarmUpSettings.from(env));
     }
 }

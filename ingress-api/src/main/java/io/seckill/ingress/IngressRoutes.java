@@ -22,6 +22,7 @@ import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.orders.OrderStatusQuery;
 import io.seckill.ingress.pass.PassDesk;
+import io.seckill.ingress.warmup.BuyPathWarmUp;
 import io.seckill.ingress.watch.SaleWatch;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * The ingress's HTTP servers, the buyers' and the admin's: every route, each answered by its feature's desk, and how
  * failures are answered.
  */
-final class IngressRoutes implements AutoCloseable {
+final class IngressRoutes implements BuyPathWarmUp.Served {
 
     /** Bodies here are a few dozen bytes; anything far larger is not a buyer. */
     static final long MAX_BODY_BYTES = 16 * 1024;
@@ -55,10 +56,23 @@ final class IngressRoutes implements AutoCloseable {
     /** The desks the routes hand requests to. */
     record Desks(AdminGuard adminGuard, AdminAudit audit, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis,
                  OrderDesk buying, PassDesk passes, OrderStatusQuery orders, OrderEndingDesk endings, SaleWatch watch) {
+
+        /** The same desks with another buy desk. */
+        Desks withBuying(OrderDesk other) {
+            return new Desks(adminGuard, audit, sales, stockAdjustments, redis, other, passes, orders, endings, watch);
+        }
     }
 
-    /** Where each side listens: buyers on every interface, the admin API on its own (by default this host's only). */
-    record Listeners(int buyersPort, String adminHost, int adminPort) {
+    /**
+     * Where each side listens: buyers on {@code buyersHost} (null: every interface), the admin API on its own (by default this
+     * host's only).
+     */
+    record Listeners(String buyersHost, int buyersPort, String adminHost, int adminPort) {
+
+        /** Both sides on this host only, each on a free port. */
+        static Listeners loopback() {
+            return new Listeners("127.0.0.1", 0, "127.0.0.1", 0);
+        }
     }
 
     private final List<String> routes = new ArrayList<>();
@@ -157,7 +171,11 @@ final class IngressRoutes implements AutoCloseable {
     static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Listeners listeners) {
         IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode);
         try {
-            server.buyers.start(listeners.buyersPort());
+            if (listeners.buyersHost() == null) {
+                server.buyers.start(listeners.buyersPort());
+            } else {
+                server.buyers.start(listeners.buyersHost(), listeners.buyersPort());
+            }
             server.admin.start(listeners.adminHost(), listeners.adminPort());
         } catch (RuntimeException e) {
             // A port taken already: the servers' threads started before the bind failed.
@@ -185,7 +203,8 @@ final class IngressRoutes implements AutoCloseable {
         }
     }
 
-    int port() {
+    @Override
+    public int port() {
         return buyers.port();
     }
 

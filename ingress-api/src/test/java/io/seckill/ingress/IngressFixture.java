@@ -3,6 +3,7 @@ package io.seckill.ingress;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.localinfra.LocalInfrastructure;
@@ -47,6 +48,8 @@ final class IngressFixture {
         settings.put("SECKILL_HTTP_PORT", "0");
         settings.put("SECKILL_ADMIN_PORT", "0");
         settings.put(TokenSettings.SECRET, HttpApi.TOKEN_SECRET);
+        // A short warm-up, so every test meets an ingress that warmed up (a full one would only cost the suite time).
+        settings.put(WarmUpSettings.REQUESTS, "300");
         return Map.copyOf(settings);
     }
 

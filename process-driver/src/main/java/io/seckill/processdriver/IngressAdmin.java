@@ -15,7 +15,7 @@ import java.time.Instant;
  */
 public record IngressAdmin(URI admin, String adminToken) {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /** Defines an open sale of {@code stock} units, one per buyer, bought without passes; fails unless it is new (201). */
     public void defineSale(long skuId, int stock) throws IOException, InterruptedException {

@@ -18,6 +18,11 @@ import java.util.Map;
 public final class SalePassClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The JDK's HTTP/1.1 client can lose a reply on a reused keep-alive connection when the server answers fast
+     * (JDK-8357639: "header parser received no bytes"); a pass is then got again from a fresh challenge.
+     */
+    private static final int ATTEMPTS = 3;
 
     private final HttpClient http;
     private final URI buyers;
@@ -33,6 +38,18 @@ public final class SalePassClient {
      * @throws IllegalStateException with the ingress's answer when either step is refused
      */
     public String passFor(long skuId, Map<String, String> identity) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return passOnce(skuId, identity);
+            } catch (IOException lost) {
+                if (attempt == ATTEMPTS) {
+                    throw lost;
+                }
+            }
+        }
+    }
+
+    private String passOnce(long skuId, Map<String, String> identity) throws IOException, InterruptedException {
         JsonNode challenge = post("/api/v1/skus/" + skuId + "/pass-challenges", identity, "{}");
         String puzzle = challenge.path("challenge").asText();
         ObjectNode answer = JSON.createObjectNode();

@@ -1,8 +1,10 @@
 package io.seckill.redisstate;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * Sliding-window counts of admitted requests per buyer and per client address, checked and counted
@@ -48,5 +50,14 @@ public final class RateLimitCounters {
                 List.of(Long.toString(nowMs), Long.toString(window.toMillis()),
                         Integer.toString(perUser), Integer.toString(perAddress),
                         Long.toHexString(ThreadLocalRandom.current().nextLong())));
+    }
+
+    /**
+     * Deletes the counters of these buyers and addresses in {@code scope}: for requests that are to leave no trace (the
+     * ingress's warm-up). One key per call, as each may live on a shard of its own.
+     */
+    public void forget(Scope scope, Collection<String> userIds, Collection<String> addresses) {
+        Stream.concat(userIds.stream().map(userId -> GlobalKeys.userRate(scope.keyPart(), userId)),
+                addresses.stream().map(address -> GlobalKeys.addressRate(scope.keyPart(), address))).forEach(lua.redis()::del);
     }
 }

@@ -100,6 +100,11 @@ public final class SaleStore {
         return ((Long) run(LuaScript.REVERT_ADJUSTMENT, skuId, adjustmentId, Integer.toString(delta))) == 1;
     }
 
+    /** Deletes every key of the SKU's sale: for a sale that lives in Redis alone (the ingress's warm-up sale), never for one MySQL holds. */
+    public void forget(long skuId) {
+        lua.redis().del(new SkuKeys(skuId).scriptKeys().toArray(String[]::new));
+    }
+
     /** A sale as MySQL holds it, with the orders still in flight: what a lost Redis is rebuilt from. */
     public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version, List<Held> inFlight,
                            Map<String, Integer> bought, List<String> adjustmentIds, boolean passRequired) {

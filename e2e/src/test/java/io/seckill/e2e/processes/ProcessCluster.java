@@ -7,6 +7,7 @@ import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
@@ -60,10 +61,10 @@ final class ProcessCluster implements AutoCloseable {
 
     /**
      * What every service process of these tests runs with: free ports, the test credentials
-     * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address).
+     * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address), a short warm-up.
      */
     static ServiceEnvironment serviceSettings(String javaOptions) {
-        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(HttpApi.TOKEN_SECRET);
+        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(HttpApi.TOKEN_SECRET).setting(WarmUpSettings.REQUESTS, "300");
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */
