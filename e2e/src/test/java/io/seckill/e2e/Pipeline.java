@@ -63,7 +63,7 @@ final class Pipeline {
         settings.put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000");
         settings.put("SECKILL_STREAMS_STATE_DIR", temporaryDirectory());
         // A short warm-up: the tests meet an ingress that warmed up, without a full one's seconds.
-        settings.put(WarmUpSettings.REQUESTS, "300");
+        settings.put(WarmUpSettings.REQUESTS, "100");
         env = new Env(settings);
         system = SeckillSystem.start(env, infra, host.host());
         // As a service's process says once everything started: the operator page shows the instance ready.

@@ -80,7 +80,7 @@ final class FaultCluster implements AutoCloseable {
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(TOKEN_SECRET)
                 .topicPartitions(PARTITIONS).quickRepairs()
                 // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
-                .setting(WarmUpSettings.REQUESTS, "300").settings(settings);
+                .setting(WarmUpSettings.REQUESTS, "100").settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();
