@@ -146,9 +146,9 @@ public final class IngressApi implements AutoCloseable {
                         // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
                         IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());
                         return IngressRoutes.start(desks.withBuying(buyDesk.with(warmIdentity, warmPasses,
-                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted)), uncounted, false, IngressRoutes.Listeners.loopback());
+                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted)), uncounted, false, threads(config), IngressRoutes.Listeners.loopback());
                     });
-            IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(),
+            IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(), threads(config),
                     new IngressRoutes.Listeners(null, config.httpPort(), config.adminHost(), config.adminPort())));
             LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),
                     config.auth().mode(), config.adminHost(), routes.adminPort(), routes.routes());
@@ -167,6 +167,10 @@ public final class IngressApi implements AutoCloseable {
             return new OrderDesk(identity, passes, saleStore, outbox, fence, keyedOrders, knownSkus, publisher,
                     new SoldOutMemory(soldOutMemory, System::nanoTime), rateLimiter, idempotent, metrics, clock);
         }
+    }
+
+    private static IngressRoutes.Threads threads(IngressConfig config) {
+        return config.virtualThreads() ? IngressRoutes.Threads.VIRTUAL : IngressRoutes.Threads.PLATFORM;
     }
 
     private static Properties producerSettings(IngressConfig config) {

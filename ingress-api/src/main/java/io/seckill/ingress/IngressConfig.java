@@ -32,7 +32,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
-                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp) {
+                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp, boolean virtualThreads) {
 
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
@@ -167,6 +167,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 paymentVerifier(env, mode),
                 KafkaClients.topicPartitions(env),
                 WatchedInstances.from(env),
-                WarmUpSettings.from(env));
+                WarmUpSettings.from(env),
+                Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")));
     }
 }

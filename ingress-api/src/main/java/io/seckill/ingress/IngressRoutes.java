@@ -64,6 +64,12 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     }
 
     /**
+     * How the servers run requests: on virtual threads (Jetty's virtual-thread executor; since JEP 491 a
+     * {@code synchronized} block no longer pins one to its carrier), or on Jetty's pool of platform threads.
+     */
+    enum Threads { VIRTUAL, PLATFORM }
+
+    /**
      * Where each side listens: buyers on {@code buyersHost} (null: every interface), the admin API on its own (by default this
      * host's only).
      */
@@ -80,10 +86,10 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     private final Javalin buyers;
     private final Javalin admin;
 
-    private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode) {
+    private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
-        this.buyers = server(cfg -> {
+        this.buyers = server(threads, cfg -> {
             cfg.routes.post(BUY, ctx -> {
                 long started = System.nanoTime();
                 try {
@@ -105,7 +111,7 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
                 cfg.routes.get("/bench/noop", ctx -> ctx.result("ok"));
             }
         });
-        this.admin = server(cfg -> {
+        this.admin = server(threads, cfg -> {
             cfg.routes.before("/admin/*", desks.adminGuard()::check);
             cfg.routes.before("/admin/*", desks.audit()::before);
             cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
@@ -133,7 +139,7 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     }
 
     /** A server with the ingress's limits and failure answers, serving {@code routes}. */
-    private Javalin server(Consumer<JavalinConfig> routesOfServer) {
+    private Javalin server(Threads threads, Consumer<JavalinConfig> routesOfServer) {
         return Javalin.create(cfg -> {
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
             cfg.http.prefer405over404 = true;
@@ -143,6 +149,10 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
             // default, Jetty's output buffer, made that copy most of the ingress's allocation.
             cfg.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
             cfg.startup.showJavalinBanner = false;
+            cfg.concurrency.useVirtualThreads = switch (threads) {
+                case VIRTUAL -> true;
+                case PLATFORM -> false;
+            };
             cfg.events.handlerAdded(handler -> {
                 if (handler.getHttpMethod().isHttpMethod()) {
                     routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
@@ -168,8 +178,8 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     }
 
     /** Serves the buyers' and the admin routes where {@code listeners} say (port 0: a free one). */
-    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Listeners listeners) {
-        IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode);
+    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Threads threads, Listeners listeners) {
+        IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode, threads);
         try {
             if (listeners.buyersHost() == null) {
                 server.buyers.start(listeners.buyersPort());

@@ -40,8 +40,9 @@ class WarmUpIT {
         int outboxRowsBefore = fixture.sql().fetchCount(OUTBOX);
         Map<TopicPartition, Long> topicEndsBefore = topicEnds();
 
+        // On virtual threads, the setting's other value: the fixture's instance runs on platform threads.
         try (ManagedIngress warmed = fixture.start(Map.of(WarmUpSettings.REQUESTS, "600", "SECKILL_RATE_LIMIT_PER_USER", "5",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "50"))) {
+                "SECKILL_RATE_LIMIT_PER_ADDRESS", "50", "SECKILL_INGRESS_VIRTUAL_THREADS", "true"))) {
             BuyPathWarmUp.Outcome warmUp = warmed.ingress().warmUp();
 
             assertThat(warmUp.requests()).isEqualTo(600);
