@@ -61,11 +61,11 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.directory().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), KafkaClients.SESSION_TIMEOUT_MS);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), KafkaClients.HEARTBEAT_INTERVAL_MS);
         // A transaction left open by an instance killed with kill -9 blocks read_committed readers of
-        // its output until the coordinator aborts it; with commits every 100 ms, 5 s is ample.
+        // its output until the coordinator aborts it; with commits every fraction of a second, 5 s is ample.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
         KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),

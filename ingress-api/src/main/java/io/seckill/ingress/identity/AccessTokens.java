@@ -36,14 +36,20 @@ public final class AccessTokens {
 
     public static final String ROLES_CLAIM = "roles";
     private static final Set<JWSAlgorithm> PROVIDER_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
+    /** A sale's buyers at once, each token some hundreds of bytes: tens of megabytes at most. */
+    static final long RECENT_TOKENS = 100_000;
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final Clock clock;
     private final Duration latestExpiry;
     private final String adminRole;
+    private final Duration clockSkew;
+    private final RecentTokens recent;
 
     public AccessTokens(TokenSettings settings, Clock clock) {
         this.clock = clock;
+        this.clockSkew = settings.clockSkew();
+        this.recent = new RecentTokens(RECENT_TOKENS, settings.jwksRefresh());
         this.latestExpiry = settings.maxLifetime().plus(settings.clockSkew());
         this.adminRole = settings.adminRole();
         processor.setJWSKeySelector(keySelector(settings));
@@ -85,6 +91,10 @@ public final class AccessTokens {
 
     /** @return whom the token names */
     public Caller verify(String token) throws TokenException {
+        Caller known = recent.caller(token, clock.instant());
+        if (known != null) {
+            return known;
+        }
         JWTClaimsSet claims;
         try {
             claims = processor.process(token, null);
@@ -100,7 +110,9 @@ public final class AccessTokens {
         if (!UserIdFormat.isValid(subject)) {
             throw new TokenException(false, "the subject is not a user id");
         }
-        return new Caller(subject, roles(claims).contains(adminRole));
+        Caller caller = new Caller(subject, roles(claims).contains(adminRole));
+        recent.remember(token, caller, claims.getExpirationTime().toInstant().plus(clockSkew));
+        return caller;
     }
 
     private static List<String> roles(JWTClaimsSet claims) throws TokenException {

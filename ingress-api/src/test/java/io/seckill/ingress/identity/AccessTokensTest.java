@@ -120,6 +120,36 @@ class AccessTokensTest {
     }
 
     @Test
+    void aTokenVerifiedBeforeIsRefusedOnceItExpiresAsIfNeverSeen() throws Exception {
+        Instant[] now = {NOW};
+        Clock moving = new Clock() {
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        AccessTokens remembering = new AccessTokens(settings(List.of(SECRET)), moving);
+        String token = modified(c -> c.expirationTime(Date.from(NOW.plusSeconds(60))));
+        assertThat(remembering.verify(token)).isEqualTo(new Caller("alice", false));
+
+        now[0] = NOW.plusSeconds(60 + 29);
+        assertThat(remembering.verify(token)).isEqualTo(new Caller("alice", false));
+        now[0] = NOW.plusSeconds(60 + 31);
+        assertThatThrownBy(() -> remembering.verify(token))
+                .isInstanceOfSatisfying(AccessTokens.TokenException.class, e -> assertThat(e.expired()).isTrue());
+    }
+
+    @Test
     void theWrongIssuerAudienceOrSubjectIsRefused() throws Exception {
         invalid(modified(c -> c.issuer("https://someone.else")));
         invalid(modified(c -> c.audience("another-service")));
@@ -137,8 +167,11 @@ class AccessTokensTest {
     @Test
     void aForgedSignatureAnUnknownKeyOrNoSignatureIsRefused() throws Exception {
         String good = hs256(SECRET, claims("alice").build());
+        // The genuine token verified first: its signature beside another payload is still no proof of that payload.
+        assertThat(tokens.verify(good)).isEqualTo(new Caller("alice", false));
         String[] parts = good.split("\\.", -1);
         String otherPayload = hs256(SECRET, claims("mallory").build()).split("\\.", -1)[1];
+        invalid(parts[0] + "." + otherPayload + "." + parts[2]);
         invalid(parts[0] + "." + otherPayload + "." + parts[2]);
         invalid(sign(new RSASSASigner(unpublished), JWSAlgorithm.RS256, "rsa-1", claims("alice").build()));
         invalid(sign(new RSASSASigner(unpublished), JWSAlgorithm.RS256, "rsa-unknown", claims("alice").build()));

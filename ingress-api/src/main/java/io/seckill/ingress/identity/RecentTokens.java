@@ -1,0 +1,44 @@
+package io.seckill.ingress.identity;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Tokens verified lately, by their exact text, with whom they name: a buyer shows the same token on every request of
+ * a sale (challenge, pass, buy, retries, status), and its signature and claims checked once are checked for good. An
+ * entry is used only until its token's own expiry (the clock skew included), checked on every use against the same
+ * clock the verifier reads, and kept no longer than {@code trust}, the time a provider's key is trusted after its last
+ * fetch, so a key withdrawn from the JWKS stops vouching for its tokens here as soon as it would there. Only tokens
+ * that passed every check are kept; a refused one is verified again each time it is shown.
+ */
+final class RecentTokens {
+
+    private final Cache<String, Verified> verified;
+
+    RecentTokens(long maximumSize, Duration trust) {
+        this.verified = Caffeine.newBuilder().maximumSize(maximumSize).expireAfterWrite(trust).build();
+    }
+
+    /** @return whom {@code token} names if it was verified lately and is still unexpired at {@code now}, else null */
+    Caller caller(String token, Instant now) {
+        Verified known = verified.getIfPresent(token);
+        if (known == null) {
+            return null;
+        }
+        if (now.isAfter(known.usableUntil())) {
+            verified.invalidate(token);
+            return null;
+        }
+        return known.caller();
+    }
+
+    /** {@code token} passed every check; {@code usableUntil}: its expiry plus the clock skew. */
+    void remember(String token, Caller caller, Instant usableUntil) {
+        verified.put(token, new Verified(caller, usableUntil));
+    }
+
+    private record Verified(Caller caller, Instant usableUntil) {
+    }
+}
