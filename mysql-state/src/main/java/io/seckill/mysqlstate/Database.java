@@ -64,15 +64,9 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("rewriteBatchedStatements", "true");
         config.addDataSourceProperty("cachePrepStmts", "true");
         // The outbox's and the sink's multi-row statements are longer than the driver's default limit of what it
-        // caches (256 characters): uncached, every group commit parsed its statement again. Session state (auto-commit,
-        // isolation) is tracked by the driver instead of asked of the server on every transaction's start.
+        // caches (256 characters): uncached, every group commit parsed its statement again.
         config.addDataSourceProperty("prepStmtCacheSize", "250");
         config.addDataSourceProperty("prepStmtCacheSqlLimit", "16384");
-        config.addDataSourceProperty("useLocalSessionState", "true");
-        config.addDataSourceProperty("elideSetAutoCommits", "true");
-        config.addDataSourceProperty("cacheServerConfiguration", "true");
-        config.addDataSourceProperty("cacheResultSetMetadata", "true");
-        config.addDataSourceProperty("maintainTimeStats", "false");
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
             ValidateResult schema = Flyway.configure().dataSource(dataSource).locations(SchemaMigration.LOCATION).load().validateWithResult();

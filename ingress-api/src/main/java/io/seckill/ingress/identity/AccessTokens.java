@@ -21,6 +21,7 @@ import java.net.URL;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -91,7 +92,8 @@ public final class AccessTokens {
 
     /** @return whom the token names */
     public Caller verify(String token) throws TokenException {
-        Caller known = recent.caller(token, clock.instant());
+        Instant now = clock.instant();
+        Caller known = recent.caller(token, now);
         if (known != null) {
             return known;
         }
@@ -103,7 +105,7 @@ public final class AccessTokens {
         } catch (ParseException | BadJOSEException | JOSEException e) {
             throw new TokenException(false, e.getMessage());
         }
-        if (claims.getExpirationTime().toInstant().isAfter(clock.instant().plus(latestExpiry))) {
+        if (claims.getExpirationTime().toInstant().isAfter(now.plus(latestExpiry))) {
             throw new TokenException(false, "lives longer than the maximum token lifetime");
         }
         String subject = claims.getSubject();
@@ -111,7 +113,7 @@ public final class AccessTokens {
             throw new TokenException(false, "the subject is not a user id");
         }
         Caller caller = new Caller(subject, roles(claims).contains(adminRole));
-        recent.remember(token, caller, claims.getExpirationTime().toInstant().plus(clockSkew));
+        recent.remember(token, caller, now, claims.getExpirationTime().toInstant().plus(clockSkew));
         return caller;
     }
 

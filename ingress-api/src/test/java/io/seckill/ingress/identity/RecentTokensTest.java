@@ -1,0 +1,34 @@
+package io.seckill.ingress.identity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RecentTokensTest {
+
+    private static final Instant VERIFIED_AT = Instant.parse("2026-12-03T06:00:00Z");
+    private static final Duration KEY_TRUST = Duration.ofMinutes(5);
+    private static final Caller BOB = new Caller("bob", false);
+
+    @Test
+    void aTokenIsTrustedNoLongerThanItsKeyWouldBeEvenWhenItLivesLonger() {
+        assertTrustedUntil(VERIFIED_AT.plus(Duration.ofHours(1)), VERIFIED_AT.plus(KEY_TRUST));
+    }
+
+    @Test
+    void aTokenIsTrustedNoLongerThanItsOwnExpiry() {
+        assertTrustedUntil(VERIFIED_AT.plus(Duration.ofMinutes(1)), VERIFIED_AT.plus(Duration.ofMinutes(1)));
+    }
+
+    /** A token expiring at {@code expiresAt}, verified at {@link #VERIFIED_AT}, is known through {@code last} and not a millisecond later. */
+    private static void assertTrustedUntil(Instant expiresAt, Instant last) {
+        RecentTokens recent = new RecentTokens(10, KEY_TRUST);
+        recent.remember("token", BOB, VERIFIED_AT, expiresAt);
+
+        assertThat(recent.caller("token", last)).isEqualTo(BOB);
+        assertThat(recent.caller("token", last.plusMillis(1))).isNull();
+        assertThat(recent.caller("another token", VERIFIED_AT)).isNull();
+    }
+}
