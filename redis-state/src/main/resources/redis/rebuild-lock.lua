@@ -1,7 +1,8 @@
--- Take the rebuild lock, one rebuilder at a time among several reconcilers, with a fencing token: the
--- lock frees itself after its lease, and a rebuilder paused past it must not write over the sale the
--- next one rebuilt. Every rebuild step checks that the lock still holds its token (restore-sale.lua).
--- KEYS: the lock, the token counter
+-- Take a rebuild lock (a SKU's, or a primary's), one rebuilder at a time among several reconcilers, with
+-- a fencing token: the lock frees itself after its lease, and a rebuilder paused past it must not write
+-- over the sale the next one rebuilt. Every step of a SKU's rebuild checks that the SKU's lock still
+-- holds its token (restore-sale.lua).
+-- KEYS: the lock, the token counter (one slot)
 -- ARGV: leaseMs
 -- Returns the token (>= 1), or 0 when another rebuilder holds the lock.
 if redis.call('EXISTS', KEYS[1]) == 1 then

@@ -2,7 +2,7 @@
 -- huge call. The sale hash is written last: until then the reserve script finds no sale and refuses.
 -- Each step is fenced: it runs only while the rebuild lock holds the rebuilder's token, so a rebuilder
 -- paused past its lease cannot write its old snapshot over a sale rebuilt and selling since.
--- KEYS: stock, sale, bought, ledger, pending, adjustments, the rebuild lock
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, the SKU's rebuild lock
 -- ARGV[1] = the rebuilder's token (rebuild-lock.lua), then the step:
 -- ARGV[2] = BEGIN: every key of the SKU is deleted.
 -- ARGV[2] = ADD, then pairs orderId, "user|qty|timeMs": ledger entries, each counted to its buyer.

@@ -54,7 +54,8 @@ public final class BaselineMain {
             case REDIS_QUEUE -> {
                 schema(database, RedisQueueDesign.SQL.schema());
                 createTopic(infra.kafka());
-                RedisClient redis = RedisClient.create(infra.redisUrl());
+                // The baselines are measured on one node, as they were designed.
+                RedisClient redis = RedisClient.create(infra.redis().firstNodeUri().toString());
                 RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafka()));
                 for (int i = 0; i < CONSUMERS; i++) {
                     Thread consumer = new Thread(new RedisQueueConsumer(infra.kafka(), database, redis), "rq-consumer-" + i);

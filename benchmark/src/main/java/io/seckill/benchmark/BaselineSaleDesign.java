@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A baseline design ({@code naive} or {@code redis-queue}) as a JVM process of its own beside the
@@ -28,9 +28,9 @@ final class BaselineSaleDesign implements SaleDesign {
     private final Process process;
     private final int port;
     private final SaleQueries queries;
-    private final RedisClient redis;
+    private final UnifiedJedis redis;
 
-    private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, RedisClient redis) {
+    private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, UnifiedJedis redis) {
         this.design = design;
         this.tables = design.baseline().tables();
         this.process = process;
@@ -40,7 +40,7 @@ final class BaselineSaleDesign implements SaleDesign {
     }
 
     static BaselineSaleDesign start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
-                                    RedisClient redis) throws IOException, InterruptedException {
+                                    UnifiedJedis redis) throws IOException, InterruptedException {
         Path jar = repository.resolve("baselines/target/baselines.jar");
         Files.createDirectories(logs);
         Path log = logs.resolve("baseline-" + design.label() + ".log");

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A whole flash sale, start to finish, against each design on the same servers with the same load
@@ -146,7 +146,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
              HikariDataSource database = pool(InfraAddresses.ofMigrationAccount(new Env(servers.settings())));
-             RedisClient redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redisUrl(), 2)) {
+             UnifiedJedis redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2)) {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
@@ -182,7 +182,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         return results;
     }
 
-    private List<SaleDesign> startAll(List<Design> order, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
+    private List<SaleDesign> startAll(List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
         List<SaleDesign> started = new ArrayList<>();
         for (Design design : order) {
             System.out.println("starting " + design.label());
@@ -206,7 +206,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                 connections, loop, coldRounds, rounds, warmupRounds);
     }
 
-    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, RedisClient redis) throws Exception {
+    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
             case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), topology, this::seckillJavaOptions, seckillSettings);

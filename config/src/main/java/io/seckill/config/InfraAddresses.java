@@ -3,15 +3,14 @@ package io.seckill.config;
 /**
  * Where the three servers are, the MySQL account services connect as (the application account: DML on
  * the tables it uses, nothing else) and how they get into Kafka (each service as its own principal). Every service reads
- * the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, SECKILL_REDIS_URL, SECKILL_KAFKA_BOOTSTRAP
- * and the {@link KafkaSecurity} settings.
+ * the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link RedisAddress} settings,
+ * SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
  */
-public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, String redisUrl, KafkaAccess kafka) {
+public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, RedisAddress redis, KafkaAccess kafka) {
 
     public static final String MYSQL_URL = "SECKILL_MYSQL_URL";
     public static final String MYSQL_USER = "SECKILL_MYSQL_USER";
     public static final String MYSQL_PASSWORD = "SECKILL_MYSQL_PASSWORD";
-    public static final String REDIS_URL = "SECKILL_REDIS_URL";
     public static final String KAFKA_BOOTSTRAP = "SECKILL_KAFKA_BOOTSTRAP";
 
     /** The shortest MySQL password a production service takes. */
@@ -35,7 +34,7 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     /** The servers {@code env} names, Kafka reached as {@code principal} unless SECKILL_KAFKA_USER names another. */
     public static InfraAddresses from(Env env, KafkaPrincipal principal) {
         return new InfraAddresses(mysqlUrl(env), mysqlUser(env), env.string(MYSQL_PASSWORD, ""),
-                env.string(REDIS_URL, "redis://localhost:6379"),
+                RedisAddress.from(env),
                 new KafkaAccess(env.string(KAFKA_BOOTSTRAP, "localhost:9092"), KafkaSecurity.from(env, principal)));
     }
 
@@ -60,7 +59,7 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
 
     /** The same servers, MySQL reached as {@code account} (e.g. the migration account's). */
     public InfraAddresses as(MigrationAccount account) {
-        return new InfraAddresses(mysqlUrl, account.user(), account.password(), redisUrl, kafka);
+        return new InfraAddresses(mysqlUrl, account.user(), account.password(), redis, kafka);
     }
 
     /** The same servers, Kafka reached as {@code principal} (the same security settings, its own login). */
@@ -70,7 +69,7 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
 
     /** The same servers, Kafka reached as {@code security} says. */
     public InfraAddresses withKafka(KafkaSecurity security) {
-        return new InfraAddresses(mysqlUrl, mysqlUser, mysqlPassword, redisUrl, kafka.as(security));
+        return new InfraAddresses(mysqlUrl, mysqlUser, mysqlPassword, redis, kafka.as(security));
     }
 
     public String kafkaBootstrap() {
@@ -79,6 +78,6 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
 
     @Override
     public String toString() {
-        return "mysql=" + mysqlUrl + " (user " + mysqlUser + "), redis=" + redisUrl + ", kafka=" + kafka;
+        return "mysql=" + mysqlUrl + " (user " + mysqlUser + "), redis=" + redis + ", kafka=" + kafka;
     }
 }

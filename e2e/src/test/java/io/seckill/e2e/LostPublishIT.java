@@ -30,7 +30,7 @@ class LostPublishIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 5, 1);
         InfraAddresses noKafka = new InfraAddresses(pipeline.infra.mysqlUrl(), pipeline.infra.mysqlUser(),
-                pipeline.infra.mysqlPassword(), pipeline.infra.redisUrl(), new KafkaAccess("127.0.0.1:" + closedPort(), pipeline.infra.kafka().security()));
+                pipeline.infra.mysqlPassword(), pipeline.infra.redis(), new KafkaAccess("127.0.0.1:" + closedPort(), pipeline.infra.kafka().security()));
         IngressConfig config = IngressConfig.from(pipeline.env.withDefault("SECKILL_KAFKA_MAX_BLOCK_MS", "300"), noKafka);
 
         List<String> orderIds = new ArrayList<>();

@@ -26,7 +26,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -46,7 +46,7 @@ final class Pipeline {
     final SeckillSystem system;
     final HttpApi http;
     final Database database;
-    final RedisClient redis;
+    final UnifiedJedis redis;
     final SaleStore saleStore;
     final RedisProbe probe;
 
@@ -71,7 +71,7 @@ final class Pipeline {
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort(), system.adminPort());
         database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "e2e-checks", 4, new SimpleMeterRegistry());
-        redis = RedisConnections.open(infra.redisUrl(), 8);
+        redis = RedisConnections.open(infra.redis(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);
     }

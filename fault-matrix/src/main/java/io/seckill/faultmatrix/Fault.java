@@ -27,7 +27,8 @@ public enum Fault {
     STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND("SIGSTOP one of two stream-processors 35 s: its open transaction outlives the hanging bound"),
     REDIS_PAUSED_ACROSS_DRIFT_CHECKS("SIGSTOP Redis 5 s: drift checks and settlements straddle it"),
     REDIS_PAUSED_DURING_REBUILD("Redis rebuild requested, Redis SIGSTOP 3 s as it runs"),
-    RECONCILER_PAUSED("SIGSTOP reconciler 8 s: its jobs stopped mid-step, locks held");
+    RECONCILER_PAUSED("SIGSTOP reconciler 8 s: its jobs stopped mid-step, locks held"),
+    REDIS_PRIMARY_KILLED("Redis Cluster: the biggest SKU's primary kill -9, its replica promoted");
 
     private final String description;
 
@@ -39,10 +40,23 @@ public enum Fault {
         return description;
     }
 
+    /** The servers it needs. */
+    Servers servers() {
+        return switch (this) {
+            case REDIS_PRIMARY_KILLED -> Servers.REPLICATED;
+            case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, BROKER_UNREACHABLE,
+                 BROKER_STALLED_AT_START, REDIS_FLUSHALL, REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD,
+                 INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
+                 REDIS_PAUSED_ACROSS_DRIFT_CHECKS, REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED -> Servers.SINGLE;
+        };
+    }
+
     /** The moments of the sale it is injected at, a row each. */
     List<Moment> moments() {
         return switch (this) {
             case BROKER_UNREACHABLE -> List.of(Moment.TAIL);
+            // Mid-burst: the reservations the dead primary took are the ones its replica may lack.
+            case REDIS_PRIMARY_KILLED -> List.of(Moment.FIRST_SECOND);
             case BROKER_STALLED_AT_START -> List.of(Moment.FIRST_SECOND);
             // A repair acts on what the sale left behind, whichever moment paused its component.
             case INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND, REDIS_PAUSED_ACROSS_DRIFT_CHECKS,

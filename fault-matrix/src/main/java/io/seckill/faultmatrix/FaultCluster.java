@@ -14,6 +14,7 @@ import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisPrimaries;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -21,16 +22,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The system the fault matrix breaks: development servers and one process per service (two
@@ -50,6 +56,8 @@ final class FaultCluster implements AutoCloseable {
     /** The partitions of every topic: as many as a production catalogue has by default. */
     private static final int PARTITIONS = 12;
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern PROCESS_ID = Pattern.compile("process_id:(\\d+)");
 
     private final DevelopmentServers servers;
     private final ServiceEnvironment environment;
@@ -62,21 +70,21 @@ final class FaultCluster implements AutoCloseable {
         return thread;
     });
     private Database database;
-    private RedisClient redis;
+    private UnifiedJedis redis;
 
     private FaultCluster(DevelopmentServers servers, ServiceEnvironment environment) {
         this.servers = servers;
         this.environment = environment;
     }
 
-    static FaultCluster start(Path repository, Path work, String javaOptions) throws InterruptedException {
-        return start(repository, work, javaOptions, Map.of());
-    }
-
-    /** @param settings the services' settings over the cluster's own (docs/configuration.md) */
-    static FaultCluster start(Path repository, Path work, String javaOptions, Map<String, String> settings) throws InterruptedException {
-        DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"),
-                Map.of("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC"));
+    /**
+     * @param settings the services' settings over the cluster's own (docs/configuration.md)
+     * @param kind the servers to start beneath them
+     */
+    static FaultCluster start(Path repository, Path work, String javaOptions, Map<String, String> settings, Servers kind) throws InterruptedException {
+        Map<String, String> serverSettings = new HashMap<>(kind.settings());
+        serverSettings.put("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC");
+        DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"), serverSettings);
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(TOKEN_SECRET)
                 .topicPartitions(PARTITIONS).quickRepairs()
                 // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
@@ -101,14 +109,14 @@ final class FaultCluster implements AutoCloseable {
     private void connect() {
         InfraAddresses infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
         database = Database.connect(infra, "fault-matrix", 4, new SimpleMeterRegistry());
-        redis = RedisConnections.open(infra.redisUrl(), 8);
+        redis = RedisConnections.open(infra.redis(), 8);
     }
 
     Database database() {
         return database;
     }
 
-    RedisClient redis() {
+    UnifiedJedis redis() {
         return redis;
     }
 
@@ -259,6 +267,38 @@ final class FaultCluster implements AutoCloseable {
             }
         });
         connect();
+    }
+
+    /**
+     * kill -9 of the Redis Cluster primary serving {@code skuId}'s slot; returns once a replica serves the slot in its place.
+     * @return when the replica was seen promoted ({@link System#nanoTime()}): the repair
+     */
+    long killRedisPrimaryAndAwaitPromotion(long skuId) throws InterruptedException {
+        RedisPrimaries.Primary victim = primaryServing(skuId).orElseThrow(() -> new IllegalStateException("no primary serves SKU " + skuId));
+        Matcher pid = PROCESS_ID.matcher(victim.info("server"));
+        if (!pid.find()) {
+            throw new IllegalStateException("Redis " + victim + " reports no process_id");
+        }
+        ProcessHandle.of(Long.parseLong(pid.group(1))).orElseThrow().destroyForcibly();
+        System.out.println("killed Redis primary " + victim + " (pid " + pid.group(1) + ")");
+        Instant deadline = Instant.now().plus(PROMOTION_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            Optional<RedisPrimaries.Primary> serving = primaryServing(skuId);
+            if (serving.isPresent() && !serving.get().address().equals(victim.address())) {
+                System.out.println("Redis replica " + serving.get() + " promoted in its place");
+                return System.nanoTime();
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("no replica took over from Redis primary " + victim + " within " + PROMOTION_TIMEOUT);
+    }
+
+    private Optional<RedisPrimaries.Primary> primaryServing(long skuId) {
+        try {
+            return RedisPrimaries.of(redis).stream().filter(primary -> primary.serves(skuId)).findFirst();
+        } catch (JedisException notNow) {
+            return Optional.empty();
+        }
     }
 
     /** SIGSTOP of redis-server: every reservation, settlement and repair script waits. */

@@ -96,6 +96,7 @@ final class FaultInjector {
                 cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
             }
             case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
+            case REDIS_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
         }
         return System.nanoTime();
     }

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.Locale;
 import org.jooq.DSLContext;
 import picocli.CommandLine;
@@ -31,7 +33,7 @@ import picocli.CommandLine.Option;
  * last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
  * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
  * fault until everything settled, and whether a new sale works afterwards. One cluster serves every
- * row in turn; each row's sale has SKUs of its own.
+ * row that needs the same {@link Servers} in turn; each row's sale has SKUs of its own.
  */
 @Command(name = "fault-matrix", mixinStandardHelpOptions = true, description = "Faults injected into a live sale, and what the promises made of them.")
 public final class FaultMatrix implements Callable<Integer> {
@@ -64,13 +66,18 @@ public final class FaultMatrix implements Callable<Integer> {
         Path work = repository.resolve("fault-matrix/target/fault-matrix-" + System.currentTimeMillis());
         System.out.println("fault matrix: " + faults.stream().mapToInt(fault -> fault.moments().size()).sum() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("logs"));
         List<RowResult> rows = new ArrayList<>();
-        try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions)) {
-            for (Fault fault : faults) {
-                for (Moment moment : fault.moments()) {
-                    RowResult row = row(cluster, fault, moment, buyers, concurrency);
-                    rows.add(row);
-                    System.out.println(RowResult.HEADER);
-                    System.out.println(row.line());
+        Map<Servers, List<Fault>> byServers = faults.stream().collect(Collectors.groupingBy(Fault::servers, () -> new EnumMap<>(Servers.class),
+                Collectors.toList()));
+        for (Map.Entry<Servers, List<Fault>> group : byServers.entrySet()) {
+            try (FaultCluster cluster = FaultCluster.start(repository, work.resolve(group.getKey().name().toLowerCase(Locale.ROOT)), javaOptions,
+                    Map.of(), group.getKey())) {
+                for (Fault fault : group.getValue()) {
+                    for (Moment moment : fault.moments()) {
+                        RowResult row = row(cluster, fault, moment, buyers, concurrency);
+                        rows.add(row);
+                        System.out.println(RowResult.HEADER);
+                        System.out.println(row.line());
+                    }
                 }
             }
         }

@@ -80,7 +80,7 @@ public final class RandomFaultRun implements Callable<Integer> {
         List<String> failures = new ArrayList<>();
         int faults = 0;
         long started = System.nanoTime();
-        try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions, SHORT_REPAIRS)) {
+        try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions, SHORT_REPAIRS, Servers.SINGLE)) {
             Nemesis nemesis = new Nemesis(cluster, serverKills);
             for (int sale = 1; sale <= sales; sale++) {
                 List<ScheduledFault> schedule = nemesis.plan(random);

@@ -50,7 +50,7 @@ final class SaleAtRest {
                 return false;
             }
             // Checked before Redis is read: a rebuild asked for is answered only once every SKU is written again.
-            if (new RedisEpoch(new LuaRunner(cluster.redis())).check().state() != RedisEpoch.State.INTACT) {
+            if (!new RedisEpoch(new LuaRunner(cluster.redis())).allIntact()) {
                 return false;
             }
             return drift(cluster, skus) == 0 && skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0);

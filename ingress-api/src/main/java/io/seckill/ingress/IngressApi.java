@@ -59,7 +59,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The ingress service's composition root: its parts built in order, and closed in reverse. */
 public final class IngressApi implements AutoCloseable {
@@ -98,7 +98,7 @@ public final class IngressApi implements AutoCloseable {
             // path and the operators' few admin requests (which must get through an incident) keep the main pool.
             Database queries = opened.add(Database.connect(config.infra(), "ingress-api-queries", config.queryPool().size(), config.queryPool().connectionWait(),
                     host.meters()));
-            RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
+            UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.net.ServerSocket;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -58,7 +57,7 @@ class FailedStartIT {
     }
 
     private static int redisClients(IngressFixture fixture) {
-        try (Jedis connection = new Jedis(URI.create(fixture.infra.redisUrl()))) {
+        try (Jedis connection = new Jedis(fixture.infra.redis().firstNodeUri())) {
             // This connection is one of the clients listed.
             return (int) connection.clientList().lines().filter(line -> !line.isBlank()).count() - 1;
         }

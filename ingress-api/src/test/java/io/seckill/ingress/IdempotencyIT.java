@@ -14,7 +14,6 @@ import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.Concurrently;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -112,12 +111,12 @@ class IdempotencyIT {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 10, 3);
         InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
-                fixture.infra.redisUrl(), new KafkaAccess("127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
+                fixture.infra.redis(), new KafkaAccess("127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
                 "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
         try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
-             Jedis operator = new Jedis(URI.create(fixture.infra.redisUrl()))) {
+             Jedis operator = new Jedis(fixture.infra.redis().firstNodeUri())) {
             CompletableFuture<HttpApi.Reply> answer = CompletableFuture.supplyAsync(() -> cutOff.http().buy(sku, "unkept", 1, "kept-nowhere"));
             await().atMost(Duration.ofSeconds(10)).until(() -> new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").isPresent());
             operator.clientPause(5_000, ClientPauseMode.ALL);

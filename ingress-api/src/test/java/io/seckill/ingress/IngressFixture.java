@@ -17,7 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One ingress on the local infrastructure per test JVM, in development mode, with the rate limits off (the tests send
@@ -37,7 +37,7 @@ final class IngressFixture {
     final IngressApi ingress;
     final HttpApi http;
     final Database database;
-    final RedisClient redis;
+    final UnifiedJedis redis;
     final SaleStore saleStore;
     final RedisProbe probe;
 
@@ -61,7 +61,7 @@ final class IngressFixture {
         ingress = managed.ingress();
         http = managed.http();
         database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "ingress-checks", 4, new SimpleMeterRegistry());
-        redis = RedisConnections.open(infra.redisUrl(), 8);
+        redis = RedisConnections.open(infra.redis(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);
     }

@@ -6,6 +6,7 @@ import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
 import io.seckill.config.KafkaSecurity;
+import io.seckill.config.RedisAddress;
 import io.seckill.runtime.TestHost;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +17,7 @@ class SeckillSystemLaunchTest {
 
     /** Nothing listens here: a launch that got past the check would fail differently. */
     private static final InfraAddresses NOWHERE = new InfraAddresses("jdbc:mysql://127.0.0.1:1/none", "nobody", "",
-            "redis://127.0.0.1:1", new KafkaAccess("127.0.0.1:1", KafkaSecurity.plaintext()));
+            RedisAddress.single("redis://127.0.0.1:1"), new KafkaAccess("127.0.0.1:1", KafkaSecurity.plaintext()));
 
     @ParameterizedTest
     @ValueSource(strings = {"ingress-api,sink", "ingress-api,api", "ingress-api,,db-sink", "ingress-api,db-sinks"})

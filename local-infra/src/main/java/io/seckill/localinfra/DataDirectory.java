@@ -47,6 +47,11 @@ public record DataDirectory(Path root) {
         return folder("redis");
     }
 
+    /** A local Redis Cluster's nodes, a folder each: a data directory keeps its single node and its cluster apart. */
+    Path redisCluster() {
+        return folder("redis-cluster");
+    }
+
     /** Kafka Streams' local state, which belongs with the broker data it was built from. */
     public Path streams() {
         return folder("streams");

@@ -3,6 +3,7 @@ package io.seckill.localinfra;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import redis.embedded.RedisServer;
 
 /**
@@ -19,6 +20,11 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
     }
 
     static EmbeddedRedis start(Storage storage, int port) {
+        return start(storage, port, List.of());
+    }
+
+    /** @param settings more lines of redis.conf (a cluster node's) */
+    static EmbeddedRedis start(Storage storage, int port, List<String> settings) {
         Path pidFile = storage.directory().resolve("redis.pid");
         if (!storage.scratch()) {
             LeftoverServer.stop(pidFile, "redis-server");
@@ -39,6 +45,7 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
             } else {
                 builder.setting("appendonly yes").setting("appendfsync everysec");
             }
+            settings.forEach(builder::setting);
             RedisServer server = builder.build();
             server.start();
             return new EmbeddedRedis(server, port, storage);

@@ -7,6 +7,7 @@ import io.seckill.config.KafkaGroups;
 import io.seckill.config.KafkaPrincipal;
 import io.seckill.config.KafkaSecurity;
 import io.seckill.config.MigrationAccount;
+import io.seckill.config.RedisAddress;
 import io.seckill.config.Secrets;
 import io.seckill.schemas.kafka.KafkaAcls;
 import io.seckill.schemas.migration.SchemaMigration;
@@ -16,7 +17,6 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +84,7 @@ public final class LocalInfrastructure {
         Deque<AutoCloseable> running = new ArrayDeque<>();
         Map<String, String> origins = new LinkedHashMap<>();
         try {
-            String redisUrl = resolve(env.string(InfraAddresses.REDIS_URL, null), "redis", origins, running, kind.redis(), kind);
+            RedisAddress redis = redis(env, kind, origins, running);
             KafkaAccess kafka = kafka(env, kind, origins, running);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
             String user;
@@ -108,7 +108,7 @@ public final class LocalInfrastructure {
             int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), user);
             LOG.info("MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}", migration.user(), applied, user);
             LocalInfrastructure started = new LocalInfrastructure(
-                    new InfraAddresses(mysqlUrl, user, password, redisUrl, kafka), migration, origins, running);
+                    new InfraAddresses(mysqlUrl, user, password, redis, kafka), migration, origins, running);
             LOG.info("local infrastructure ready: {}", origins);
             return started;
         } catch (RuntimeException e) {
@@ -141,16 +141,21 @@ public final class LocalInfrastructure {
         return new KafkaAccess(server.address(), KafkaSecurity.plaintext());
     }
 
-    /** The given address, else a server started here (and remembered for stopping). */
-    private static String resolve(String given, String server, Map<String, String> origins, Deque<AutoCloseable> running,
-                                  Supplier<RunningServer> starter, ServerKind kind) {
-        if (given != null) {
-            origins.put(server, "given " + given);
+    /**
+     * The given Redis (SECKILL_REDIS_URL and SECKILL_REDIS_TOPOLOGY), else one started here: a single node, or with
+     * SECKILL_REDIS_TOPOLOGY=cluster a cluster of three primaries with a replica each.
+     */
+    private static RedisAddress redis(Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
+        if (env.string(RedisAddress.URL, null) != null) {
+            RedisAddress given = RedisAddress.from(env);
+            origins.put("redis", "given " + given);
             return given;
         }
-        String address = remember(running, starter.get()).address();
-        origins.put(server, address + " (" + kind.description() + ")");
-        return address;
+        RunningServer server = remember(running, kind.redis().apply(RedisAddress.from(env).topology()));
+        RedisAddress started = server instanceof EmbeddedRedisCluster ? new RedisAddress(RedisAddress.Topology.CLUSTER, server.address())
+                : RedisAddress.single(server.address());
+        origins.put("redis", started + " (" + kind.description() + ")");
+        return started;
     }
 
     private static <T extends RunningServer> T remember(Deque<AutoCloseable> running, T server) {
@@ -187,7 +192,8 @@ public final class LocalInfrastructure {
             variables.put(KafkaSecurity.SASL_MECHANISM, login.mechanism().kafkaName());
             variables.put(KafkaSecurity.PASSWORD, login.password());
         });
-        variables.put(InfraAddresses.REDIS_URL, addresses.redisUrl());
+        variables.put(RedisAddress.URL, addresses.redis().url());
+        variables.put(RedisAddress.TOPOLOGY, addresses.redis().topology().label());
         variables.put(InfraAddresses.MYSQL_URL, addresses.mysqlUrl());
         variables.put(InfraAddresses.MYSQL_USER, addresses.mysqlUser());
         variables.put(InfraAddresses.MYSQL_PASSWORD, addresses.mysqlPassword());

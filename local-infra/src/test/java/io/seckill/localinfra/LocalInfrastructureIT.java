@@ -88,7 +88,7 @@ class LocalInfrastructureIT {
 
     @Test
     void redisAnswers() {
-        try (RedisClient redis = RedisClient.create(URI.create(addresses.redisUrl()))) {
+        try (RedisClient redis = RedisClient.create(addresses.redis().firstNodeUri())) {
             redis.set("local-infra-test", "ok");
             assertThat(redis.get("local-infra-test")).isEqualTo("ok");
         }

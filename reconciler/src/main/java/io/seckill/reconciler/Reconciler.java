@@ -37,7 +37,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The reconciler process: outbox relays (orders, lifecycle events), result and compensation settlement,
@@ -52,13 +52,13 @@ public final class Reconciler implements AutoCloseable {
     private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
 
     private final Database database;
-    private final RedisClient redis;
+    private final UnifiedJedis redis;
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
     private final OpenedResources opened;
     private final ScheduledJobs jobs;
 
-    private Reconciler(Database database, RedisClient redis, KafkaProducer<String, byte[]> producer, Admin admin, OpenedResources opened) {
+    private Reconciler(Database database, UnifiedJedis redis, KafkaProducer<String, byte[]> producer, Admin admin, OpenedResources opened) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
@@ -74,7 +74,7 @@ public final class Reconciler implements AutoCloseable {
         OpenedResources opened = new OpenedResources();
         try {
             Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
-            RedisClient redis = opened.add(RedisConnections.open(config.infra().redisUrl(), config.redisPoolSize()));
+            UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));
@@ -169,7 +169,7 @@ public final class Reconciler implements AutoCloseable {
         jobs.every(config.figuresInterval(), "pipeline figures", () -> {
             metrics.outboxBacklog(outboxRows.backlog(database.dsl()));
             metrics.groupLag(lag.measure());
-            metrics.redisMemory(RedisMemory.read(redis));
+            metrics.redisMemory(RedisMemory.fullest(redis));
         });
     }
 

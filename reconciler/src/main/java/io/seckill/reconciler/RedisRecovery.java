@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
+import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.List;
@@ -13,17 +14,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds every sale in Redis from MySQL when Redis lost its state ({@link RedisEpoch}: flushed,
- * restarted with or without data, or a rebuild asked for by an admin). Per SKU, from one consistent
- * MySQL snapshot: free stock = MySQL stock - the units of open outbox rows, the ledger = the open rows,
- * each buyer's units = confirmed purchases + open rows. A SKU is refused to buyers (not loaded) only
- * while its own few calls run. An order whose row commits after its SKU's snapshot is missing from the
- * ledger; once decided it leaves Redis one decision behind MySQL, which the drift check sees and repairs.
+ * Rebuilds the sales of each Redis primary from MySQL when that primary lost its state ({@link RedisEpoch}: flushed,
+ * restarted with or without data, replaced by its replica, or a rebuild asked for by an admin). Per SKU, from one
+ * consistent MySQL snapshot: free stock = MySQL stock - the units of open outbox rows, the ledger = the open rows, each
+ * buyer's units = confirmed purchases + open rows. A SKU is refused to buyers (not loaded) only while its own few calls
+ * run. An order whose row commits after its SKU's snapshot is missing from the ledger; once decided it leaves Redis one
+ * decision behind MySQL, which the drift check sees and repairs.
  */
 final class RedisRecovery {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisRecovery.class);
-    /** Past it another reconciler may take over; this one is then fenced off (every step checks its token). */
+    /** Past it another reconciler may take over; this one is then fenced off (every step checks its SKU's token). */
     private static final Duration LOCK_LEASE = Duration.ofMinutes(5);
 
     private final DSLContext dsl;
@@ -42,18 +43,26 @@ final class RedisRecovery {
         this.metrics = metrics;
     }
 
-    /** Rebuilds what was lost, when no other reconciler is at it. @return SKUs rebuilt */
+    /** Rebuilds what each primary lost, where no other reconciler is at it. @return SKUs rebuilt */
     int rebuildIfLost() {
-        RedisEpoch.Check check = epoch.check();
-        if (check.state() == RedisEpoch.State.INTACT) {
-            return 0;
+        int rebuilt = 0;
+        for (RedisPrimaries.Primary primary : epoch.primaries()) {
+            RedisEpoch.Check check = epoch.check(primary);
+            if (check.state() != RedisEpoch.State.INTACT) {
+                rebuilt += rebuild(check);
+            }
         }
-        Optional<RedisEpoch.RebuildLease> lease = epoch.lockRebuild(LOCK_LEASE);
+        return rebuilt;
+    }
+
+    private int rebuild(RedisEpoch.Check check) {
+        Optional<RedisEpoch.PrimaryLease> lease = epoch.lockRebuild(check.primary(), LOCK_LEASE);
         if (lease.isEmpty()) {
             return 0;
         }
         try {
             List<Long> lost = skus.stocks(dsl).keySet().stream()
+                    .filter(check.primary()::serves)
                     .filter(sku -> switch (check.state()) {
                         case UNTRUSTED -> true;
                         // Loaded since the marker went: from MySQL, by a definition; nothing to rebuild.
@@ -62,28 +71,41 @@ final class RedisRecovery {
                     })
                     .toList();
             if (!lost.isEmpty()) {
-                LOG.warn("Redis does not hold the sale state it was given (server run {}, {}): rebuilding {} sale(s) from MySQL",
-                        check.runId(), check.state(), lost.size());
+                LOG.warn("Redis primary {} does not hold the sale state it was given (server run {}, {}): rebuilding {} sale(s) from MySQL",
+                        check.primary(), check.runId(), check.state(), lost.size());
             }
             int rebuilt = 0;
+            boolean whole = true;
             for (long skuId : lost) {
-                Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuId);
-                if (snapshot.isPresent()) {
-                    saleStore.restore(restored(snapshot.get()), lease.get());
-                    rebuilt++;
+                Optional<SaleStore.RebuildLease> skuLease = saleStore.lockRebuild(skuId, LOCK_LEASE);
+                if (skuLease.isEmpty()) {
+                    // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the primary is
+                    // marked once a check finds every SKU rebuilt.
+                    whole = false;
+                    continue;
+                }
+                try {
+                    Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuId);
+                    if (snapshot.isPresent()) {
+                        saleStore.restore(restored(snapshot.get()), skuLease.get());
+                        rebuilt++;
+                    }
+                } finally {
+                    saleStore.unlockRebuild(skuLease.get());
                 }
             }
-            epoch.rebuilt(check.runId());
+            if (whole) {
+                epoch.rebuilt(check);
+            }
             if (rebuilt > 0) {
                 metrics.redisRebuilt();
-                LOG.warn("Redis sale state rebuilt: {} sale(s)", rebuilt);
+                LOG.warn("Redis primary {}: sale state rebuilt: {} sale(s)", check.primary(), rebuilt);
             }
             return rebuilt;
         } finally {
             epoch.unlockRebuild(lease.get());
         }
     }
-
     private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot) {
         Skus.Sale sale = snapshot.sale().sale();
         return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),

@@ -60,7 +60,7 @@ class RedisRecoveryIT {
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 1);
         Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
-        Stores.REDIS.set("seckill:epoch", "a-run-before-the-restart");
+        Stores.REDIS.set(epoch.markerKey(epoch.primaries().get(0)), "a-run-before-the-restart");
         Stores.REDIS.set("seckill:{sku:" + sku + "}:stock", "5");
 
         assertThat(recovery.rebuildIfLost()).isPositive();
@@ -78,7 +78,7 @@ class RedisRecoveryIT {
      */
     @Test
     void salesLoadedSinceTheMarkerWentAreAdoptedNotRebuilt() {
-        Stores.REDIS.del("seckill:epoch");
+        Stores.REDIS.del(epoch.markerKey(epoch.primaries().get(0)));
         long sku = Stores.openSale(5, 2);
         assertThat(Stores.SALES.reserve(sku, UUID.randomUUID().toString(), "in-flight", 2, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(SaleStore.Reservation.RESERVED);

@@ -11,6 +11,7 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.DeadLetterPublisher;
@@ -25,11 +26,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jooq.DSLContext;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids. */
 final class Stores {
@@ -39,7 +41,7 @@ final class Stores {
     static final Database DATABASE = Database.connect(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
     private static final Database OWNER = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test-owner", 1,
             new SimpleMeterRegistry());
-    static final RedisClient REDIS = RedisConnections.open(INFRA.redisUrl(), 8);
+    static final UnifiedJedis REDIS = RedisConnections.open(INFRA.redis(), 8);
     static final LuaRunner LUA = new LuaRunner(REDIS);
     static final RedisProbe PROBE = new RedisProbe(REDIS);
     static final SaleStore SALES = new SaleStore(LUA);
@@ -81,7 +83,19 @@ final class Stores {
 
     /** A sale open now, defined in MySQL and loaded into Redis with the same stock. */
     static long openSale(int stock, int perUserLimit) {
+        return openSale(NEXT_SKU.incrementAndGet(), stock, perUserLimit);
+    }
+
+    /** A sale open now on {@code primary}: a SKU id whose slot it serves. */
+    static long openSaleOn(RedisPrimaries.Primary primary, int stock, int perUserLimit) {
         long sku = NEXT_SKU.incrementAndGet();
+        while (!primary.serves(sku)) {
+            sku = NEXT_SKU.incrementAndGet();
+        }
+        return openSale(sku, stock, perUserLimit);
+    }
+
+    private static long openSale(long sku, int stock, int perUserLimit) {
         Instant now = Instant.now();
         new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false), now);
         SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
@@ -99,7 +113,20 @@ final class Stores {
     static OrderRequested accepted(long sku, String userId, Instant relayAfter) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
         SALES.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false);
-        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), sku, userId, 1, EventJson.encodeToString(order), null,
+        return recorded(order, relayAfter);
+    }
+
+    /** As the ingress does, through {@code sales}: the order recorded only if reserved. @return empty when refused (nothing written) */
+    static Optional<OrderRequested> bought(SaleStore sales, long sku, String userId, Instant relayAfter) {
+        OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
+        if (sales.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false).reservation() != SaleStore.Reservation.RESERVED) {
+            return Optional.empty();
+        }
+        return Optional.of(recorded(order, relayAfter));
+    }
+
+    private static OrderRequested recorded(OrderRequested order, Instant relayAfter) {
+        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), order.skuId(), order.userId(), 1, EventJson.encodeToString(order), null,
                 relayAfter, TraceParent.start().toString())));
         return order;
     }

@@ -1,5 +1,6 @@
 package io.seckill.redisstate;
 
+import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,23 +53,37 @@ public final class EvictionPolicy {
      * @throws IllegalStateException when Redis may evict sale state
      */
     public static void check(UnifiedJedis redis) {
+        List<RedisPrimaries.Primary> primaries;
+        try {
+            primaries = RedisPrimaries.of(redis);
+        } catch (JedisException unreachable) {
+            LOG.warn("Redis did not answer at start ({}): its eviction policy is not checked", unreachable.toString());
+            return;
+        }
+        for (RedisPrimaries.Primary primary : primaries) {
+            check(primary);
+        }
+    }
+
+    /** Each primary holds the sale state of its own slots: each is checked on its own. */
+    private static void check(RedisPrimaries.Primary primary) {
         RedisMemory memory;
         try {
-            memory = RedisMemory.read(redis);
+            memory = RedisMemory.read(primary);
         } catch (JedisException unreachable) {
-            LOG.warn("Redis did not answer INFO memory at start ({}): its eviction policy is not checked", unreachable.toString());
+            LOG.warn("Redis {} did not answer INFO memory at start ({}): its eviction policy is not checked", primary, unreachable.toString());
             return;
         }
         long maxMemory = memory.maxBytes();
         String policy = memory.policy();
         switch (of(maxMemory, policy)) {
-            case SAFE -> LOG.info("Redis: maxmemory {} bytes, policy {}: only keys with a lifetime can be evicted", maxMemory, policy);
-            case REFUSES_WRITES_WHEN_FULL -> LOG.warn("Redis: maxmemory {} bytes, policy {}: once full, every write fails (the sale stops "
-                    + "taking orders); volatile-lru lets stored replies and counters go instead", maxMemory, policy);
-            case UNBOUNDED -> LOG.warn("Redis has no maxmemory: stored replies and counters can grow it until the host runs out; set "
-                    + "maxmemory with maxmemory-policy volatile-lru");
-            case DROPS_SALE_STATE -> throw new IllegalStateException("Redis's maxmemory-policy is " + policy + ", which may evict stock and "
-                    + "reservations; use volatile-lru (only keys with a lifetime go) or noeviction");
+            case SAFE -> LOG.info("Redis {}: maxmemory {} bytes, policy {}: only keys with a lifetime can be evicted", primary, maxMemory, policy);
+            case REFUSES_WRITES_WHEN_FULL -> LOG.warn("Redis {}: maxmemory {} bytes, policy {}: once full, every write fails (the sale stops "
+                    + "taking orders); volatile-lru lets stored replies and counters go instead", primary, maxMemory, policy);
+            case UNBOUNDED -> LOG.warn("Redis {} has no maxmemory: stored replies and counters can grow it until the host runs out; set "
+                    + "maxmemory with maxmemory-policy volatile-lru", primary);
+            case DROPS_SALE_STATE -> throw new IllegalStateException("Redis " + primary + "'s maxmemory-policy is " + policy + ", which may evict "
+                    + "stock and reservations; use volatile-lru (only keys with a lifetime go) or noeviction");
         }
     }
 }

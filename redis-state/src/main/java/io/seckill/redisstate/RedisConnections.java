@@ -1,24 +1,48 @@
 package io.seckill.redisstate;
 
+import io.seckill.config.RedisAddress;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
-/** Opens the pooled Redis client every service uses. */
+/** Opens the pooled Redis client every service uses: one node's, or a cluster's (a pool per node, commands routed by slot). */
 public final class RedisConnections {
+
+    /**
+     * How often a cluster client asks for the slot map besides when a node answers MOVED or stops answering: a replica promoted
+     * after its primary died is found within this, even by a client that sent nothing to those slots meanwhile.
+     */
+    private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
 
     private RedisConnections() {
     }
 
-    /** @param redisUrl {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for TLS */
-    public static RedisClient open(String redisUrl, int maxConnections) {
-        URI uri = URI.create(redisUrl);
+    public static UnifiedJedis open(RedisAddress address, int maxConnectionsPerNode) {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(maxConnections);
-        pool.setMaxIdle(maxConnections);
+        pool.setMaxTotal(maxConnectionsPerNode);
+        pool.setMaxIdle(maxConnectionsPerNode);
+        URI uri = address.firstNodeUri();
+        JedisClientConfig client = clientConfig(uri);
+        return switch (address.topology()) {
+            case SINGLE -> RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri)).clientConfig(client).poolConfig(pool).build();
+            case CLUSTER -> {
+                Set<HostAndPort> seeds = address.nodes().stream().map(node -> new HostAndPort(node.host(), node.port())).collect(Collectors.toSet());
+                yield RedisClusterClient.builder().nodes(seeds).clientConfig(client).poolConfig(pool).topologyRefreshPeriod(TOPOLOGY_REFRESH).build();
+            }
+        };
+    }
+
+    private static JedisClientConfig clientConfig(URI uri) {
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .user(JedisURIHelper.getUser(uri))
                 .password(JedisURIHelper.getPassword(uri))
@@ -28,6 +52,6 @@ public final class RedisConnections {
             // The JVM's trust store and hostname verification.
             client.sslOptions(SslOptions.defaults());
         }
-        return RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri)).clientConfig(client.build()).poolConfig(pool).build();
+        return client.build();
     }
 }

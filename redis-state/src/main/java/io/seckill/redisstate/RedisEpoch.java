@@ -1,91 +1,141 @@
 package io.seckill.redisstate;
 
+import io.seckill.redisstate.RedisPrimaries.Primary;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Whether Redis still holds what the services wrote into it. After every rebuild the marker
- * {@code seckill:epoch} is set to the server's run id, which Redis changes at every start. A marker
- * that names another run (a restart, which may have brought back an older snapshot) or a rebuild an
- * admin asked for means no sale state can be trusted. A missing marker (a first start, a flush, a
- * server started without data) means the sales Redis no longer holds were lost; the ones it holds
- * were loaded since, from MySQL. Assumes one Redis primary (with replicas or Sentinel, not Cluster).
+ * Whether each Redis primary still holds what the services wrote into it. After every rebuild of a primary's sales a
+ * marker on that primary ({@link #markerKey}) is set to the server's run id, which Redis changes at every start and
+ * which a replica promoted in its primary's place does not share. A marker that names another run (a restart, which may
+ * have brought back an older snapshot; a failover, whose replica may have missed the dead primary's last writes) or a
+ * rebuild an admin asked for means none of that primary's sale state can be trusted. A missing marker (a first start, a
+ * flush, a server started without data) means the sales it no longer holds were lost; the ones it holds were loaded
+ * since, from MySQL. A single node is one primary serving every slot; a cluster's primaries are checked one by one,
+ * each for the SKUs of its own slots.
  */
 public final class RedisEpoch {
 
-    static final String MARKER = "seckill:epoch";
-    static final String REBUILD_LOCK = "seckill:epoch:rebuilding";
-    static final String REBUILD_TOKENS = "seckill:epoch:rebuild-tokens";
     static final String REBUILD_REQUEST = "seckill:epoch:rebuild-requested";
+    private static final String TAG_PREFIX = "epoch-";
 
-    /** What the marker says. */
+    /** What a primary's marker says. */
     public enum State {
         INTACT,
-        /** No marker: sales Redis does not hold are to be rebuilt. */
+        /** No marker: the primary's sales it does not hold are to be rebuilt. */
         UNMARKED,
-        /** Another server run, or a rebuild asked for: every sale is to be rebuilt. */
+        /** Another server run, or a rebuild asked for and not yet done here: every sale of the primary is to be rebuilt. */
         UNTRUSTED
     }
 
-    /** @param runId the server's current run id, to mark the state with once it is rebuilt */
-    public record Check(State state, String runId) {
+    /**
+     * @param runId the primary's current run id, to mark its state with once it is rebuilt
+     * @param request the rebuild asked for when it was checked, which the rebuild answers; empty when none was
+     */
+    public record Check(Primary primary, State state, String runId, Optional<String> request) {
     }
 
-    /** A rebuilder's hold on the rebuild lock: its fencing token, which every rebuild step checks against the lock. */
-    public record RebuildLease(long token) {
+    /** A rebuilder's hold on a primary's rebuild: one rebuilder per primary at a time, among several reconcilers. */
+    public record PrimaryLease(Primary primary, long token) {
     }
 
     private final LuaRunner lua;
+    /** Slot -> the first tag {@code epoch-N} hashing to it: found once, it never changes. */
+    private final Map<Integer, String> tags = new ConcurrentHashMap<>();
 
     public RedisEpoch(LuaRunner lua) {
         this.lua = lua;
     }
 
-    public Check check() {
-        String runId = runId();
-        if (lua.redis().exists(REBUILD_REQUEST)) {
-            return new Check(State.UNTRUSTED, runId);
-        }
-        String marker = lua.redis().get(MARKER);
+    /** The primaries as the slot map says now. @throws redis.clients.jedis.exceptions.JedisException when Redis does not answer */
+    public List<Primary> primaries() {
+        return RedisPrimaries.of(lua.redis());
+    }
+
+    public Check check(Primary primary) {
+        String runId = runId(primary);
+        Optional<String> request = Optional.ofNullable(lua.redis().get(REBUILD_REQUEST));
+        String marker = lua.redis().get(markerKey(primary));
         if (marker == null) {
-            return new Check(State.UNMARKED, runId);
+            return new Check(primary, request.isPresent() ? State.UNTRUSTED : State.UNMARKED, runId, request);
         }
-        return new Check(marker.equals(runId) ? State.INTACT : State.UNTRUSTED, runId);
+        int space = marker.indexOf(' ');
+        String markedRun = space < 0 ? marker : marker.substring(0, space);
+        Optional<String> answered = space < 0 ? Optional.empty() : Optional.of(marker.substring(space + 1));
+        boolean trusted = markedRun.equals(runId) && (request.isEmpty() || request.equals(answered));
+        return new Check(primary, trusted ? State.INTACT : State.UNTRUSTED, runId, request);
     }
 
-    /** Marks the state as rebuilt for the server run {@code runId}; a request for a rebuild is answered. */
-    public void rebuilt(String runId) {
-        lua.redis().set(MARKER, runId);
-        lua.redis().del(REBUILD_REQUEST);
+    /** Whether every primary holds what it was given (nothing to rebuild anywhere). */
+    public boolean allIntact() {
+        return primaries().stream().allMatch(primary -> check(primary).state() == State.INTACT);
     }
 
-    /** Asks for every sale to be rebuilt at the next check. */
+    /** Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any. */
+    public void rebuilt(Check check) {
+        lua.redis().set(markerKey(check.primary()), check.runId() + check.request().map(request -> " " + request).orElse(""));
+    }
+
+    /** Asks for every sale to be rebuilt, on every primary, at its next check. */
     public void requestRebuild() {
-        lua.redis().set(REBUILD_REQUEST, "1");
+        lua.redis().set(REBUILD_REQUEST, UUID.randomUUID().toString());
     }
 
     /**
-     * One rebuilder at a time, among several reconcilers; the lock frees itself after {@code lease}, and a rebuilder
-     * that outlived it is fenced off: its steps write nothing ({@link SaleStore#restore}).
-     * @return the lease, or empty when another rebuilder holds the lock
+     * One rebuilder per primary at a time; the lock frees itself after {@code lease}. Only who works is decided here: each
+     * SKU's rebuild is fenced by its own lock ({@link SaleStore#lockRebuild}).
+     * @return the lease, or empty when another rebuilder holds the primary
      */
-    public Optional<RebuildLease> lockRebuild(Duration lease) {
-        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(REBUILD_LOCK, REBUILD_TOKENS), List.of(Long.toString(lease.toMillis())));
-        return token == 0 ? Optional.empty() : Optional.of(new RebuildLease(token));
+    public Optional<PrimaryLease> lockRebuild(Primary primary, Duration lease) {
+        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(lockKey(primary), tokensKey(primary)), List.of(Long.toString(lease.toMillis())));
+        return token == 0 ? Optional.empty() : Optional.of(new PrimaryLease(primary, token));
     }
 
     /** Gives the lock back, if it is still this lease's. */
-    public void unlockRebuild(RebuildLease lease) {
-        lua.run(LuaScript.REBUILD_UNLOCK, List.of(REBUILD_LOCK), List.of(Long.toString(lease.token())));
+    public void unlockRebuild(PrimaryLease lease) {
+        lua.run(LuaScript.REBUILD_UNLOCK, List.of(lockKey(lease.primary())), List.of(Long.toString(lease.token())));
     }
 
-    private String runId() {
-        for (String line : lua.redis().info("server").split("\r?\n", -1)) {
+    /**
+     * The marker of a primary: a key in the first slot it serves, which stays with those slots, so a promoted replica
+     * finds the marker its dead primary wrote (with the dead primary's run id).
+     */
+    public String markerKey(Primary primary) {
+        return "seckill:{" + tag(primary.firstSlot()) + "}";
+    }
+
+    private String lockKey(Primary primary) {
+        return markerKey(primary) + ":rebuilding";
+    }
+
+    private String tokensKey(Primary primary) {
+        return markerKey(primary) + ":rebuild-tokens";
+    }
+
+    private String tag(int slot) {
+        return tags.computeIfAbsent(slot, RedisEpoch::firstTagOf);
+    }
+
+    private static String firstTagOf(int slot) {
+        for (int n = 0; ; n++) {
+            String tag = TAG_PREFIX + n;
+            if (JedisClusterCRC16.getSlot(tag) == slot) {
+                return tag;
+            }
+        }
+    }
+
+    private static String runId(Primary primary) {
+        for (String line : primary.info("server").split("\r?\n", -1)) {
             if (line.startsWith("run_id:")) {
                 return line.substring("run_id:".length()).trim();
             }
         }
-        throw new IllegalStateException("Redis reports no run_id in INFO server");
+        throw new IllegalStateException("Redis " + primary + " reports no run_id in INFO server");
     }
 }

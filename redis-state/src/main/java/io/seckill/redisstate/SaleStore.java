@@ -1,6 +1,7 @@
 package io.seckill.redisstate;
 
 import io.seckill.schemas.events.OrderResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -110,15 +111,38 @@ public final class SaleStore {
                            Map<String, Integer> bought, List<String> adjustmentIds, boolean passRequired) {
     }
 
+    /** A rebuilder's hold on one SKU's rebuild lock: its fencing token, which every step of the SKU's restore checks. */
+    public record RebuildLease(long skuId, long token) {
+    }
+
+    /**
+     * One rebuilder of a SKU at a time; the lock frees itself after {@code lease}, and a rebuilder that outlived it is
+     * fenced off: its steps write nothing ({@link #restore}). The lock lives in the SKU's slot, beside what it guards.
+     * @return the lease, or empty when another rebuilder holds the SKU
+     */
+    public Optional<RebuildLease> lockRebuild(long skuId, Duration lease) {
+        SkuKeys keys = new SkuKeys(skuId);
+        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(keys.rebuildLock(), keys.rebuildTokens()), List.of(Long.toString(lease.toMillis())));
+        return token == 0 ? Optional.empty() : Optional.of(new RebuildLease(skuId, token));
+    }
+
+    /** Gives the SKU's lock back, if it is still this lease's. */
+    public void unlockRebuild(RebuildLease lease) {
+        lua.run(LuaScript.REBUILD_UNLOCK, List.of(new SkuKeys(lease.skuId()).rebuildLock()), List.of(Long.toString(lease.token())));
+    }
+
     /**
      * Replaces a SKU's sale state with {@code sale}: free stock = MySQL stock - units in flight, the ledger
      * = the orders in flight, each buyer's units = decided + in flight. Written in steps, the sale last,
-     * so buyers are refused (not loaded) until it is whole; each step only while {@code lease} holds the lock.
+     * so buyers are refused (not loaded) until it is whole; each step only while {@code lease} holds the SKU's lock.
      * @throws RebuildFenced when the lock is no longer the lease's: the steps written so far leave the sale not
      *         loaded (refused to buyers) for the lock's holder to rebuild
      */
-    public void restore(Restored sale, RedisEpoch.RebuildLease lease) {
+    public void restore(Restored sale, RebuildLease lease) {
         long sku = sale.skuId();
+        if (lease.skuId() != sku) {
+            throw new IllegalArgumentException("SKU " + sku + " rebuilt under SKU " + lease.skuId() + "'s lease");
+        }
         restoreStep(sku, lease, "BEGIN", List.of());
         for (int from = 0; from < sale.inFlight().size(); from += RESTORE_CHUNK) {
             List<String> values = new ArrayList<>();
@@ -146,9 +170,9 @@ public final class SaleStore {
     }
 
     /** One step of a rebuild (restore-sale.lua), written only while {@code lease} holds the rebuild lock. */
-    void restoreStep(long skuId, RedisEpoch.RebuildLease lease, String step, List<String> values) {
+    void restoreStep(long skuId, RebuildLease lease, String step, List<String> values) {
         List<String> keys = new ArrayList<>(new SkuKeys(skuId).scriptKeys());
-        keys.add(RedisEpoch.REBUILD_LOCK);
+        keys.add(new SkuKeys(skuId).rebuildLock());
         List<String> args = new ArrayList<>(List.of(Long.toString(lease.token()), step));
         args.addAll(values);
         if ((Long) lua.run(LuaScript.RESTORE_SALE, keys, args) == 0) {
@@ -156,7 +180,7 @@ public final class SaleStore {
         }
     }
 
-    /** A rebuild step refused: the rebuild lock no longer holds the rebuilder's token (its lease ran out, another took over). */
+    /** A rebuild step refused: the SKU's rebuild lock no longer holds the rebuilder's token (its lease ran out, another took over). */
     public static final class RebuildFenced extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 

@@ -12,6 +12,8 @@ import java.util.List;
  *   <li>{@code bought}: hash userId -> units the user holds (reserved or confirmed)</li>
  *   <li>{@code ledger}: hash orderId -> "userId|quantity|reservedAtMs", reservations not yet decided</li>
  *   <li>{@code pending}: sum of the ledger's quantities, kept by the scripts</li>
+ *   <li>{@code rebuild-lock}, {@code rebuild-tokens}: the SKU's rebuild lock (its holder's fencing token, with a lease)
+ *       and its token counter</li>
  * </ul>
  */
 public record SkuKeys(long skuId) {
@@ -39,6 +41,14 @@ public record SkuKeys(long skuId) {
     /** Ids of the stock adjustments applied to this SKU (each once). */
     public String adjustments() {
         return prefix() + "adjustments";
+    }
+
+    public String rebuildLock() {
+        return prefix() + "rebuild-lock";
+    }
+
+    public String rebuildTokens() {
+        return prefix() + "rebuild-tokens";
     }
 
     /** The KEYS argument every script of {@link LuaScript} takes, in this order. */

@@ -2,12 +2,12 @@ package io.seckill.redisstate;
 
 import io.seckill.localinfra.LocalInfrastructure;
 import java.util.concurrent.atomic.AtomicLong;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** One Redis client on the local infrastructure for this JVM's tests; each test takes its own SKU ids. */
 final class RedisFixture {
 
-    static final RedisClient REDIS = RedisConnections.open(LocalInfrastructure.get().addresses().redisUrl(), 16);
+    static final UnifiedJedis REDIS = RedisConnections.open(LocalInfrastructure.get().addresses().redis(), 16);
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
     private RedisFixture() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.redisstate.RedisEpoch.RebuildLease;
+import io.seckill.redisstate.SaleStore.RebuildLease;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
@@ -98,8 +98,7 @@ class SaleStoreIT {
         String rejected = order();
         String confirmed = order();
         OrderResult confirmation = OrderResult.confirmed(OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
-        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
-        RebuildLease lease = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        RebuildLease lease = store.lockRebuild(sku, Duration.ofMinutes(1)).orElseThrow();
         try {
             store.restoreStep(sku, lease, "BEGIN", List.of());
             store.restoreStep(sku, lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
@@ -108,7 +107,7 @@ class SaleStoreIT {
             assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
             store.restoreStep(sku, lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0"));
         } finally {
-            epoch.unlockRebuild(lease);
+            store.unlockRebuild(lease);
         }
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
@@ -136,12 +135,11 @@ class SaleStoreIT {
         assertThat(store.reserve(reopened, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
 
         long rebuilt = RedisFixture.newSkuId();
-        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
-        RebuildLease lease = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        RebuildLease lease = store.lockRebuild(rebuilt, Duration.ofMinutes(1)).orElseThrow();
         try {
             store.restore(new SaleStore.Restored(rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true), lease);
         } finally {
-            epoch.unlockRebuild(lease);
+            store.unlockRebuild(lease);
         }
         assertThat(store.reserve(rebuilt, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
         assertThat(store.reserve(openSale(5, 2), order(), "kim", 1, now, false).reservation()).as("a sale that opted out").isEqualTo(Reservation.RESERVED);
@@ -150,11 +148,10 @@ class SaleStoreIT {
     /** A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt since. */
     @Test
     void aRebuilderWhoseLeaseRanOutWritesNothingOverTheNextOnesSale() {
-        RedisEpoch epoch = new RedisEpoch(new LuaRunner(RedisFixture.REDIS));
         long sku = RedisFixture.newSkuId();
-        RebuildLease paused = epoch.lockRebuild(Duration.ofMillis(100)).orElseThrow();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !RedisFixture.REDIS.exists(RedisEpoch.REBUILD_LOCK));
-        RebuildLease next = epoch.lockRebuild(Duration.ofMinutes(1)).orElseThrow();
+        RebuildLease paused = store.lockRebuild(sku, Duration.ofMillis(100)).orElseThrow();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !RedisFixture.REDIS.exists(new SkuKeys(sku).rebuildLock()));
+        RebuildLease next = store.lockRebuild(sku, Duration.ofMinutes(1)).orElseThrow();
         try {
             store.restore(sale(sku, 5), next);
             String order = order();
@@ -164,10 +161,10 @@ class SaleStoreIT {
 
             assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
             assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactly(order);
-            epoch.unlockRebuild(paused);
-            assertThat(epoch.lockRebuild(Duration.ofMinutes(1))).as("the late unlock left the next rebuilder's lock alone").isEmpty();
+            store.unlockRebuild(paused);
+            assertThat(store.lockRebuild(sku, Duration.ofMinutes(1))).as("the late unlock left the next rebuilder's lock alone").isEmpty();
         } finally {
-            epoch.unlockRebuild(next);
+            store.unlockRebuild(next);
         }
     }
 

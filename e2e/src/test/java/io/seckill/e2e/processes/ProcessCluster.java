@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Development servers and service processes started the way docs/operations.md says, each its own OS
@@ -37,7 +37,7 @@ final class ProcessCluster implements AutoCloseable {
     private final List<SeckillProcess> processes = new ArrayList<>();
     final InfraAddresses infra;
     final Database database;
-    final RedisClient redis;
+    final UnifiedJedis redis;
     final SaleStore saleStore;
 
     private ProcessCluster(DevelopmentServers servers, ServiceEnvironment environment) {
@@ -46,7 +46,7 @@ final class ProcessCluster implements AutoCloseable {
         // As the migration account and the Kafka operator: the harness stages what no service may.
         this.infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
         this.database = Database.connect(infra, "process-test", 4, new SimpleMeterRegistry());
-        this.redis = RedisConnections.open(infra.redisUrl(), 8);
+        this.redis = RedisConnections.open(infra.redis(), 8);
         this.saleStore = new SaleStore(new LuaRunner(redis));
     }
 

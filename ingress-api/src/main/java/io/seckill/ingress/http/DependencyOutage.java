@@ -5,6 +5,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -43,7 +44,8 @@ public final class DependencyOutage {
 
     private static boolean redisUnavailable(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof JedisConnectionException || cause instanceof JedisBusyException) {
+            // A cluster client out of attempts: the slot's primary is down and no replica has taken its place yet.
+            if (cause instanceof JedisConnectionException || cause instanceof JedisBusyException || cause instanceof JedisClusterOperationException) {
                 return true;
             }
             if (cause instanceof JedisDataException data && data.getMessage() != null

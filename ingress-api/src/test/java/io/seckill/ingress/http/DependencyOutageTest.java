@@ -9,6 +9,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.CompletionException;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -21,6 +22,8 @@ class DependencyOutageTest {
             new JedisConnectionException(new ConnectException("Connection refused")),
             new CompletionException(new JedisConnectionException("Read timed out")),
             new JedisDataException("LOADING Redis is loading the dataset in memory"),
+            new JedisDataException("CLUSTERDOWN The cluster is down"),
+            new JedisClusterOperationException("No more cluster attempts left."),
             new JedisException("Could not get a resource from the pool", new NoSuchElementException("Timeout waiting for idle object"))}) {
             assertThat(DependencyOutage.of(failure)).as(failure.toString()).hasValueSatisfying(problem -> {
                 assertThat(problem.code()).isEqualTo(ErrorCode.REDIS_UNAVAILABLE);
