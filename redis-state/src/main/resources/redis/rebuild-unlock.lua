@@ -1,8 +1,9 @@
--- Give the rebuild lock back, only if it still holds this rebuilder's token (a lease that ran out may
--- already be the next rebuilder's).
--- KEYS: the lock
--- ARGV: token
--- Returns 1 when released, 0 when the lock is not (or no longer) this token's.
+-- Delete a key only if it still holds the given value: a rebuild lock given back, only if it still
+-- holds this rebuilder's token (a lease that ran out may already be the next rebuilder's); a rebuild
+-- request withdrawn once answered, only if no newer one replaced it.
+-- KEYS: the lock (or the request)
+-- ARGV: token (or the request's id)
+-- Returns 1 when deleted, 0 when the key does not (or no longer) hold the value.
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
   return 1

@@ -151,7 +151,8 @@ public final class Reconciler implements AutoCloseable {
                 LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
             }
         });
-        RedisRecovery recovery = new RedisRecovery(database.dsl(), new Skus(), new SaleSnapshots(), saleStore, new RedisEpoch(lua), metrics);
+        RedisRecovery recovery = new RedisRecovery(database.dsl(), new Skus(), new SaleSnapshots(), saleStore, new RedisEpoch(lua),
+                config.rebuildSettle(), metrics);
         jobs.every(config.redisWatchInterval(), "Redis state watch", recovery::rebuildIfLost);
         LeakedReservationSweep sweep = new LeakedReservationSweep(database.dsl(), new Skus(), new Orders(), new Outbox(), outboxRows, saleStore, statuses,
                 config.leakSweepAfter(), clock, metrics);

@@ -6,6 +6,7 @@ import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -17,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * Rebuilds the sales of each Redis primary from MySQL when that primary lost its state ({@link RedisEpoch}: flushed,
  * restarted with or without data, replaced by its replica, or a rebuild asked for by an admin). Per SKU, from one
  * consistent MySQL snapshot: free stock = MySQL stock - the units of open outbox rows, the ledger = the open rows, each
- * buyer's units = confirmed purchases + open rows. A SKU is refused to buyers (not loaded) only while its own few calls
- * run. An order whose row commits after its SKU's snapshot is missing from the ledger; once decided it leaves Redis one
- * decision behind MySQL, which the drift check sees and repairs.
+ * buyer's units = confirmed purchases + open rows. The lost SKUs are closed first (refused to buyers, not loaded), and
+ * MySQL is read only once {@code settle} has passed: an order reserved before the close has then been recorded in the
+ * outbox or fenced by its ingress, so the snapshot holds every order the old state held, and none decided later is
+ * missing from the ledger. The SKUs are refused to buyers for that long and their own few calls.
  */
 final class RedisRecovery {
 
@@ -32,14 +34,17 @@ final class RedisRecovery {
     private final SaleSnapshots snapshots;
     private final SaleStore saleStore;
     private final RedisEpoch epoch;
+    private final Duration settle;
     private final ReconcilerMetrics metrics;
 
-    RedisRecovery(DSLContext dsl, Skus skus, SaleSnapshots snapshots, SaleStore saleStore, RedisEpoch epoch, ReconcilerMetrics metrics) {
+    RedisRecovery(DSLContext dsl, Skus skus, SaleSnapshots snapshots, SaleStore saleStore, RedisEpoch epoch, Duration settle,
+                  ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.snapshots = snapshots;
         this.saleStore = saleStore;
         this.epoch = epoch;
+        this.settle = settle;
         this.metrics = metrics;
     }
 
@@ -74,25 +79,36 @@ final class RedisRecovery {
                 LOG.warn("Redis primary {} does not hold the sale state it was given (server run {}, {}): rebuilding {} sale(s) from MySQL",
                         check.primary(), check.runId(), check.state(), lost.size());
             }
-            int rebuilt = 0;
+            List<SaleStore.RebuildLease> closed = new ArrayList<>();
             boolean whole = true;
-            for (long skuId : lost) {
-                Optional<SaleStore.RebuildLease> skuLease = saleStore.lockRebuild(skuId, LOCK_LEASE);
-                if (skuLease.isEmpty()) {
-                    // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the primary is
-                    // marked once a check finds every SKU rebuilt.
-                    whole = false;
-                    continue;
+            int rebuilt = 0;
+            try {
+                for (long skuId : lost) {
+                    Optional<SaleStore.RebuildLease> skuLease = saleStore.lockRebuild(skuId, LOCK_LEASE);
+                    if (skuLease.isEmpty()) {
+                        // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the primary is
+                        // marked once a check finds every SKU rebuilt.
+                        whole = false;
+                        continue;
+                    }
+                    closed.add(skuLease.get());
+                    saleStore.close(skuLease.get());
                 }
-                try {
-                    Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuId);
+                if (!closed.isEmpty()) {
+                    Thread.sleep(settle.toMillis());
+                }
+                for (SaleStore.RebuildLease skuLease : closed) {
+                    Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuLease.skuId());
                     if (snapshot.isPresent()) {
-                        saleStore.restore(restored(snapshot.get()), skuLease.get());
+                        saleStore.restore(restored(snapshot.get()), skuLease);
                         rebuilt++;
                     }
-                } finally {
-                    saleStore.unlockRebuild(skuLease.get());
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return rebuilt;
+            } finally {
+                closed.forEach(saleStore::unlockRebuild);
             }
             if (whole) {
                 epoch.rebuilt(check);
@@ -106,6 +122,7 @@ final class RedisRecovery {
             epoch.unlockRebuild(lease.get());
         }
     }
+
     private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot) {
         Skus.Sale sale = snapshot.sale().sale();
         return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),

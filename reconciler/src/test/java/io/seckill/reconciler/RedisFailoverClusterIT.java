@@ -48,7 +48,8 @@ class RedisFailoverClusterIT {
     private static final Pattern REPLICA = Pattern.compile("slave0:ip=([^,]+),port=(\\d+)");
 
     private final RedisEpoch epoch = new RedisEpoch(Stores.LUA);
-    private final RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Stores.metrics());
+    private final RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch,
+            Duration.ofMillis(500), Stores.metrics());
     private static final List<Long> STOPPED = Collections.synchronizedList(new ArrayList<>());
 
     @AfterAll

@@ -62,7 +62,7 @@ class StockReturnsIT {
 
     @Test
     void aRedisRebuiltAfterTheCancellationCountsTheUnitsAndALateEventAddsNothing() throws Exception {
-        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA),
+        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA), Duration.ZERO,
                 Stores.metrics());
         recovery.rebuildIfLost();
         long sku = Stores.openSale(10, 2);

@@ -125,7 +125,8 @@ final class Stores {
         return Optional.of(recorded(order, relayAfter));
     }
 
-    private static OrderRequested recorded(OrderRequested order, Instant relayAfter) {
+    /** The outbox row of a reserved order, as the ingress commits it. */
+    static OrderRequested recorded(OrderRequested order, Instant relayAfter) {
         new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), order.skuId(), order.userId(), 1, EventJson.encodeToString(order), null,
                 relayAfter, TraceParent.start().toString())));
         return order;

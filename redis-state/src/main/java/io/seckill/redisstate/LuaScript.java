@@ -32,7 +32,7 @@ enum LuaScript {
     RESTORE_SALE("restore-sale.lua"),
     /** KEYS the rebuild lock and its token counter; ARGV leaseMs. Returns the token, or 0 when held by another. */
     REBUILD_LOCK("rebuild-lock.lua"),
-    /** KEYS the rebuild lock; ARGV token. Returns 1 when released. */
+    /** KEYS the rebuild lock (or the rebuild request); ARGV token (or request id). Returns 1 when deleted. */
     REBUILD_UNLOCK("rebuild-unlock.lua"),
     /** ARGV expected stock, corrected stock. Returns 1 when corrected, 0 when the stock moved or a reservation is pending. */
     CORRECT_STOCK("correct-stock.lua"),

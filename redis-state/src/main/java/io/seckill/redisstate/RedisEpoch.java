@@ -76,9 +76,22 @@ public final class RedisEpoch {
         return primaries().stream().allMatch(primary -> check(primary).state() == State.INTACT);
     }
 
-    /** Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any. */
+    /**
+     * Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any; the
+     * request is withdrawn once every primary has answered it (a primary whose marker is lost later is then judged on its
+     * own, as unmarked).
+     */
     public void rebuilt(Check check) {
         lua.redis().set(markerKey(check.primary()), check.runId() + check.request().map(request -> " " + request).orElse(""));
+        if (check.request().isPresent() && primaries().stream().allMatch(primary -> answered(primary, check.request().get()))) {
+            // Compare-and-delete: a newer request made meanwhile stays.
+            lua.run(LuaScript.REBUILD_UNLOCK, List.of(REBUILD_REQUEST), List.of(check.request().get()));
+        }
+    }
+
+    private boolean answered(Primary primary, String request) {
+        String marker = lua.redis().get(markerKey(primary));
+        return marker != null && marker.endsWith(" " + request);
     }
 
     /** Asks for every sale to be rebuilt, on every primary, at its next check. */

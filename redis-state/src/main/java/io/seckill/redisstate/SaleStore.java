@@ -132,6 +132,15 @@ public final class SaleStore {
     }
 
     /**
+     * Closes a SKU for its rebuild: every key of its sale is deleted, so buyers are refused (not loaded) and settlements
+     * wait, until {@link #restore} opens it again; only while {@code lease} holds the SKU's lock.
+     * @throws RebuildFenced when the lock is no longer the lease's (nothing was written)
+     */
+    public void close(RebuildLease lease) {
+        restoreStep(lease.skuId(), lease, "BEGIN", List.of());
+    }
+
+    /**
      * Replaces a SKU's sale state with {@code sale}: free stock = MySQL stock - units in flight, the ledger
      * = the orders in flight, each buyer's units = decided + in flight. Written in steps, the sale last,
      * so buyers are refused (not loaded) until it is whole; each step only while {@code lease} holds the SKU's lock.

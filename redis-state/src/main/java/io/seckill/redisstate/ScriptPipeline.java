@@ -3,13 +3,21 @@ package io.seckill.redisstate;
 import io.seckill.runtime.BatchQueue;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Sends the script calls that many threads make at the same moment as one pipeline: one write, one
@@ -54,8 +62,45 @@ final class ScriptPipeline implements AutoCloseable {
     }
 
     private static void sendBatch(UnifiedJedis redis, List<Call> batch) {
+        if (redis instanceof RedisClusterClient cluster) {
+            byPrimary(cluster, batch).forEach((connection, calls) -> {
+                try (connection) {
+                    sendBatch(redis, new Pipeline(connection), calls);
+                }
+            });
+        } else {
+            sendBatch(redis, redis.pipelined(), batch);
+        }
+    }
+
+    /**
+     * On a cluster, one pipeline per primary, each on a connection of its own: a primary that fails (down, failing over)
+     * fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection fails alone.
+     */
+    private static Map<Connection, List<Call>> byPrimary(RedisClusterClient cluster, List<Call> batch) {
+        Map<HostAndPort, Connection> connections = new HashMap<>();
+        Map<Connection, List<Call>> calls = new LinkedHashMap<>();
+        for (Call call : batch) {
+            Connection connection;
+            try {
+                connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(call.keys().get(0)));
+            } catch (RuntimeException failure) {
+                call.result().completeExceptionally(failure);
+                continue;
+            }
+            Connection kept = connections.putIfAbsent(connection.getHostAndPort(), connection);
+            if (kept != null) {
+                connection.close();
+                connection = kept;
+            }
+            calls.computeIfAbsent(connection, _ -> new ArrayList<>()).add(call);
+        }
+        return calls;
+    }
+
+    private static void sendBatch(UnifiedJedis redis, AbstractPipeline opened, List<Call> batch) {
         List<Response<Object>> replies = new ArrayList<>(batch.size());
-        try (AbstractPipeline pipeline = redis.pipelined()) {
+        try (AbstractPipeline pipeline = opened) {
             for (Call call : batch) {
                 replies.add(pipeline.evalsha(call.sha(), call.keys(), call.args()));
             }
@@ -69,7 +114,9 @@ final class ScriptPipeline implements AutoCloseable {
             try {
                 call.result().complete(replies.get(i).get());
             } catch (JedisDataException e) {
-                if (isNoScript(e)) {
+                if (isNoScript(e) || isRedirect(e)) {
+                    // Run alone through the client: the source for a server that lost its script cache, the client's own
+                    // routing for a slot that moved (the script did not run where it was sent).
                     runFromSource(redis, call);
                 } else {
                     call.result().completeExceptionally(e);
@@ -80,7 +127,7 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
-    /** A server that lost its script cache (restart, SCRIPT FLUSH) is sent the source once. */
+    /** Sent alone: a server that lost its script cache (restart, SCRIPT FLUSH) gets the source once. */
     private static void runFromSource(UnifiedJedis redis, Call call) {
         try {
             call.result().complete(redis.eval(call.source(), call.keys(), call.args()));
@@ -91,6 +138,10 @@ final class ScriptPipeline implements AutoCloseable {
 
     private static boolean isNoScript(JedisDataException e) {
         return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
+    }
+
+    private static boolean isRedirect(JedisDataException e) {
+        return e.getMessage() != null && (e.getMessage().startsWith("MOVED") || e.getMessage().startsWith("ASK"));
     }
 
     @Override
