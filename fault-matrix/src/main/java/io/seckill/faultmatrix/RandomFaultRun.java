@@ -30,7 +30,6 @@ public final class RandomFaultRun implements Callable<Integer> {
     /** The reconciler's repairs on the shortest settings the configuration allows, so they act inside a sale. */
     static final Map<String, String> SHORT_REPAIRS = Map.of(
             "SECKILL_OUTBOX_WAIT_MS", "1000",
-            "SECKILL_REBUILD_SETTLE_MS", "2000",
             "SECKILL_LEAK_SWEEP_AFTER_MS", "4500",
             "SECKILL_LEAK_SWEEP_INTERVAL_MS", "500",
             "SECKILL_DRIFT_CHECK_INTERVAL_MS", "1000",

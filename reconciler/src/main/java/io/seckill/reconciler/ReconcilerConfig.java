@@ -18,8 +18,8 @@ import java.time.Duration;
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
  * SECKILL_LEAK_SWEEP_AFTER_MS (7000): how long a reservation may stay unsettled before the sweep settles it (the ingress's
  * outbox wait and fence wait, plus a second: a live ingress settles its own winners first),
- * SECKILL_REBUILD_SETTLE_MS (4000): how long a rebuild keeps a lost sale closed before it reads MySQL (the ingress's outbox
- * wait and a second: every order reserved before the close is recorded or fenced by then),
+ * SECKILL_REBUILD_SETTLE_MS (0): how long a rebuild keeps a lost sale closed before it reads MySQL (above the ingress's
+ * outbox wait, every order reserved before the close is recorded or fenced by then),
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
@@ -48,7 +48,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofSeconds(7)),
                 env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.millis("SECKILL_REDIS_WATCH_INTERVAL_MS", Duration.ofSeconds(1)),
-                env.millis("SECKILL_REBUILD_SETTLE_MS", Duration.ofSeconds(4)),
+                env.millis("SECKILL_REBUILD_SETTLE_MS", Duration.ZERO),
                 env.millis("SECKILL_HANGING_TRANSACTION_AFTER_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS", Duration.ofSeconds(10)),
                 env.millis("SECKILL_EXPIRY_INTERVAL_MS", Duration.ofSeconds(1)),

@@ -23,6 +23,12 @@ public final class RedisConnections {
      * after its primary died is found within this, even by a client that sent nothing to those slots meanwhile.
      */
     private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
+    /**
+     * How long a cluster client retries a command whose primary does not answer (a failover takes seconds): a buyer is
+     * answered 503 rather than held, and a repair job's run fails and comes again at its next period, when the slot map
+     * may name the promoted replica.
+     */
+    private static final Duration RETRIES_AT_MOST = Duration.ofSeconds(2);
 
     private RedisConnections() {
     }
@@ -37,7 +43,8 @@ public final class RedisConnections {
             case SINGLE -> RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri)).clientConfig(client).poolConfig(pool).build();
             case CLUSTER -> {
                 Set<HostAndPort> seeds = address.nodes().stream().map(node -> new HostAndPort(node.host(), node.port())).collect(Collectors.toSet());
-                yield RedisClusterClient.builder().nodes(seeds).clientConfig(client).poolConfig(pool).topologyRefreshPeriod(TOPOLOGY_REFRESH).build();
+                yield RedisClusterClient.builder().nodes(seeds).clientConfig(client).poolConfig(pool).topologyRefreshPeriod(TOPOLOGY_REFRESH)
+                        .maxTotalRetriesDuration(RETRIES_AT_MOST).build();
             }
         };
     }
