@@ -26,12 +26,10 @@ import org.yaml.snakeyaml.Yaml;
  */
 class DeploymentFilesTest {
 
-    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+    private static final Path REPO = CodeVariables.REPO;
     private static final Pattern REQUIRED_REFERENCE = Pattern.compile("\\$\\{([A-Z_]+):\\?");
     private static final Pattern SECRET_NAME = Pattern.compile("PASSWORD|SECRET");
     private static final List<String> SERVICES = List.of("ingress-api", "stream-processor", "db-sink", "reconciler");
-    private static final Pattern JAVA_NAME = Pattern.compile("\"(SECKILL_[A-Z0-9_]+)\"");
-    private static final Pattern SHELL_OR_XML_NAME = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
     private static final Pattern DOCUMENTED_ROW = Pattern.compile("^\\| `(SECKILL_[A-Z0-9_]+)` \\|", Pattern.MULTILINE);
     /** The longest orderly shutdown of a service: Kafka Streams and the consumer loops wait up to 30 s. */
     private static final Duration LONGEST_SHUTDOWN = Duration.ofSeconds(30);
@@ -42,17 +40,17 @@ class DeploymentFilesTest {
         services().values().forEach(service -> set.addAll(environment(service).keySet()));
         set.removeIf(name -> !name.startsWith("SECKILL_"));
         assertThat(set).isNotEmpty();
-        assertThat(variablesTheCodeReads()).containsAll(set);
+        assertThat(CodeVariables.all()).containsAll(set);
     }
 
     @Test
     void everyVariableTheCodeReadsIsDocumentedInTheConfigurationReferenceAndNothingElseIs() {
         Set<String> documented = new TreeSet<>();
-        Matcher rows = DOCUMENTED_ROW.matcher(read(REPO.resolve("docs/configuration.md")));
+        Matcher rows = DOCUMENTED_ROW.matcher(CodeVariables.read(REPO.resolve("docs/configuration.md")));
         while (rows.find()) {
             documented.add(rows.group(1));
         }
-        assertThat(documented).isEqualTo(variablesTheCodeReads());
+        assertThat(documented).isEqualTo(CodeVariables.all());
     }
 
     @Test
@@ -73,7 +71,7 @@ class DeploymentFilesTest {
 
     @Test
     void prometheusScrapesEveryServiceOnItsManagementPort() {
-        String prometheus = read(REPO.resolve("compose/prometheus.yml"));
+        String prometheus = CodeVariables.read(REPO.resolve("compose/prometheus.yml"));
         for (String name : SERVICES) {
             assertThat(prometheus).contains("\"" + name + ":" + environment(services().get(name)).get("SECKILL_MANAGEMENT_PORT") + "\"");
         }
@@ -81,7 +79,7 @@ class DeploymentFilesTest {
 
     @Test
     void theGrafanaDashboardIsValidJsonWithPanelsOnTheBusinessFigures() throws IOException {
-        JsonNode dashboard = new ObjectMapper().readTree(read(REPO.resolve("compose/grafana/dashboards/seckill.json")));
+        JsonNode dashboard = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve("compose/grafana/dashboards/seckill.json")));
         String queries = dashboard.path("panels").findValues("expr").toString();
         assertThat(queries).contains("seckill_orders_decided_total", "seckill_consumer_group_lag", "seckill_outbox_backlog",
                 "seckill_sku_pending_reservations", "seckill_sku_drift", "seckill_dead_letters_total");
@@ -89,12 +87,12 @@ class DeploymentFilesTest {
 
     @Test
     void imagesAreTheReleasesTheBuildUses() {
-        String pom = read(REPO.resolve("pom.xml"));
+        String pom = CodeVariables.read(REPO.resolve("pom.xml"));
         String kafka = only(Pattern.compile("<kafka.version>([^<]+)</kafka.version>"), pom);
         String java = only(Pattern.compile("<maven.compiler.release>([^<]+)</maven.compiler.release>"), pom);
         assertThat(services().get("kafka").get("image")).isEqualTo("apache/kafka:" + kafka);
-        assertThat(read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
-        String dockerfile = read(REPO.resolve("Dockerfile"));
+        assertThat(CodeVariables.read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
+        String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
     }
 
@@ -103,9 +101,9 @@ class DeploymentFilesTest {
     void everyServiceHasACycloneDxSbomOfWhatItShipsAndTheImageCarriesIt() throws IOException {
         Map<String, String> mainLibrary = Map.of("ingress-api", "javalin", "stream-processor", "kafka-streams", "db-sink", "jooq",
                 "reconciler", "kafka-clients");
-        String dockerfile = read(REPO.resolve("Dockerfile"));
+        String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         for (String name : SERVICES) {
-            JsonNode bom = new ObjectMapper().readTree(read(REPO.resolve(name).resolve("target/bom.json")));
+            JsonNode bom = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve(name).resolve("target/bom.json")));
             assertThat(bom.path("bomFormat").asText()).as(name).isEqualTo("CycloneDX");
             assertThat(bom.path("metadata").path("component").path("name").asText()).as(name).isEqualTo(name);
             assertThat(bom.path("components").findValuesAsText("name")).as(name).contains(mainLibrary.get(name));
@@ -120,8 +118,8 @@ class DeploymentFilesTest {
      */
     @Test
     void composeHoldsNoSecretAndRefusesToStartWithoutEachOne() {
-        String file = read(REPO.resolve("docker-compose.yml"));
-        Set<String> required = matches(REQUIRED_REFERENCE, file);
+        String file = CodeVariables.read(REPO.resolve("docker-compose.yml"));
+        Set<String> required = CodeVariables.matches(REQUIRED_REFERENCE, file);
         assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
                 "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
                 "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
@@ -136,11 +134,11 @@ class DeploymentFilesTest {
             }
         }));
         assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_REDIS_URL"))).contains("${REDIS_PASSWORD:?");
-        String example = read(REPO.resolve(".env.example"));
+        String example = CodeVariables.read(REPO.resolve(".env.example"));
         for (String name : required) {
             assertThat(example).as(".env.example lists " + name + " for the user to set").containsPattern("(?m)^" + name + "=$");
         }
-        assertThat(read(REPO.resolve(".gitignore"))).containsPattern("(?m)^\\.env$");
+        assertThat(CodeVariables.read(REPO.resolve(".gitignore"))).containsPattern("(?m)^\\.env$");
     }
 
     @Test
@@ -182,22 +180,9 @@ class DeploymentFilesTest {
         assertThat(services().get("migrate").get("command")).isEqualTo(List.of("migrate"));
     }
 
-    private static Set<String> variablesTheCodeReads() {
-        Set<String> names = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(REPO)) {
-            files.filter(path -> path.toString().contains("/src/main/") && !path.toString().contains("/target/"))
-                    .filter(path -> path.toString().endsWith(".java") || path.toString().endsWith(".xml"))
-                    .forEach(path -> names.addAll(matches(path.toString().endsWith(".java") ? JAVA_NAME : SHELL_OR_XML_NAME, read(path))));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        names.addAll(matches(SHELL_OR_XML_NAME, read(REPO.resolve("bin/seckill"))));
-        return names;
-    }
-
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> services() {
-        Map<String, Object> compose = new Yaml().load(read(REPO.resolve("docker-compose.yml")));
+        Map<String, Object> compose = new Yaml().load(CodeVariables.read(REPO.resolve("docker-compose.yml")));
         return (Map<String, Map<String, Object>>) compose.get("services");
     }
 
@@ -216,26 +201,10 @@ class DeploymentFilesTest {
         return Long.parseLong(composeDuration.substring(0, composeDuration.length() - 1));
     }
 
-    private static Set<String> matches(Pattern pattern, String text) {
-        Set<String> found = new TreeSet<>();
-        Matcher matcher = pattern.matcher(text);
-        while (matcher.find()) {
-            found.add(matcher.group(1));
-        }
-        return found;
-    }
 
     private static String only(Pattern pattern, String text) {
         Matcher matcher = pattern.matcher(text);
         assertThat(matcher.find()).as("%s in pom.xml", pattern).isTrue();
         return matcher.group(1);
-    }
-
-    private static String read(Path path) {
-        try {
-            return Files.readString(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
