@@ -50,6 +50,9 @@ class IngressConfigTest {
         IngressConfig providerOnly = config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json",
                 PassSettings.SECRET, PASS_SECRET));
         assertThat(providerOnly.auth().tokens().hmacSecrets()).isEmpty();
+        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json",
+                PassSettings.SECRET, PASS_SECRET, TokenSettings.JWKS_REFRESH, "30000")))
+                .as("a lifetime the key cache cannot refresh within").hasMessageContaining(TokenSettings.JWKS_REFRESH).hasMessageContaining("45000");
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_TOKEN", "an-old-admin-password")))
                 .hasMessageContaining("SECKILL_ADMIN_TOKEN").hasMessageNotContaining("an-old-admin-password");
     }

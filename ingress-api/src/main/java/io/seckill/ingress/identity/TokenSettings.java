@@ -1,5 +1,6 @@
 package io.seckill.ingress.identity;
 
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.Secrets;
@@ -29,6 +30,12 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
     public static final String PREVIOUS_SECRET = "SECKILL_TOKEN_PREVIOUS_SECRET";
     public static final String JWKS_URL = "SECKILL_TOKEN_JWKS_URL";
     public static final String MAX_LIFETIME = "SECKILL_TOKEN_MAX_LIFETIME_MS";
+    public static final String JWKS_REFRESH = "SECKILL_TOKEN_JWKS_REFRESH_MS";
+    /**
+     * The shortest JWKS lifetime the key cache takes: it fetches the document again up to 30 s before the lifetime ends
+     * and waits up to 15 s for it, which must both fit in it.
+     */
+    static final Duration MIN_JWKS_REFRESH = Duration.ofMillis(JWKSourceBuilder.DEFAULT_REFRESH_AHEAD_TIME + JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT);
     /** The development run's issuer; a production ingress names its identity provider's. */
     public static final String DEVELOPMENT_ISSUER = "seckill-development";
     public static final String DEFAULT_AUDIENCE = "seckill";
@@ -68,8 +75,17 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
         return new TokenSettings(issuer, env.string(AUDIENCE, DEFAULT_AUDIENCE),
                 env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
                 env.millis(MAX_LIFETIME, DEFAULT_MAX_LIFETIME), secrets, jwks,
-                env.millis("SECKILL_TOKEN_JWKS_REFRESH_MS", Duration.ofMinutes(5)),
+                jwksRefresh(env),
                 env.string("SECKILL_ADMIN_ROLE", DEFAULT_ADMIN_ROLE));
+    }
+
+    private static Duration jwksRefresh(Env env) {
+        Duration refresh = env.millis(JWKS_REFRESH, Duration.ofMinutes(5));
+        if (refresh.compareTo(MIN_JWKS_REFRESH) < 0) {
+            throw new IllegalArgumentException(JWKS_REFRESH + " must be at least " + MIN_JWKS_REFRESH.toMillis() + " ms (the key cache fetches the "
+                    + "document again up to 30 s before it expires and waits up to 15 s for it), was " + refresh.toMillis());
+        }
+        return refresh;
     }
 
     private static URL jwksUrl(String value) {
