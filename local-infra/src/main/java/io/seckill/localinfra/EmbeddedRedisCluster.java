@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import redis.clients.jedis.Jedis;
@@ -111,7 +112,7 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
         }
     }
 
-    private void await(String what, java.util.function.BooleanSupplier condition) {
+    private void await(String what, BooleanSupplier condition) {
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
         while (true) {
             try {
