@@ -3,12 +3,12 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
-import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -50,23 +50,25 @@ final class RedisRecovery {
 
     /** Rebuilds what each primary lost, where no other reconciler is at it. @return SKUs rebuilt */
     int rebuildIfLost() {
+        List<RedisEpoch.Check> notIntact = epoch.checks().stream().filter(check -> check.state() != RedisEpoch.State.INTACT).toList();
+        if (notIntact.isEmpty()) {
+            return 0;
+        }
+        Set<Long> sales = skus.stocks(dsl).keySet();
         int rebuilt = 0;
-        for (RedisPrimaries.Primary primary : epoch.primaries()) {
-            RedisEpoch.Check check = epoch.check(primary);
-            if (check.state() != RedisEpoch.State.INTACT) {
-                rebuilt += rebuild(check);
-            }
+        for (RedisEpoch.Check check : notIntact) {
+            rebuilt += rebuild(check, sales);
         }
         return rebuilt;
     }
 
-    private int rebuild(RedisEpoch.Check check) {
+    private int rebuild(RedisEpoch.Check check, Set<Long> sales) {
         Optional<RedisEpoch.PrimaryLease> lease = epoch.lockRebuild(check.primary(), LOCK_LEASE);
         if (lease.isEmpty()) {
             return 0;
         }
         try {
-            List<Long> lost = skus.stocks(dsl).keySet().stream()
+            List<Long> lost = sales.stream()
                     .filter(check.primary()::serves)
                     .filter(sku -> switch (check.state()) {
                         case UNTRUSTED -> true;

@@ -57,23 +57,25 @@ public final class RedisEpoch {
         return RedisPrimaries.of(lua.redis());
     }
 
-    public Check check(Primary primary) {
-        String runId = runId(primary);
+    /** Every primary's state, as the slot map says now, against the rebuild request read once for all of them. */
+    public List<Check> checks() {
         Optional<String> request = Optional.ofNullable(lua.redis().get(REBUILD_REQUEST));
-        String marker = lua.redis().get(markerKey(primary));
-        if (marker == null) {
+        return primaries().stream().map(primary -> check(primary, request)).toList();
+    }
+
+    private Check check(Primary primary, Optional<String> request) {
+        String runId = runId(primary);
+        Optional<Marker> marker = marker(primary);
+        if (marker.isEmpty()) {
             return new Check(primary, request.isPresent() ? State.UNTRUSTED : State.UNMARKED, runId, request);
         }
-        int space = marker.indexOf(' ');
-        String markedRun = space < 0 ? marker : marker.substring(0, space);
-        Optional<String> answered = space < 0 ? Optional.empty() : Optional.of(marker.substring(space + 1));
-        boolean trusted = markedRun.equals(runId) && (request.isEmpty() || request.equals(answered));
+        boolean trusted = marker.get().runId().equals(runId) && (request.isEmpty() || request.equals(marker.get().answered()));
         return new Check(primary, trusted ? State.INTACT : State.UNTRUSTED, runId, request);
     }
 
     /** Whether every primary holds what it was given (nothing to rebuild anywhere). */
     public boolean allIntact() {
-        return primaries().stream().allMatch(primary -> check(primary).state() == State.INTACT);
+        return checks().stream().allMatch(check -> check.state() == State.INTACT);
     }
 
     /**
@@ -82,16 +84,29 @@ public final class RedisEpoch {
      * own, as unmarked).
      */
     public void rebuilt(Check check) {
-        lua.redis().set(markerKey(check.primary()), check.runId() + check.request().map(request -> " " + request).orElse(""));
-        if (check.request().isPresent() && primaries().stream().allMatch(primary -> answered(primary, check.request().get()))) {
+        lua.redis().set(markerKey(check.primary()), new Marker(check.runId(), check.request()).text());
+        if (check.request().isPresent()
+                && primaries().stream().allMatch(primary -> marker(primary).flatMap(Marker::answered).equals(check.request()))) {
             // Compare-and-delete: a newer request made meanwhile stays.
             lua.run(LuaScript.REBUILD_UNLOCK, List.of(REBUILD_REQUEST), List.of(check.request().get()));
         }
     }
 
-    private boolean answered(Primary primary, String request) {
-        String marker = lua.redis().get(markerKey(primary));
-        return marker != null && marker.endsWith(" " + request);
+    private Optional<Marker> marker(Primary primary) {
+        return Optional.ofNullable(lua.redis().get(markerKey(primary))).map(Marker::parse);
+    }
+
+    /** A marker's value: the server run it was rebuilt for, then, after a space, the rebuild request it answered. */
+    private record Marker(String runId, Optional<String> answered) {
+
+        static Marker parse(String text) {
+            int space = text.indexOf(' ');
+            return space < 0 ? new Marker(text, Optional.empty()) : new Marker(text.substring(0, space), Optional.of(text.substring(space + 1)));
+        }
+
+        String text() {
+            return runId + answered.map(request -> " " + request).orElse("");
+        }
     }
 
     /** Asks for every sale to be rebuilt, on every primary, at its next check. */

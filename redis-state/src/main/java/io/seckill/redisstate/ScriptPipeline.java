@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
@@ -78,23 +79,26 @@ final class ScriptPipeline implements AutoCloseable {
      * fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection fails alone.
      */
     private static Map<Connection, List<Call>> byPrimary(RedisClusterClient cluster, List<Call> batch) {
+        // A connection asked for once per slot (a hot SKU's calls share one), then one kept per primary.
+        Map<Integer, List<Call>> bySlot = batch.stream()
+                .collect(Collectors.groupingBy(call -> JedisClusterCRC16.getSlot(call.keys().get(0)), LinkedHashMap::new, Collectors.toList()));
         Map<HostAndPort, Connection> connections = new HashMap<>();
         Map<Connection, List<Call>> calls = new LinkedHashMap<>();
-        for (Call call : batch) {
+        bySlot.forEach((slot, slotCalls) -> {
             Connection connection;
             try {
-                connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(call.keys().get(0)));
+                connection = cluster.getConnectionFromSlot(slot);
             } catch (RuntimeException failure) {
-                call.result().completeExceptionally(failure);
-                continue;
+                slotCalls.forEach(call -> call.result().completeExceptionally(failure));
+                return;
             }
             Connection kept = connections.putIfAbsent(connection.getHostAndPort(), connection);
             if (kept != null) {
                 connection.close();
                 connection = kept;
             }
-            calls.computeIfAbsent(connection, _ -> new ArrayList<>()).add(call);
-        }
+            calls.computeIfAbsent(connection, _ -> new ArrayList<>()).addAll(slotCalls);
+        });
         return calls;
     }
 
