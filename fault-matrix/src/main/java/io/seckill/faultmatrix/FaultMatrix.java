@@ -64,7 +64,7 @@ public final class FaultMatrix implements Callable<Integer> {
     /** Runs the rows on one cluster, printing each as it ends and the table at the end. */
     public static List<RowResult> run(Path repository, List<Fault> faults, int buyers, int concurrency, String javaOptions) throws Exception {
         Path work = repository.resolve("fault-matrix/target/fault-matrix-" + System.currentTimeMillis());
-        System.out.println("fault matrix: " + faults.stream().mapToInt(fault -> fault.moments().size()).sum() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("logs"));
+        System.out.println("fault matrix: " + faults.stream().mapToInt(fault -> fault.moments().size()).sum() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("<servers>/logs"));
         List<RowResult> rows = new ArrayList<>();
         Map<Servers, List<Fault>> byServers = faults.stream().collect(Collectors.groupingBy(Fault::servers, () -> new EnumMap<>(Servers.class),
                 Collectors.toList()));

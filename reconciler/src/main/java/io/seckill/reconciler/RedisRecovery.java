@@ -5,7 +5,9 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +38,11 @@ final class RedisRecovery {
     private final RedisEpoch epoch;
     private final Duration settle;
     private final ReconcilerMetrics metrics;
+    /**
+     * Gives-back of rebuild locks this reconciler holds but could not give back (Redis did not answer): left alone, they
+     * would keep every rebuild of their primary or SKU off for the whole lease. Only the watch's one thread touches it.
+     */
+    private final Deque<Runnable> owedUnlocks = new ArrayDeque<>();
 
     RedisRecovery(DSLContext dsl, Skus skus, SaleSnapshots snapshots, SaleStore saleStore, RedisEpoch epoch, Duration settle,
                   ReconcilerMetrics metrics) {
@@ -50,6 +57,7 @@ final class RedisRecovery {
 
     /** Rebuilds what each primary lost, where no other reconciler is at it. @return SKUs rebuilt */
     int rebuildIfLost() {
+        giveBackOwedLocks();
         List<RedisEpoch.Check> notIntact = epoch.checks().stream().filter(check -> check.state() != RedisEpoch.State.INTACT).toList();
         if (notIntact.isEmpty()) {
             return 0;
@@ -110,7 +118,7 @@ final class RedisRecovery {
                 Thread.currentThread().interrupt();
                 return rebuilt;
             } finally {
-                closed.forEach(saleStore::unlockRebuild);
+                closed.forEach(skuLease -> unlock(() -> saleStore.unlockRebuild(skuLease)));
             }
             if (whole) {
                 epoch.rebuilt(check);
@@ -121,7 +129,25 @@ final class RedisRecovery {
             }
             return rebuilt;
         } finally {
-            epoch.unlockRebuild(lease.get());
+            unlock(() -> epoch.unlockRebuild(lease.get()));
+        }
+    }
+
+    /** Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on up). */
+    private void unlock(Runnable unlock) {
+        try {
+            unlock.run();
+        } catch (RuntimeException redisDidNotAnswer) {
+            owedUnlocks.add(unlock);
+            LOG.warn("a rebuild lock could not be given back; the next check gives it back: {}", redisDidNotAnswer.toString());
+        }
+    }
+
+    /** @throws RuntimeException when Redis still does not answer: the locks stay owed, and nothing else is tried this check */
+    private void giveBackOwedLocks() {
+        while (!owedUnlocks.isEmpty()) {
+            owedUnlocks.peek().run();
+            owedUnlocks.remove();
         }
     }
 

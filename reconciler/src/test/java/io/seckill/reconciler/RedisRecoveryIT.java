@@ -8,6 +8,7 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.processdriver.Signals;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.OrderRequested;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -119,6 +122,42 @@ class RedisRecoveryIT {
         assertThat(rebuilding.get(30, TimeUnit.SECONDS)).isPositive();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 1));
         assertThat(Stores.SALES.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactly(late.orderId());
+    }
+
+    /**
+     * Redis stops (SIGSTOP) in the middle of a rebuild and stays stopped while the rebuilder gives its locks back: once it
+     * answers again, the same reconciler's next check gives back what it still holds and finishes the rebuild, long before
+     * the locks' lease would have freed them.
+     */
+    @Test
+    void aRebuildCutShortByAStoppedRedisIsFinishedAtTheNextCheck() throws Exception {
+        RedisRecovery settling = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ofSeconds(1),
+                Stores.metrics());
+        recovery.rebuildIfLost();
+        long sku = Stores.openSale(5, 2);
+        Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
+        long redisPid = redisPid();
+
+        epoch.requestRebuild();
+        CompletableFuture<Integer> cutShort = CompletableFuture.supplyAsync(settling::rebuildIfLost);
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> Stores.SALES.state(sku).stock() < 0);
+        Signals.send(redisPid, "STOP");
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(cutShort::isDone);
+        } finally {
+            Signals.send(redisPid, "CONT");
+        }
+        assertThat(cutShort).isCompletedExceptionally();
+
+        assertThat(settling.rebuildIfLost()).isPositive();
+        assertThat(epoch.allIntact()).isTrue();
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 1));
+    }
+
+    private long redisPid() {
+        Matcher pid = Pattern.compile("process_id:(\\d+)").matcher(epoch.primaries().get(0).info("server"));
+        assertThat(pid.find()).as("Redis reports its pid").isTrue();
+        return Long.parseLong(pid.group(1));
     }
 
     /** What the sink does for a confirmed order, and the settler after it. */
