@@ -75,7 +75,7 @@ public final class DbSink implements AutoCloseable {
     /** Starts consuming; a start that fails closes what it opened, in reverse. */
     public static DbSink start(DbSinkConfig config, ServiceHost host) {
         KafkaAccess kafka = config.infra().kafka();
-        KafkaClients.ensureTopics(kafka, config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(kafka, config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             Database database = opened.add(Database.connect(config.infra(), "db-sink", config.poolSize(), host.meters()));

@@ -185,7 +185,7 @@ public final class IngressApi implements AutoCloseable {
      */
     private static void ensureTopicsIfReachable(IngressConfig config) {
         try {
-            KafkaClients.ensureTopics(config.infra().kafka(), config.topicPartitions(), TOPICS_TIMEOUT);
+            KafkaClients.ensureTopics(config.infra().kafka(), config.topics(), TOPICS_TIMEOUT);
         } catch (RuntimeException e) {
             LOG.warn("could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka is back", e.toString());
         }

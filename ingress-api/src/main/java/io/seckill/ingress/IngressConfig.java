@@ -6,7 +6,6 @@ import io.seckill.config.Secrets;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
-import io.seckill.runtime.KafkaClients;
 import io.seckill.ingress.endings.PaymentVerifier;
 import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.BearerTokenIdentity;
@@ -18,6 +17,7 @@ import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.pass.PassSettings;
 import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.runtime.TopicLayout;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.LoggerFactory;
@@ -32,7 +32,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
-                            int topicPartitions, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp, boolean virtualThreads) {
+                            TopicLayout topics, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp, boolean virtualThreads) {
 
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
@@ -165,7 +165,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 env.integer("SECKILL_REDIS_PIPELINES", 2),
                 Boolean.parseBoolean(env.string("SECKILL_BENCHMARK_MODE", "false")),
                 paymentVerifier(env, mode),
-                KafkaClients.topicPartitions(env),
+                TopicLayout.from(env),
                 WatchedInstances.from(env),
                 WarmUpSettings.from(env),
                 Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")));

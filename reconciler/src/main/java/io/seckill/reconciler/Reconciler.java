@@ -70,7 +70,7 @@ public final class Reconciler implements AutoCloseable {
     /** Starts every part; a start that fails closes what it opened, in reverse. */
     public static Reconciler start(ReconcilerConfig config, ServiceHost host) {
         KafkaAccess kafka = config.infra().kafka();
-        KafkaClients.ensureTopics(kafka, config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(kafka, config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));

@@ -5,7 +5,7 @@ import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.redisstate.OrderStatusStore;
-import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import java.time.Duration;
 
 /**
@@ -23,7 +23,7 @@ import java.time.Duration;
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
- * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (1000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12).
+ * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (1000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), the topics' layout ({@link TopicLayout}).
  */
 public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, int relayMaxAttempts, Duration relayInterval,
                                int relayBatch,
@@ -32,7 +32,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                                Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
                                Duration redisWatchInterval, Duration rebuildSettle, Duration hangingTransactionAfter, Duration hangingTransactionCheckInterval,
                                Duration expiryInterval, int expiryBatch, int poolSize, int redisPoolSize, Duration orderStatusTtl,
-                               int topicPartitions) {
+                               TopicLayout topics) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -56,6 +56,6 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 8),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 16),
                 OrderStatusStore.ttl(env),
-                KafkaClients.topicPartitions(env));
+                TopicLayout.from(env));
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.KafkaAccess;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class HangingTransactionsIT {
     @Test
     void aQuietTransactionItsCoordinatorHoldsIsNotAborted() throws Exception {
         KafkaAccess bootstrap = Stores.INFRA.kafka();
-        KafkaClients.ensureTopics(bootstrap, 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(bootstrap, TopicLayout.of(12), KafkaClients.START_TIMEOUT);
         String topic = Topic.STOCK_COMPENSATIONS.topicName();
         byte[] inside = ("inside a quiet transaction " + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
         byte[] behind = ("behind a quiet transaction " + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
@@ -108,7 +109,7 @@ class HangingTransactionsIT {
     @Test
     void aTransactionItsCoordinatorEndedAtALaterEpochIsAbortedAtTheNextCheck() throws Exception {
         KafkaAccess bootstrap = Stores.INFRA.kafka();
-        KafkaClients.ensureTopics(bootstrap, 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(bootstrap, TopicLayout.of(12), KafkaClients.START_TIMEOUT);
         String transactionalId = "ended-test-" + System.nanoTime();
         Properties transactional = KafkaClients.producer(bootstrap, "ended-test");
         transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);

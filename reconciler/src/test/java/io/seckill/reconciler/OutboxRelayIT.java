@@ -11,6 +11,7 @@ import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.config.KafkaAccess;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
@@ -50,7 +51,7 @@ class OutboxRelayIT {
 
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(Stores.INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(Stores.INFRA.kafka(), TopicLayout.of(12), KafkaClients.START_TIMEOUT);
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderCancelled;
@@ -79,7 +80,7 @@ class StockReturnsIT {
 
     @Test
     void aCancellationWhosePublishWasLostIsSentByTheRelayAndItsUnitsReachRedis() throws Exception {
-        KafkaClients.ensureTopics(Stores.INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(Stores.INFRA.kafka(), TopicLayout.of(12), KafkaClients.START_TIMEOUT);
         long sku = Stores.openSale(10, 2);
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "unpublished");
         // Past the relay's grace: the event was never published and never consumed.

@@ -16,6 +16,7 @@ import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.trace.TraceParent;
@@ -62,7 +63,7 @@ final class Stores {
     }
 
     private static KafkaProducer<String, byte[]> producer() {
-        KafkaClients.ensureTopics(INFRA.kafka(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(INFRA.kafka(), TopicLayout.of(12), KafkaClients.START_TIMEOUT);
         return new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "reconciler-test"));
     }
 

@@ -1,6 +1,5 @@
 package io.seckill.runtime;
 
-import io.seckill.config.Env;
 import io.seckill.config.KafkaAccess;
 import io.seckill.schemas.kafka.Topic;
 import java.time.Duration;
@@ -26,7 +25,6 @@ import org.slf4j.LoggerFactory;
 /** Client settings every service uses, and the topic catalogue made real on the broker. */
 public final class KafkaClients {
 
-    public static final String TOPIC_PARTITIONS = "SECKILL_TOPIC_PARTITIONS";
     /** How long a service waits at start for the cluster to create or describe its topics. */
     public static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     /**
@@ -77,27 +75,23 @@ public final class KafkaClients {
     }
 
     /**
-     * How many partitions the catalogued topics are created with: the most instances of one consuming
-     * service that share the work.
+     * Creates every catalogued topic that does not exist yet as {@code layout} says: its partitions, and its replication
+     * on this cluster's brokers. An existing topic laid out otherwise is left as it is (adding partitions moves keys
+     * between them, which only an operator can decide while the topic is drained; reassigning replicas is an operator's
+     * job too) and reported in the log. Fails when the cluster does not answer within {@code timeout}, or when the
+     * replication asked for needs more brokers than it has.
+     * @return the replication the topics are created with, for the topics a client creates itself (Kafka Streams')
      */
-    public static int topicPartitions(Env env) {
-        return env.integer(TOPIC_PARTITIONS, 12);
-    }
-
-    /**
-     * Creates every catalogued topic that does not exist yet with {@code partitions} partitions. An
-     * existing topic with fewer is left as it is (adding partitions moves keys between them, which only
-     * an operator can decide while the topic is drained) and reported in the log. Fails when the
-     * cluster does not answer within {@code timeout}.
-     */
-    public static void ensureTopics(KafkaAccess kafka, int partitions, Duration timeout) {
+    public static TopicLayout.Replication ensureTopics(KafkaAccess kafka, TopicLayout layout, Duration timeout) {
         Properties props = admin(kafka);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
         try (Admin admin = Admin.create(props)) {
+            TopicLayout.Replication replication = layout.replicationOn(admin.describeCluster().nodes().get().size());
             List<NewTopic> topics = Topic.all().stream()
-                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(partitions), Optional.empty())
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy())))
+                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(layout.partitions()), Optional.of((short) replication.factor()))
+                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy(),
+                                    TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replication.minInsync()))))
                     .toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
                 try {
@@ -111,18 +105,29 @@ public final class KafkaClients {
                     throw new IllegalStateException("interrupted creating topic " + name, e);
                 }
             });
-            reportFewerPartitions(admin, partitions);
+            reportOtherLayouts(admin, layout.partitions(), replication);
+            return replication;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe the Kafka cluster", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted describing the Kafka cluster", e);
         }
     }
 
-    private static void reportFewerPartitions(Admin admin, int partitions) {
+    private static void reportOtherLayouts(Admin admin, int partitions, TopicLayout.Replication replication) {
         List<String> names = Topic.all().stream().map(Topic::topicName).toList();
         try {
             admin.describeTopics(names).allTopicNames().get().forEach((name, description) -> {
                 int actual = description.partitions().size();
                 if (actual < partitions) {
                     LOG.warn("topic {} has {} partitions, fewer than the {} asked for ({}): at most {} instances of each "
-                            + "service consuming it share the work", name, actual, partitions, TOPIC_PARTITIONS, actual);
+                            + "service consuming it share the work", name, actual, partitions, TopicLayout.PARTITIONS, actual);
+                }
+                int replicas = description.partitions().get(0).replicas().size();
+                if (replicas < replication.factor()) {
+                    LOG.warn("topic {} has {} replica(s) per partition, fewer than the {} asked for ({}): a broker lost may lose what it "
+                            + "alone held", name, replicas, replication.factor(), TopicLayout.REPLICATION_FACTOR);
                 }
             });
         } catch (ExecutionException e) {

@@ -41,12 +41,12 @@ class ConsumerLoopIT {
 
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(INFRA.kafka(), PARTITIONS, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(INFRA.kafka(), TopicLayout.of(PARTITIONS), KafkaClients.START_TIMEOUT);
     }
 
     @Test
     void theCatalogueExistsOnTheBrokerAndEnsuringItWithMorePartitionsLeavesItAsItIs() throws Exception {
-        KafkaClients.ensureTopics(INFRA.kafka(), PARTITIONS * 2, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(INFRA.kafka(), TopicLayout.of(PARTITIONS * 2), KafkaClients.START_TIMEOUT);
         try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafka()))) {
             Map<String, Integer> partitions = new HashMap<>();
             admin.describeTopics(Topic.all().stream().map(Topic::topicName).toList()).allTopicNames().get()

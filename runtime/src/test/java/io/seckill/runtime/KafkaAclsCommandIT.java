@@ -56,7 +56,7 @@ class KafkaAclsCommandIT {
     @Test
     void applyGivesBackAGrantTheBrokerLost() throws Exception {
         KafkaAccess operator = INFRA.addresses().kafka();
-        KafkaClients.ensureTopics(operator, 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(operator, TopicLayout.of(12), KafkaClients.START_TIMEOUT);
         AclBindingFilter ingressWrites = new AclBindingFilter(ResourcePatternFilter.ANY, new AccessControlEntryFilter("User:"
                 + KafkaPrincipal.INGRESS.user(), null, AclOperation.WRITE, AclPermissionType.ALLOW));
         try (Admin admin = Admin.create(operator.clientProperties())) {

@@ -42,7 +42,7 @@ class KafkaAclsIT {
 
     @BeforeAll
     static void topics() {
-        KafkaClients.ensureTopics(INFRA.addresses().kafka(), 12, KafkaClients.START_TIMEOUT);
+        KafkaClients.ensureTopics(INFRA.addresses().kafka(), TopicLayout.of(12), KafkaClients.START_TIMEOUT);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.seckill.streamprocessor;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.management.Readiness;
 import io.seckill.runtime.management.ServiceHost;
 import java.time.Clock;
@@ -12,6 +13,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -42,10 +44,10 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** Starts the Streams client; a start that fails closes what it opened, in reverse. */
     public static StreamProcessor start(StreamProcessorConfig config, ServiceHost host) {
-        KafkaClients.ensureTopics(config.infra().kafka(), config.topicPartitions(), KafkaClients.START_TIMEOUT);
+        TopicLayout.Replication replication = KafkaClients.ensureTopics(config.infra().kafka(), config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
-            return start(config, host, opened);
+            return start(config, replication, host, opened);
         } catch (Throwable e) {
             opened.closeAfter(e);
             throw e;
@@ -53,7 +55,7 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
-    private static StreamProcessor start(StreamProcessorConfig config, ServiceHost host, OpenedResources opened) {
+    private static StreamProcessor start(StreamProcessorConfig config, TopicLayout.Replication replication, ServiceHost host, OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
         Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -62,6 +64,10 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        // The de-duplication store's changelog is replicated as the catalogued topics are: it is what a new owner of a
+        // partition restores the orders already seen from.
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replication.factor());
+        props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), Integer.toString(replication.minInsync()));
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), KafkaClients.SESSION_TIMEOUT_MS);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), KafkaClients.HEARTBEAT_INTERVAL_MS);
         // A transaction left open by an instance killed with kill -9 blocks read_committed readers of

@@ -3,20 +3,20 @@ package io.seckill.streamprocessor;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaGroups;
-import io.seckill.runtime.KafkaClients;
+import io.seckill.runtime.TopicLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR (the parent of
  * each instance's own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1),
- * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), SECKILL_TOPIC_PARTITIONS (12),
+ * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), the topics' layout ({@link TopicLayout}),
  * SECKILL_MISSING_TOPICS_GRACE_MS (60000: how long input topics may be missing before the client stops),
  * SECKILL_STREAMS_COMMIT_INTERVAL_MS (100, at most 1000: how often the de-duplicated orders' transaction is committed, which is
  * when the sink can read them).
  */
 public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateParent, int threads,
-                                    int standbyReplicas, Duration dedupTtl, int topicPartitions, Duration missingTopicsGrace,
+                                    int standbyReplicas, Duration dedupTtl, TopicLayout topics, Duration missingTopicsGrace,
                                     Duration commitInterval) {
 
     private static final String COMMIT_INTERVAL = "SECKILL_STREAMS_COMMIT_INTERVAL_MS";
@@ -30,7 +30,7 @@ public record StreamProcessorConfig(InfraAddresses infra, String applicationId, 
                 env.integer("SECKILL_STREAMS_THREADS", 1),
                 env.integer("SECKILL_STREAMS_STANDBY_REPLICAS", 0),
                 env.millis("SECKILL_DEDUP_TTL_MS", Duration.ofHours(24)),
-                KafkaClients.topicPartitions(env),
+                TopicLayout.from(env),
                 env.millis("SECKILL_MISSING_TOPICS_GRACE_MS", Duration.ofSeconds(60)),
                 commitInterval(env));
     }
