@@ -52,6 +52,11 @@ public record DataDirectory(Path root) {
         return folder("redis-cluster");
     }
 
+    /** A local Kafka cluster's nodes, a folder each: a data directory keeps its single broker and its cluster apart. */
+    Path kafkaCluster() {
+        return folder("kafka-cluster");
+    }
+
     /** Kafka Streams' local state, which belongs with the broker data it was built from. */
     public Path streams() {
         return folder("streams");

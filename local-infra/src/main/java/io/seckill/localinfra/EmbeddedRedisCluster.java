@@ -1,16 +1,13 @@
 package io.seckill.localinfra;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -39,7 +36,7 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
 
     static EmbeddedRedisCluster start(Storage storage) {
         boolean create = storage.isNew();
-        int[] ports = ports(storage.directory());
+        int[] ports = KeptPorts.in(storage.directory().resolve(PORTS_FILE), PRIMARIES * 2, "the embedded Redis Cluster");
         List<EmbeddedRedis> nodes = new ArrayList<>();
         EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(nodes, storage);
         try {
@@ -136,32 +133,6 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
 
     private Jedis node(int index) {
         return new Jedis("127.0.0.1", nodes.get(index).port());
-    }
-
-    /** The nodes' ports, chosen free on the first start and kept with the data: each node's nodes.conf names them all. */
-    private static int[] ports(Path directory) {
-        Path file = directory.resolve(PORTS_FILE);
-        Properties values = new Properties();
-        try {
-            if (Files.exists(file)) {
-                try (Reader in = Files.newBufferedReader(file)) {
-                    values.load(in);
-                }
-                return IntStream.range(0, PRIMARIES * 2).map(i -> Integer.parseInt(values.getProperty("node-" + i))).toArray();
-            }
-            int[] ports = FreePort.pick(PRIMARIES * 2);
-            for (int i = 0; i < ports.length; i++) {
-                values.setProperty("node-" + i, Integer.toString(ports[i]));
-            }
-            try (Writer out = Files.newBufferedWriter(file)) {
-                values.store(out, "ports of the embedded Redis Cluster's nodes");
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot keep the Redis Cluster's ports in " + file, e);
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException(file + " does not name a port for each node; delete the cluster's folder to form a new one", e);
-        }
     }
 
     /** The seeds: every node, so a client finds the cluster whichever node is down. */

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class LocalInfrastructure {
 
     public static final String MODE = "SECKILL_LOCAL_INFRA";
+    /** How many Kafka brokers a local Kafka has: 1 (a single node), or 3 (a KRaft cluster, each broker its own process). */
+    public static final String KAFKA_BROKERS = "SECKILL_LOCAL_KAFKA_BROKERS";
     private static final Logger LOG = LoggerFactory.getLogger(LocalInfrastructure.class);
     private static LocalInfrastructure instance;
 
@@ -119,8 +121,9 @@ public final class LocalInfrastructure {
 
     /**
      * The given brokers, reached as the environment's security settings say (the operator's principal by default); else
-     * a broker started here: an embedded one with every principal's SCRAM login (the published development password)
-     * and the ACL catalogue applied, reached as the operator; a container, unauthenticated.
+     * a broker started here (or, with SECKILL_LOCAL_KAFKA_BROKERS=3, a cluster of three): an embedded one with every
+     * principal's SCRAM login (the published development password) and the ACL catalogue applied, reached as the
+     * operator; a container, unauthenticated.
      */
     private static KafkaAccess kafka(Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
         String given = env.string(InfraAddresses.KAFKA_BOOTSTRAP, null);
@@ -128,9 +131,13 @@ public final class LocalInfrastructure {
             origins.put("kafka", "given " + given);
             return new KafkaAccess(given, KafkaSecurity.from(env, KafkaPrincipal.OPERATOR));
         }
-        RunningServer server = remember(running, kind.kafka().get());
+        int brokers = env.integer(KAFKA_BROKERS, 1);
+        if (brokers != 1 && brokers != EmbeddedKafkaCluster.NODES) {
+            throw new IllegalArgumentException(KAFKA_BROKERS + " must be 1 or " + EmbeddedKafkaCluster.NODES + ", was " + brokers);
+        }
+        RunningServer server = remember(running, kind.kafka().apply(brokers));
         origins.put("kafka", server.address() + " (" + kind.description() + ")");
-        if (server instanceof EmbeddedKafka embedded) {
+        if (server instanceof EmbeddedBrokers embedded) {
             Map<KafkaPrincipal, String> logins = new EnumMap<>(KafkaPrincipal.class);
             for (KafkaPrincipal principal : KafkaPrincipal.values()) {
                 logins.put(principal, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
