@@ -41,7 +41,7 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
     private static final String PORTS_FILE = "cluster.ports";
     private static final String SETTINGS_FILE = "node.properties";
     /** Small heaps and the quick compiler: three brokers share the host with the services they serve. */
-    private static final List<String> NODE_JVM_OPTIONS = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final List<String> NODE_JVM_OPTIONS = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC");
     private static final Duration RESTART_AFTER = Duration.ofSeconds(1);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 

@@ -11,10 +11,12 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -105,7 +107,7 @@ public final class KafkaClients {
                     throw new IllegalStateException("interrupted creating topic " + name, e);
                 }
             });
-            reportOtherLayouts(admin, layout.partitions(), replication);
+            reportOtherLayouts(admin, layout.partitions(), replication, timeout);
             return replication;
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot describe the Kafka cluster", e.getCause());
@@ -115,10 +117,10 @@ public final class KafkaClients {
         }
     }
 
-    private static void reportOtherLayouts(Admin admin, int partitions, TopicLayout.Replication replication) {
+    private static void reportOtherLayouts(Admin admin, int partitions, TopicLayout.Replication replication, Duration timeout) {
         List<String> names = Topic.all().stream().map(Topic::topicName).toList();
         try {
-            admin.describeTopics(names).allTopicNames().get().forEach((name, description) -> {
+            describeOnceKnown(admin, names, timeout).forEach((name, description) -> {
                 int actual = description.partitions().size();
                 if (actual < partitions) {
                     LOG.warn("topic {} has {} partitions, fewer than the {} asked for ({}): at most {} instances of each "
@@ -135,6 +137,22 @@ public final class KafkaClients {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted describing the catalogued topics", e);
+        }
+    }
+
+    /** A topic just created, here or by another service, is known to every broker of a cluster only a moment later. */
+    private static Map<String, TopicDescription> describeOnceKnown(Admin admin, List<String> names, Duration timeout)
+            throws ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                return admin.describeTopics(names).allTopicNames().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 }
