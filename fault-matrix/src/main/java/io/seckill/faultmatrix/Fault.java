@@ -28,7 +28,9 @@ public enum Fault {
     REDIS_PAUSED_ACROSS_DRIFT_CHECKS("SIGSTOP Redis 5 s: drift checks and settlements straddle it"),
     REDIS_PAUSED_DURING_REBUILD("Redis rebuild requested, Redis SIGSTOP 3 s as it runs"),
     RECONCILER_PAUSED("SIGSTOP reconciler 8 s: its jobs stopped mid-step, locks held"),
-    REDIS_PRIMARY_KILLED("Redis Cluster: the biggest SKU's primary kill -9, its replica promoted");
+    REDIS_PRIMARY_KILLED("Redis Cluster: the biggest SKU's primary kill -9, its replica promoted"),
+    KAFKA_BROKER_KILLED("Kafka of three brokers: one (not the controller) kill -9, started again 1 s later"),
+    KAFKA_CONTROLLER_KILLED("Kafka of three brokers: the active controller kill -9, started again 1 s later");
 
     private final String description;
 
@@ -43,7 +45,8 @@ public enum Fault {
     /** The servers it needs. */
     Servers servers() {
         return switch (this) {
-            case REDIS_PRIMARY_KILLED -> Servers.REPLICATED;
+            case REDIS_PRIMARY_KILLED -> Servers.REDIS_CLUSTER;
+            case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> Servers.KAFKA_CLUSTER;
             case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, BROKER_UNREACHABLE,
                  BROKER_STALLED_AT_START, REDIS_FLUSHALL, REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD,
                  INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
@@ -56,7 +59,8 @@ public enum Fault {
         return switch (this) {
             case BROKER_UNREACHABLE -> List.of(Moment.TAIL);
             // Mid-burst: the reservations the dead primary took are the ones its replica may lack.
-            case REDIS_PRIMARY_KILLED -> List.of(Moment.FIRST_SECOND);
+            // Mid-burst too: the partitions the dead broker led take writes from other leaders while the orders pour in.
+            case REDIS_PRIMARY_KILLED, KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> List.of(Moment.FIRST_SECOND);
             case BROKER_STALLED_AT_START -> List.of(Moment.FIRST_SECOND);
             // A repair acts on what the sale left behind, whichever moment paused its component.
             case INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND, REDIS_PAUSED_ACROSS_DRIFT_CHECKS,

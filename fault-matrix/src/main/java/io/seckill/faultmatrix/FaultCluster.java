@@ -15,6 +15,7 @@ import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
+import io.seckill.runtime.KafkaClients;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -28,13 +29,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.QuorumInfo;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -299,6 +304,50 @@ final class FaultCluster implements AutoCloseable {
         } catch (JedisException notNow) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * kill -9 of one node of the three-broker Kafka cluster: the active controller (the metadata quorum's leader), or the
+     * first node that is not. The servers start it again a second later.
+     * @return the killed node's id
+     */
+    int killKafkaNode(boolean activeController) throws Exception {
+        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
+            QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
+            int leader = quorum.leaderId();
+            int victim = activeController ? leader
+                    : quorum.voters().stream().mapToInt(QuorumInfo.ReplicaState::replicaId).filter(id -> id != leader).min().orElseThrow();
+            long pid = Signals.pidIn(kafkaNodePidFile(victim));
+            Signals.send(pid, "KILL");
+            System.out.println("killed Kafka node " + victim + (victim == leader ? " (the active controller)" : "") + ", pid " + pid);
+            return victim;
+        }
+    }
+
+    /** Waits until node {@code node} is registered again and back in the in-sync replicas of every partition. */
+    void awaitKafkaNodeBack(int node) throws InterruptedException {
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
+            while (Instant.now().isBefore(deadline)) {
+                try {
+                    boolean registered = admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node);
+                    if (registered && admin.describeTopics(admin.listTopics().names().get(10, TimeUnit.SECONDS)).allTopicNames().get(10, TimeUnit.SECONDS)
+                            .values().stream().flatMap(topic -> topic.partitions().stream())
+                            .allMatch(partition -> partition.isr().size() == partition.replicas().size())) {
+                        System.out.println("Kafka node " + node + " is back in every partition's in-sync replicas");
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException notYet) {
+                    // the cluster still electing: asked again below
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new IllegalStateException("Kafka node " + node + " not back in sync within " + READY_TIMEOUT);
+    }
+
+    private Path kafkaNodePidFile(int node) {
+        return servers.dataDirectory().resolve("kafka-cluster/node-" + node + "/kafka.pid");
     }
 
     /** SIGSTOP of redis-server: every reservation, settlement and repair script waits. */

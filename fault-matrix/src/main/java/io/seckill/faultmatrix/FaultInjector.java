@@ -48,7 +48,7 @@ final class FaultInjector {
     private static final Duration RECONCILER_PAUSE = Duration.ofSeconds(8);
 
     private final FaultCluster cluster;
-    /** A killed ingress coming back meanwhile; done when there is none. */
+    /** A killed ingress or broker coming back meanwhile; done when there is none. */
     private CompletableFuture<Void> restarting = CompletableFuture.completedFuture(null);
 
     FaultInjector(FaultCluster cluster) {
@@ -97,6 +97,12 @@ final class FaultInjector {
             }
             case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
             case REDIS_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
+            case KAFKA_BROKER_KILLED -> {
+                return killKafkaNode(false);
+            }
+            case KAFKA_CONTROLLER_KILLED -> {
+                return killKafkaNode(true);
+            }
         }
         return System.nanoTime();
     }
@@ -119,7 +125,27 @@ final class FaultInjector {
         return killedAt;
     }
 
-    /** Waits for a killed service that is coming back to be ready again. */
+    /**
+     * The two brokers left lead every partition and keep a quorum: nothing waits for the dead one, so the sale is judged
+     * from the kill. The servers start it again; the row ends once it is back in every partition's in-sync replicas.
+     */
+    private long killKafkaNode(boolean activeController) throws Exception {
+        int node = cluster.killKafkaNode(activeController);
+        long killedAt = System.nanoTime();
+        // A thread of this one's making: it inherits the class loader the Kafka client finds its classes with (the common
+        // pool's threads do not, under exec:java).
+        restarting = CompletableFuture.runAsync(() -> {
+            try {
+                cluster.awaitKafkaNodeBack(node);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CompletionException(e);
+            }
+        }, task -> Thread.ofPlatform().name("kafka-node-back").daemon().start(task));
+        return killedAt;
+    }
+
+    /** Waits for a killed service (or broker) that is coming back to be ready again. */
     void awaitRestarts() throws InterruptedException, ExecutionException {
         restarting.get();
     }

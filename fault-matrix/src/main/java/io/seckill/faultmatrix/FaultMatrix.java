@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -121,8 +122,11 @@ public final class FaultMatrix implements Callable<Integer> {
         int confirmed = (int) decided.values().stream().filter(order -> order.status() == OrderStatus.CONFIRMED).count();
         int decidedCount = SaleAtRest.decided(db, accepted).size();
         long oversold = 0;
+        long mischarged = 0;
         for (int i = 0; i < skus.size(); i++) {
-            oversold += Math.max(0, new Orders().confirmedQuantity(db, skus.get(i)) - STOCKS[i]);
+            long confirmedUnits = new Orders().confirmedQuantity(db, skus.get(i));
+            oversold += Math.max(0, confirmedUnits - STOCKS[i]);
+            mischarged += Math.abs(STOCKS[i] - new Skus().stock(db, skus.get(i)).orElseThrow() - confirmedUnits);
         }
         Set<String> recordedBuyers = new HashSet<>(db.select(OUTBOX.USER_ID).from(OUTBOX)
                 .where(OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList())).and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
@@ -132,7 +136,7 @@ public final class FaultMatrix implements Callable<Integer> {
         int ghosts = (int) answers.stream().filter(Buyers.Answer::refused).filter(answer -> recordedBuyers.contains(answer.userId())).count();
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
         int badAnswers = (int) answers.stream().filter(answer -> !answer.allowed()).count();
-        return new RowResult(fault, moment, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts,
+        return new RowResult(fault, moment, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts, mischarged,
                 SaleAtRest.drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
     }
 

@@ -8,12 +8,18 @@ enum Servers {
     /** One broker, one Redis node, one MariaDB: what a single host runs. */
     SINGLE,
     /** Redis as a cluster of 3 primaries with a replica each. */
-    REPLICATED;
+    REDIS_CLUSTER,
+    /** Kafka as a KRaft cluster of 3 brokers, each a controller: topics 3 replicas, 2 in sync. */
+    KAFKA_CLUSTER;
+
+    /** local-infra's setting (docs/configuration.md), named here without its servers on this harness's class path. */
+    private static final String KAFKA_BROKERS = "SECKILL_LOCAL_KAFKA_BROKERS";
 
     Map<String, String> settings() {
         return switch (this) {
             case SINGLE -> Map.of();
-            case REPLICATED -> Map.of(RedisAddress.TOPOLOGY, "cluster");
+            case REDIS_CLUSTER -> Map.of(RedisAddress.TOPOLOGY, "cluster");
+            case KAFKA_CLUSTER -> Map.of(KAFKA_BROKERS, "3");
         };
     }
 }

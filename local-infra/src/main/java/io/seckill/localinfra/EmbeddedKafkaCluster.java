@@ -41,7 +41,7 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
     private static final String PORTS_FILE = "cluster.ports";
     private static final String SETTINGS_FILE = "node.properties";
     /** Small heaps and the quick compiler: three brokers share the host with the services they serve. */
-    private static final List<String> NODE_JVM_OPTIONS = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC");
+    private static final List<String> NODE_JVM_OPTIONS = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     private static final Duration RESTART_AFTER = Duration.ofSeconds(1);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -144,6 +144,11 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
                 scheduleLaunch(node);
             }
         }, RESTART_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Node {@code node}'s JVM as it runs now (a new one after each restart). */
+    ProcessHandle process(int node) {
+        return processes.get(node - 1).toHandle();
     }
 
     private String brokerListeners() {

@@ -183,6 +183,15 @@ public final class LocalInfrastructure {
         return addresses.as(principal);
     }
 
+    /**
+     * The JVM of node {@code node} (1 to 3) of a Kafka cluster started here: what a test kills to see a broker die.
+     * @throws IllegalStateException when this JVM's Kafka is no cluster it started
+     */
+    public ProcessHandle kafkaNode(int node) {
+        return running.stream().filter(EmbeddedKafkaCluster.class::isInstance).map(EmbeddedKafkaCluster.class::cast).findFirst()
+                .orElseThrow(() -> new IllegalStateException("this JVM started no Kafka cluster (" + KAFKA_BROKERS + "=3)")).process(node);
+    }
+
     /** The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL. */
     public InfraAddresses ownerAddresses() {
         return addresses.as(migration);
