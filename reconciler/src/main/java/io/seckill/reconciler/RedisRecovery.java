@@ -133,8 +133,16 @@ final class RedisRecovery {
         }
     }
 
-    /** Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on up). */
+    /**
+     * Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on up).
+     * Once one give-back of this check went unanswered the rest are owed without asking: a rebuild holds a lock per SKU, and
+     * waiting out Redis's timeout for each would hold the watch up for minutes.
+     */
     private void unlock(Runnable unlock) {
+        if (!owedUnlocks.isEmpty()) {
+            owedUnlocks.add(unlock);
+            return;
+        }
         try {
             unlock.run();
         } catch (RuntimeException redisDidNotAnswer) {
