@@ -127,13 +127,14 @@ public final class IngressApi implements AutoCloseable {
             SalePasses passes = new SalePasses(config.passes().key());
             RateLimitCounters rateLimitCounters = new RateLimitCounters(lua);
             RateLimiter rateLimiter = new RateLimiter(rateLimitCounters, config.rateLimits(), clock, metrics);
+            SoldOutMemory soldOut = new SoldOutMemory(config.soldOutMemory(), System::nanoTime);
             BuyDesk buyDesk = new BuyDesk(saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
-                    new OrderPublisher(producer), config.soldOutMemory(), idempotent, clock);
-            OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics);
+                    new OrderPublisher(producer), idempotent, clock);
+            OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics, soldOut);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(tokens),
                     new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
-                    new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
+                    new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
                     buying, new PassDesk(identity, rateLimiter, saleStore, knownSkus, config.passes().challenges(new SpentChallenges(lua)), passes,
                             config.passes(), clock),
                     new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
@@ -146,7 +147,8 @@ public final class IngressApi implements AutoCloseable {
                         // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
                         IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());
                         return IngressRoutes.start(desks.withBuying(buyDesk.with(warmIdentity, warmPasses,
-                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted)), uncounted, false, threads(config), IngressRoutes.Listeners.loopback());
+                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted,
+                                new SoldOutMemory(config.soldOutMemory(), System::nanoTime))), uncounted, false, threads(config), IngressRoutes.Listeners.loopback());
                     });
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(), threads(config),
                     new IngressRoutes.Listeners(null, config.httpPort(), config.adminHost(), config.adminPort())));
@@ -159,13 +161,16 @@ public final class IngressApi implements AutoCloseable {
         }
     }
 
-    /** The buy desk's parts every desk shares; who buys, the passes, the limits and the metrics are each desk's own. */
+    /**
+     * The buy desk's parts every desk shares; who buys, the passes, the limits, the metrics and the sold-out memory are each
+     * desk's own.
+     */
     private record BuyDesk(SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders, KnownSkus knownSkus,
-                           OrderPublisher publisher, Duration soldOutMemory, IdempotentReplies idempotent, Clock clock) {
+                           OrderPublisher publisher, IdempotentReplies idempotent, Clock clock) {
 
-        OrderDesk with(BuyerIdentity identity, SalePasses passes, RateLimiter rateLimiter, IngressMetrics metrics) {
+        OrderDesk with(BuyerIdentity identity, SalePasses passes, RateLimiter rateLimiter, IngressMetrics metrics, SoldOutMemory soldOut) {
             return new OrderDesk(identity, passes, saleStore, outbox, fence, keyedOrders, knownSkus, publisher,
-                    new SoldOutMemory(soldOutMemory, System::nanoTime), rateLimiter, idempotent, metrics, clock);
+                    soldOut, rateLimiter, idempotent, metrics, clock);
         }
     }
 

@@ -8,6 +8,7 @@ import io.seckill.ingress.http.Problem;
 import io.javalin.http.Context;
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.mysqlstate.StockAdjustments.Adjustment;
+import io.seckill.ingress.buying.SoldOutMemory;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -23,7 +24,8 @@ import org.jooq.DSLContext;
  * way (sold + reserved stay covered); MySQL follows, and if MySQL refuses, Redis gets its units back.
  * An addition Redis could not take (a sale being restored) is applied by the reconciler later.
  */
-public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, KnownSkus knownSkus, Clock clock) {
+public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, SoldOutMemory soldOut, KnownSkus knownSkus,
+                                  Clock clock) {
 
     public void post(Context ctx) {
         long skuId = PathParams.skuId(ctx);
@@ -100,6 +102,7 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
         return switch (saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta()).adjustment()) {
             case APPLIED, ALREADY -> {
                 adjustments.markInRedis(dsl, adjustment.adjustmentId());
+                soldOut.forget(adjustment.skuId());
                 yield new Adjustment(adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta(), adjustment.reason(), true);
             }
             case NOT_LOADED, INSUFFICIENT -> adjustment;

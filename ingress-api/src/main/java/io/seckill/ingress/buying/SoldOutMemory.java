@@ -37,8 +37,8 @@ public final class SoldOutMemory {
         return null;
     }
 
-    /** Stock came back through this instance (a released reservation): sell again at once. */
-    void forget(long skuId) {
+    /** Stock came back through this instance (a released reservation, an admin's addition): sell again at once. */
+    public void forget(long skuId) {
         soldOut.remove(skuId);
     }
 
