@@ -40,6 +40,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.QuorumInfo;
+import org.apache.kafka.common.TopicPartitionInfo;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -306,34 +307,47 @@ final class FaultCluster implements AutoCloseable {
         }
     }
 
+    /** A node of the three-broker Kafka cluster, as found before a fault strikes it. */
+    record KafkaNode(int id, long pid, boolean activeController) {
+    }
+
     /**
-     * kill -9 of one node of the three-broker Kafka cluster: the active controller (the metadata quorum's leader), or the
-     * first node that is not. The servers start it again a second later.
-     * @return the killed node's id
+     * The active controller of the three-broker Kafka cluster (the metadata quorum's leader), or the first node that is not.
+     * Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its moment.
      */
-    int killKafkaNode(boolean activeController) throws Exception {
+    KafkaNode kafkaNode(boolean activeController) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
             int leader = quorum.leaderId();
-            int victim = activeController ? leader
+            int node = activeController ? leader
                     : quorum.voters().stream().mapToInt(QuorumInfo.ReplicaState::replicaId).filter(id -> id != leader).min().orElseThrow();
-            long pid = Signals.pidIn(kafkaNodePidFile(victim));
-            Signals.send(pid, "KILL");
-            System.out.println("killed Kafka node " + victim + (victim == leader ? " (the active controller)" : "") + ", pid " + pid);
-            return victim;
+            return new KafkaNode(node, Signals.pidIn(kafkaNodePidFile(node)), node == leader);
         }
     }
 
-    /** Waits until node {@code node} is registered again and back in the in-sync replicas of every partition. */
+    /** kill -9 of {@code node}: the servers start it again a second later. */
+    void kill(KafkaNode node) throws IOException, InterruptedException {
+        Signals.send(node.pid(), "KILL");
+        System.out.println("killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "") + ", pid " + node.pid());
+    }
+
+    /**
+     * Waits until the cluster has noticed that {@code node} died (it left some partition's in-sync replicas) and then
+     * until it is registered again and back in the in-sync replicas of every partition. Right after a kill the dead node
+     * still counts as in sync, until its session times out: the first half keeps that from passing for its return.
+     */
     void awaitKafkaNodeBack(int node) throws InterruptedException {
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        boolean missed = false;
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             while (Instant.now().isBefore(deadline)) {
                 try {
-                    boolean registered = admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node);
-                    if (registered && admin.describeTopics(admin.listTopics().names().get(10, TimeUnit.SECONDS)).allTopicNames().get(10, TimeUnit.SECONDS)
-                            .values().stream().flatMap(topic -> topic.partitions().stream())
-                            .allMatch(partition -> partition.isr().size() == partition.replicas().size())) {
+                    List<TopicPartitionInfo> partitions = admin.describeTopics(admin.listTopics().names().get(10, TimeUnit.SECONDS)).allTopicNames()
+                            .get(10, TimeUnit.SECONDS).values().stream().flatMap(topic -> topic.partitions().stream()).toList();
+                    if (!missed) {
+                        missed = partitions.stream().anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node));
+                    } else if (partitions.stream().allMatch(partition -> partition.isr().size() == partition.replicas().size())
+                            && admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node)) {
                         System.out.println("Kafka node " + node + " is back in every partition's in-sync replicas");
                         return;
                     }
@@ -343,7 +357,7 @@ final class FaultCluster implements AutoCloseable {
                 Thread.sleep(200);
             }
         }
-        throw new IllegalStateException("Kafka node " + node + " not back in sync within " + READY_TIMEOUT);
+        throw new IllegalStateException("Kafka node " + node + (missed ? " not back in sync" : " never left the in-sync replicas") + " within " + READY_TIMEOUT);
     }
 
     private Path kafkaNodePidFile(int node) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -50,9 +51,22 @@ final class FaultInjector {
     private final FaultCluster cluster;
     /** A killed ingress or broker coming back meanwhile; done when there is none. */
     private CompletableFuture<Void> restarting = CompletableFuture.completedFuture(null);
+    private Optional<FaultCluster.KafkaNode> kafkaVictim = Optional.empty();
 
     FaultInjector(FaultCluster cluster) {
         this.cluster = cluster;
+    }
+
+    /** Finds, before the sale starts, the Kafka node {@code fault} kills, if it kills one: then it strikes at its moment. */
+    void aim(Fault fault) throws Exception {
+        kafkaVictim = switch (fault) {
+            case KAFKA_BROKER_KILLED -> Optional.of(cluster.kafkaNode(false));
+            case KAFKA_CONTROLLER_KILLED -> Optional.of(cluster.kafkaNode(true));
+            case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, BROKER_UNREACHABLE,
+                 BROKER_STALLED_AT_START, REDIS_FLUSHALL, REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD,
+                 INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
+                 REDIS_PAUSED_ACROSS_DRIFT_CHECKS, REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED, REDIS_PRIMARY_KILLED -> Optional.empty();
+        };
     }
 
     /**
@@ -97,11 +111,8 @@ final class FaultInjector {
             }
             case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
             case REDIS_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
-            case KAFKA_BROKER_KILLED -> {
-                return killKafkaNode(false);
-            }
-            case KAFKA_CONTROLLER_KILLED -> {
-                return killKafkaNode(true);
+            case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> {
+                return killKafkaNode();
             }
         }
         return System.nanoTime();
@@ -129,14 +140,15 @@ final class FaultInjector {
      * The two brokers left lead every partition and keep a quorum: nothing waits for the dead one, so the sale is judged
      * from the kill. The servers start it again; the row ends once it is back in every partition's in-sync replicas.
      */
-    private long killKafkaNode(boolean activeController) throws Exception {
-        int node = cluster.killKafkaNode(activeController);
+    private long killKafkaNode() throws Exception {
+        FaultCluster.KafkaNode node = kafkaVictim.orElseThrow(() -> new IllegalStateException("the Kafka node to kill was not found before the sale"));
+        cluster.kill(node);
         long killedAt = System.nanoTime();
         // A thread of this one's making: it inherits the class loader the Kafka client finds its classes with (the common
         // pool's threads do not, under exec:java).
         restarting = CompletableFuture.runAsync(() -> {
             try {
-                cluster.awaitKafkaNodeBack(node);
+                cluster.awaitKafkaNodeBack(node.id());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CompletionException(e);

@@ -99,12 +99,13 @@ public final class FaultMatrix implements Callable<Integer> {
             skus.add(sku);
         }
         System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
+        FaultInjector injector = new FaultInjector(cluster);
+        injector.aim(fault);
         CompletableFuture<List<Buyers.Answer>> sale = buyers.start(fault.name().toLowerCase(Locale.ROOT) + "-" + skus.get(0), ingresses, skus, buyerCount,
                 concurrencyLimit);
         while (buyers.answered() < buyerCount * moment.answeredShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
-        FaultInjector injector = new FaultInjector(cluster);
         long repairedAt = injector.injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
         double converged = SaleAtRest.await(cluster, skus, answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList(),
