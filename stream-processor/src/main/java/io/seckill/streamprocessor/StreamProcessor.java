@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class StreamProcessor implements AutoCloseable {
 
     static final String READINESS_CHECK = "stream-processor";
-    private static final int TRANSACTION_TIMEOUT_MS = 5_000;
+    private static final int TRANSACTION_TIMEOUT_MS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
 
     /** How long a stop waits for the stream threads to commit and leave the group. */
@@ -70,8 +70,11 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), Integer.toString(replication.minInsync()));
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), KafkaClients.SESSION_TIMEOUT_MS);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), KafkaClients.HEARTBEAT_INTERVAL_MS);
-        // A transaction left open by an instance killed with kill -9 blocks read_committed readers of
-        // its output until the coordinator aborts it; with commits every fraction of a second, 5 s is ample.
+        // A transaction left open by an instance killed with kill -9 blocks read_committed readers of its output until the
+        // coordinator aborts it, which argues for short; a transaction open when a broker dies lasts until that broker's
+        // partitions have new leaders (its session timeout and more), and aborting it fences the thread, whose tasks then
+        // move in a rebalance. Streams' own 10 s outlasts a broker's failover; a restarted instance aborts its old
+        // transactions at once (the same transactional ids, from its state directory).
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
         KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),
