@@ -27,10 +27,23 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
     static EmbeddedMariaDb start() {
         try {
             return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
-        } catch (IllegalStateException notReady) {
-            LOG.warn("embedded MariaDB did not become ready ({}); starting another in a fresh folder",
-                    notReady.getCause() == null ? notReady.getMessage() : notReady.getCause().getMessage().lines().findFirst().orElse(""));
-            return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+        } catch (NotReady firstTry) {
+            LOG.warn("embedded MariaDB did not become ready; starting another in a fresh folder", firstTry);
+            try {
+                return start(Storage.scratch("seckill-mariadb"), FreePort.pick());
+            } catch (NotReady secondTry) {
+                secondTry.addSuppressed(firstTry);
+                throw secondTry;
+            }
+        }
+    }
+
+    /** The server was installed but did not become ready, or its database could not be created; it has been ended. */
+    static final class NotReady extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        NotReady(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -78,7 +91,7 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
                 e.addSuppressed(stopFailed);
             }
             storage.release();
-            throw new IllegalStateException("cannot start embedded MariaDB in " + storage.directory(), e);
+            throw new NotReady("cannot start embedded MariaDB in " + storage.directory(), e);
         }
     }
 
