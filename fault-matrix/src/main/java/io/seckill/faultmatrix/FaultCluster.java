@@ -39,7 +39,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.QuorumInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.UnifiedJedis;
@@ -329,6 +331,36 @@ final class FaultCluster implements AutoCloseable {
     void kill(KafkaNode node) throws IOException, InterruptedException {
         Signals.send(node.pid(), "KILL");
         System.out.println("killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "") + ", pid " + node.pid());
+    }
+
+    /**
+     * Waits until the cluster has failed over from the killed {@code node}: it is fenced, and every partition (the
+     * coordinators' internal ones too) has a leader again, none of them {@code node}. This is the repair of a broker's
+     * death, as a replica's promotion is of a Redis primary's: from here, every partition can decide again.
+     * @return when that was seen ({@link System#nanoTime()})
+     * @throws IllegalStateException when it did not happen within {@code bound} of the call
+     */
+    long awaitKafkaFailover(int node, Duration bound) throws InterruptedException {
+        Instant deadline = Instant.now().plus(bound);
+        List<String> stillLed = List.of();
+        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
+            while (Instant.now().isBefore(deadline)) {
+                try {
+                    Map<String, TopicDescription> topics = admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                            .get(5, TimeUnit.SECONDS)).allTopicNames().get(5, TimeUnit.SECONDS);
+                    stillLed = topics.values().stream().flatMap(topic -> topic.partitions().stream()
+                                    .filter(partition -> partition.leader() == null || partition.leader().id() < 0 || partition.leader().id() == node)
+                                    .map(partition -> topic.name() + "-" + partition.partition())).toList();
+                    if (stillLed.isEmpty()) {
+                        return System.nanoTime();
+                    }
+                } catch (ExecutionException | TimeoutException notYet) {
+                    // a metadata request to the dead node, or the quorum electing: asked again below
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("Kafka did not fail over from node " + node + " within " + bound + ": still led by it or by none: " + stillLed);
     }
 
     /**

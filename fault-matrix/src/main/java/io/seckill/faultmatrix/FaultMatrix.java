@@ -8,6 +8,7 @@ import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,17 +54,23 @@ public final class FaultMatrix implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "16", description = "buyers in flight at once (default ${DEFAULT-VALUE})")
     int concurrency;
 
+    @Option(names = "--cold", description = "no warm-up sale on a fresh cluster: its first row meets services that never carried a sale")
+    boolean cold;
+
     @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
     Path repository;
 
     @Override
     public Integer call() throws Exception {
-        List<RowResult> rows = run(repository.toAbsolutePath().normalize(), faults, buyers, concurrency, "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        List<RowResult> rows = run(repository.toAbsolutePath().normalize(), faults, buyers, concurrency, !cold, "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
         return rows.stream().allMatch(RowResult::passed) ? 0 : 1;
     }
 
-    /** Runs the rows on one cluster, printing each as it ends and the table at the end. */
-    public static List<RowResult> run(Path repository, List<Fault> faults, int buyers, int concurrency, String javaOptions) throws Exception {
+    /**
+     * Runs the rows on one cluster per {@link Servers}, printing each as it ends and the table at the end.
+     * @param warmUp whether each cluster carries a sale without a fault before its first row
+     */
+    public static List<RowResult> run(Path repository, List<Fault> faults, int buyers, int concurrency, boolean warmUp, String javaOptions) throws Exception {
         Path work = repository.resolve("fault-matrix/target/fault-matrix-" + System.currentTimeMillis());
         System.out.println("fault matrix: " + faults.stream().mapToInt(fault -> fault.moments().size()).sum() + " row(s), " + buyers + " buyers each; logs in " + work.resolve("<servers>/logs"));
         List<RowResult> rows = new ArrayList<>();
@@ -72,6 +79,9 @@ public final class FaultMatrix implements Callable<Integer> {
         for (Map.Entry<Servers, List<Fault>> group : byServers.entrySet()) {
             try (FaultCluster cluster = FaultCluster.start(repository, work.resolve(group.getKey().name().toLowerCase(Locale.ROOT)), javaOptions,
                     Map.of(), group.getKey())) {
+                if (warmUp) {
+                    warmUp(cluster, buyers, concurrency);
+                }
                 for (Fault fault : group.getValue()) {
                     for (Moment moment : fault.moments()) {
                         RowResult row = row(cluster, fault, moment, buyers, concurrency);
@@ -92,12 +102,7 @@ public final class FaultMatrix implements Callable<Integer> {
         Buyers buyers = new Buyers();
         int restartsBefore = cluster.supervisorRestarts();
         List<URI> ingresses = cluster.ingresses();
-        List<Long> skus = new ArrayList<>();
-        for (int stock : STOCKS) {
-            long sku = NEXT_SKU.incrementAndGet();
-            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT, false);
-            skus.add(sku);
-        }
+        List<Long> skus = defineSale(cluster);
         System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
         FaultInjector injector = new FaultInjector(cluster);
         injector.aim(fault);
@@ -108,17 +113,48 @@ public final class FaultMatrix implements Callable<Integer> {
         }
         long repairedAt = injector.injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
-        double converged = SaleAtRest.await(cluster, skus, answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList(),
-                repairedAt, PATIENCE);
+        double converged = SaleAtRest.await(cluster, skus, accepted(answers), repairedAt, PATIENCE);
         injector.awaitRestarts();
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
         return judge(cluster, fault, moment, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
 
+    /** The row's SKUs, each its sale defined with its stock. */
+    private static List<Long> defineSale(FaultCluster cluster) throws IOException, InterruptedException {
+        List<Long> skus = new ArrayList<>();
+        for (int stock : STOCKS) {
+            long sku = NEXT_SKU.incrementAndGet();
+            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT, false);
+            skus.add(sku);
+        }
+        return skus;
+    }
+
+    private static List<String> accepted(List<Buyers.Answer> answers) {
+        return answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
+    }
+
+    /**
+     * A row's sale without a fault, on a cluster's fresh services before its first row, so that no row's figures depend
+     * on its place in the run: the first sale on fresh JVMs spends seconds compiling on two cores (the whole-sale
+     * benchmark's cold rounds measure that), and every later row finds the services warm.
+     * @throws IllegalStateException when it does not come to rest: the cluster is broken before any fault
+     */
+    private static void warmUp(FaultCluster cluster, int buyerCount, int concurrencyLimit) throws Exception {
+        List<Long> skus = defineSale(cluster);
+        long started = System.nanoTime();
+        List<Buyers.Answer> answers = new Buyers().start("warm-up-" + skus.get(0), cluster.ingresses(), skus, buyerCount, concurrencyLimit).get();
+        double atRest = SaleAtRest.await(cluster, skus, accepted(answers), started, PATIENCE);
+        if (atRest < 0) {
+            throw new IllegalStateException("the warm-up sale on SKUs " + skus + " did not come to rest within " + PATIENCE + ", with no fault");
+        }
+        System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted(answers).size(), atRest);
+    }
+
     private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, List<Long> skus, List<Buyers.Answer> answers, double converged,
                                    boolean newSaleWorks, int restarts) {
         DSLContext db = cluster.database().dsl();
-        List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
+        List<String> accepted = accepted(answers);
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
         int confirmed = (int) decided.values().stream().filter(order -> order.status() == OrderStatus.CONFIRMED).count();
         int decidedCount = SaleAtRest.decided(db, accepted).size();

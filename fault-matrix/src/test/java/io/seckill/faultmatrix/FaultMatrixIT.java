@@ -3,9 +3,7 @@ package io.seckill.faultmatrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.processdriver.SeckillProcess;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,18 +16,10 @@ class FaultMatrixIT {
     /** Fewer than the command's 3,000 per row, for the suite's clock: still several times each row's stock. */
     private static final int BUYERS = 1_600;
 
-    /**
-     * Not in the suite until they settle within the bound (issue 27 is open on it): on services that carried a sale they
-     * do, on fresh ones (as the suite starts them) they take seconds more on two cores (docs/benchmarks.md). They lose
-     * nothing and decide every order; the command runs them ({@code --faults KAFKA_BROKER_KILLED,KAFKA_CONTROLLER_KILLED}),
-     * ThreeBrokersIT (runtime) shows the brokers' own failover within the bound.
-     */
-    private static final Set<Fault> NOT_YET_WITHIN_BOUND = EnumSet.of(Fault.KAFKA_BROKER_KILLED, Fault.KAFKA_CONTROLLER_KILLED);
-
     @Test
     void everyPromiseHoldsThroughEveryFault() throws Exception {
-        List<Fault> faults = List.copyOf(EnumSet.complementOf(EnumSet.copyOf(NOT_YET_WITHIN_BOUND)));
-        List<RowResult> rows = FaultMatrix.run(SeckillProcess.repositoryOfModuleUnderTest(), faults, BUYERS, 16,
+        List<Fault> faults = List.of(Fault.values());
+        List<RowResult> rows = FaultMatrix.run(SeckillProcess.repositoryOfModuleUnderTest(), faults, BUYERS, 16, true,
                 "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
 
         assertThat(rows).hasSize(faults.stream().mapToInt(fault -> fault.moments().size()).sum()).allSatisfy(row -> assertThat(row.passed()).as(row.toString()).isTrue());
