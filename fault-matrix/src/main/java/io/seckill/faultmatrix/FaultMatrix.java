@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
  * last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
  * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
  * fault until everything settled, and whether a new sale works afterwards. One cluster serves every
- * row that needs the same {@link Servers} in turn; each row's sale has SKUs of its own.
+ * row that needs the same {@link Servers} in turn, after a sale without a fault; each sale has SKUs of its own.
  */
 @Command(name = "fault-matrix", mixinStandardHelpOptions = true, description = "Faults injected into a live sale, and what the promises made of them.")
 public final class FaultMatrix implements Callable<Integer> {

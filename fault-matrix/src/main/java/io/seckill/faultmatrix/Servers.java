@@ -7,10 +7,11 @@ import java.util.Map;
 enum Servers {
     /** One broker, one Redis node, one MariaDB: what a single host runs. */
     SINGLE,
-    /** Redis as a cluster of 3 primaries with a replica each. */
-    REDIS_CLUSTER,
-    /** Kafka as a KRaft cluster of 3 brokers, each a controller: topics 3 replicas, 2 in sync. */
-    KAFKA_CLUSTER;
+    /**
+     * What a shop past one host runs: Redis as a cluster of 3 primaries with a replica each, and Kafka as a KRaft cluster
+     * of 3 brokers, each a controller (topics 3 replicas, 2 in sync). One set for both stores' rows, for the suite's clock.
+     */
+    CLUSTERS;
 
     /** local-infra's setting (docs/configuration.md), named here without its servers on this harness's class path. */
     private static final String KAFKA_BROKERS = "SECKILL_LOCAL_KAFKA_BROKERS";
@@ -18,8 +19,7 @@ enum Servers {
     Map<String, String> settings() {
         return switch (this) {
             case SINGLE -> Map.of();
-            case REDIS_CLUSTER -> Map.of(RedisAddress.TOPOLOGY, "cluster");
-            case KAFKA_CLUSTER -> Map.of(KAFKA_BROKERS, "3");
+            case CLUSTERS -> Map.of(RedisAddress.TOPOLOGY, "cluster", KAFKA_BROKERS, "3");
         };
     }
 }
