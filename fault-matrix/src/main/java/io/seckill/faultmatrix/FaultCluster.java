@@ -42,6 +42,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartitionInfo;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.UnifiedJedis;
@@ -346,9 +347,7 @@ final class FaultCluster implements AutoCloseable {
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             while (Instant.now().isBefore(deadline)) {
                 try {
-                    Map<String, TopicDescription> topics = admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
-                            .get(5, TimeUnit.SECONDS)).allTopicNames().get(5, TimeUnit.SECONDS);
-                    stillLed = topics.values().stream().flatMap(topic -> topic.partitions().stream()
+                    stillLed = topics(admin).values().stream().flatMap(topic -> topic.partitions().stream()
                                     .filter(partition -> partition.leader() == null || partition.leader().id() < 0 || partition.leader().id() == node)
                                     .map(partition -> topic.name() + "-" + partition.partition())).toList();
                     if (stillLed.isEmpty()) {
@@ -374,8 +373,7 @@ final class FaultCluster implements AutoCloseable {
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             while (Instant.now().isBefore(deadline)) {
                 try {
-                    List<TopicPartitionInfo> partitions = admin.describeTopics(admin.listTopics().names().get(10, TimeUnit.SECONDS)).allTopicNames()
-                            .get(10, TimeUnit.SECONDS).values().stream().flatMap(topic -> topic.partitions().stream()).toList();
+                    List<TopicPartitionInfo> partitions = partitions(admin);
                     if (!missed) {
                         missed = partitions.stream().anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node));
                     } else if (partitions.stream().allMatch(partition -> partition.isr().size() == partition.replicas().size())
@@ -390,6 +388,40 @@ final class FaultCluster implements AutoCloseable {
             }
         }
         throw new IllegalStateException("Kafka node " + node + (missed ? " not back in sync" : " never left the in-sync replicas") + " within " + READY_TIMEOUT);
+    }
+
+    /**
+     * Moves every partition's leadership back to its preferred replica, as the brokers' own rebalance does only minutes
+     * later ({@code leader.imbalance.check.interval.seconds}): a node started again after a kill leads nothing, and a
+     * later row's kill of it would move no partition.
+     */
+    void electPreferredKafkaLeaders() throws InterruptedException {
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
+            while (Instant.now().isBefore(deadline)) {
+                try {
+                    if (partitions(admin).stream().allMatch(partition -> partition.leader() != null
+                            && partition.leader().id() == partition.replicas().getFirst().id())) {
+                        return;
+                    }
+                    var _ = admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(10, TimeUnit.SECONDS);
+                } catch (ExecutionException | TimeoutException notYet) {
+                    // an election the controller refused for now: asked again below
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new IllegalStateException("Kafka's partitions not led by their preferred replicas again within " + READY_TIMEOUT);
+    }
+
+    /** Every topic of the cluster, the coordinators' internal ones too, as the controller last described them. */
+    private static Map<String, TopicDescription> topics(Admin admin) throws ExecutionException, TimeoutException, InterruptedException {
+        return admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(5, TimeUnit.SECONDS)).allTopicNames()
+                .get(5, TimeUnit.SECONDS);
+    }
+
+    private static List<TopicPartitionInfo> partitions(Admin admin) throws ExecutionException, TimeoutException, InterruptedException {
+        return topics(admin).values().stream().flatMap(topic -> topic.partitions().stream()).toList();
     }
 
     private Path kafkaNodePidFile(int node) {

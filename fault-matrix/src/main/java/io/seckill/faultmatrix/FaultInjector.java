@@ -162,9 +162,15 @@ final class FaultInjector {
         return failedOverAt;
     }
 
-    /** Waits for a killed service (or broker) that is coming back to be ready again. */
+    /**
+     * Waits for a killed service (or broker) that is coming back to be ready again; a broker's partitions are then led by
+     * their preferred replicas again, so that each row's kill finds the leadership spread.
+     */
     void awaitRestarts() throws InterruptedException, ExecutionException {
         restarting.get();
+        if (kafkaVictim.isPresent()) {
+            cluster.electPreferredKafkaLeaders();
+        }
     }
 
     /** The ingress stopped past the leak sweep's bound: on SIGCONT its late inserts meet the sweep's fences. */
