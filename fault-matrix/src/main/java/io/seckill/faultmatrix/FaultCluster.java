@@ -310,13 +310,17 @@ final class FaultCluster implements AutoCloseable {
         }
     }
 
-    /** A node of the three-broker Kafka cluster, as found before a fault strikes it. */
-    record KafkaNode(int id, long pid, boolean activeController) {
+    /**
+     * A node of the three-broker Kafka cluster, as found before a fault strikes it.
+     * @param ledPartitions the partitions it led then, the internal ones too: the ones its death moves
+     */
+    record KafkaNode(int id, long pid, boolean activeController, long ledPartitions) {
     }
 
     /**
      * The active controller of the three-broker Kafka cluster (the metadata quorum's leader), or the first node that is not.
      * Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its moment.
+     * @throws IllegalStateException when the node leads no partition: killing it would test no failover
      */
     KafkaNode kafkaNode(boolean activeController) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
@@ -324,14 +328,19 @@ final class FaultCluster implements AutoCloseable {
             int leader = quorum.leaderId();
             int node = activeController ? leader
                     : quorum.voters().stream().mapToInt(QuorumInfo.ReplicaState::replicaId).filter(id -> id != leader).min().orElseThrow();
-            return new KafkaNode(node, Signals.pidIn(kafkaNodePidFile(node)), node == leader);
+            long led = partitions(admin).stream().filter(partition -> partition.leader() != null && partition.leader().id() == node).count();
+            if (led == 0) {
+                throw new IllegalStateException("Kafka node " + node + " leads no partition: its death would move none");
+            }
+            return new KafkaNode(node, Signals.pidIn(kafkaNodePidFile(node)), node == leader, led);
         }
     }
 
     /** kill -9 of {@code node}: the servers start it again a second later. */
     void kill(KafkaNode node) throws IOException, InterruptedException {
         Signals.send(node.pid(), "KILL");
-        System.out.println("killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "") + ", pid " + node.pid());
+        System.out.println("killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "") + ", leader of "
+                + node.ledPartitions() + " partitions, pid " + node.pid());
     }
 
     /**
