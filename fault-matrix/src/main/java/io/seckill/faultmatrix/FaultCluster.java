@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -351,24 +353,15 @@ final class FaultCluster implements AutoCloseable {
      * @throws IllegalStateException when it did not happen within {@code bound} of the call
      */
     long awaitKafkaFailover(int node, Duration bound) throws InterruptedException {
-        Instant deadline = Instant.now().plus(bound);
-        List<String> stillLed = List.of();
-        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
-            while (Instant.now().isBefore(deadline)) {
-                try {
-                    stillLed = topics(admin).values().stream().flatMap(topic -> topic.partitions().stream()
-                                    .filter(partition -> partition.leader() == null || partition.leader().id() < 0 || partition.leader().id() == node)
-                                    .map(partition -> topic.name() + "-" + partition.partition())).toList();
-                    if (stillLed.isEmpty()) {
-                        return System.nanoTime();
-                    }
-                } catch (ExecutionException | TimeoutException notYet) {
-                    // a metadata request to the dead node, or the quorum electing: asked again below
-                }
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("Kafka did not fail over from node " + node + " within " + bound + ": still led by it or by none: " + stillLed);
+        List<String> stillLed = new ArrayList<>();
+        return untilKafka(bound, 100, admin -> {
+            stillLed.clear();
+            topics(admin).values().forEach(topic -> topic.partitions().stream()
+                    .filter(partition -> partition.leader() == null || partition.leader().id() < 0 || partition.leader().id() == node)
+                    .forEach(partition -> stillLed.add(topic.name() + "-" + partition.partition())));
+            return stillLed.isEmpty() ? Optional.of(System.nanoTime()) : Optional.empty();
+        }).orElseThrow(() -> new IllegalStateException("Kafka did not fail over from node " + node + " within " + bound + ": still led by it or by none: "
+                + stillLed));
     }
 
     /**
@@ -377,26 +370,22 @@ final class FaultCluster implements AutoCloseable {
      * still counts as in sync, until its session times out: the first half keeps that from passing for its return.
      */
     void awaitKafkaNodeBack(int node) throws InterruptedException {
-        Instant deadline = Instant.now().plus(READY_TIMEOUT);
-        boolean missed = false;
-        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
-            while (Instant.now().isBefore(deadline)) {
-                try {
-                    List<TopicPartitionInfo> partitions = partitions(admin);
-                    if (!missed) {
-                        missed = partitions.stream().anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node));
-                    } else if (partitions.stream().allMatch(partition -> partition.isr().size() == partition.replicas().size())
-                            && admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node)) {
-                        System.out.println("Kafka node " + node + " is back in every partition's in-sync replicas");
-                        return;
-                    }
-                } catch (ExecutionException | TimeoutException notYet) {
-                    // the cluster still electing: asked again below
-                }
-                Thread.sleep(200);
+        AtomicBoolean missed = new AtomicBoolean();
+        Optional<Boolean> back = untilKafka(READY_TIMEOUT, 200, admin -> {
+            List<TopicPartitionInfo> partitions = partitions(admin);
+            if (!missed.get()) {
+                missed.set(partitions.stream().anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node)));
+                return Optional.empty();
             }
+            boolean inSync = partitions.stream().allMatch(partition -> partition.isr().size() == partition.replicas().size())
+                    && admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node);
+            return inSync ? Optional.of(true) : Optional.empty();
+        });
+        if (back.isEmpty()) {
+            throw new IllegalStateException("Kafka node " + node + (missed.get() ? " not back in sync" : " never left the in-sync replicas") + " within "
+                    + READY_TIMEOUT);
         }
-        throw new IllegalStateException("Kafka node " + node + (missed ? " not back in sync" : " never left the in-sync replicas") + " within " + READY_TIMEOUT);
+        System.out.println("Kafka node " + node + " is back in every partition's in-sync replicas");
     }
 
     /**
@@ -405,22 +394,46 @@ final class FaultCluster implements AutoCloseable {
      * later row's kill of it would move no partition.
      */
     void electPreferredKafkaLeaders() throws InterruptedException {
-        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        Optional<Boolean> balanced = untilKafka(READY_TIMEOUT, 200, admin -> {
+            if (partitions(admin).stream().allMatch(partition -> partition.leader() != null
+                    && partition.leader().id() == partition.replicas().getFirst().id())) {
+                return Optional.of(true);
+            }
+            var _ = admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(10, TimeUnit.SECONDS);
+            return Optional.empty();
+        });
+        if (balanced.isEmpty()) {
+            throw new IllegalStateException("Kafka's partitions not led by their preferred replicas again within " + READY_TIMEOUT);
+        }
+    }
+
+    /** One look at the Kafka cluster: a value once what is waited for holds, empty until then. */
+    @FunctionalInterface
+    private interface KafkaCheck<T> {
+        Optional<T> look(Admin admin) throws ExecutionException, TimeoutException, InterruptedException;
+    }
+
+    /**
+     * Looks at the cluster every {@code pauseMillis} until {@code check} gives a value, through one admin client; a look
+     * that fails (a request to a dead node, the quorum electing, an election refused for now) counts as not yet.
+     * @return the value, empty when {@code bound} passed without one
+     */
+    private <T> Optional<T> untilKafka(Duration bound, long pauseMillis, KafkaCheck<T> check) throws InterruptedException {
+        Instant deadline = Instant.now().plus(bound);
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             while (Instant.now().isBefore(deadline)) {
                 try {
-                    if (partitions(admin).stream().allMatch(partition -> partition.leader() != null
-                            && partition.leader().id() == partition.replicas().getFirst().id())) {
-                        return;
+                    Optional<T> value = check.look(admin);
+                    if (value.isPresent()) {
+                        return value;
                     }
-                    var _ = admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(10, TimeUnit.SECONDS);
                 } catch (ExecutionException | TimeoutException notYet) {
-                    // an election the controller refused for now: asked again below
+                    // looked again below
                 }
-                Thread.sleep(200);
+                Thread.sleep(pauseMillis);
             }
         }
-        throw new IllegalStateException("Kafka's partitions not led by their preferred replicas again within " + READY_TIMEOUT);
+        return Optional.empty();
     }
 
     /** Every topic of the cluster, the coordinators' internal ones too, as the controller last described them. */

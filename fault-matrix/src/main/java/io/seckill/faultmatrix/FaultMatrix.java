@@ -143,12 +143,12 @@ public final class FaultMatrix implements Callable<Integer> {
     private static void warmUp(FaultCluster cluster, int buyerCount, int concurrencyLimit) throws Exception {
         List<Long> skus = defineSale(cluster);
         long started = System.nanoTime();
-        List<Buyers.Answer> answers = new Buyers().start("warm-up-" + skus.get(0), cluster.ingresses(), skus, buyerCount, concurrencyLimit).get();
-        double atRest = SaleAtRest.await(cluster, skus, accepted(answers), started, PATIENCE);
+        List<String> accepted = accepted(new Buyers().start("warm-up-" + skus.get(0), cluster.ingresses(), skus, buyerCount, concurrencyLimit).get());
+        double atRest = SaleAtRest.await(cluster, skus, accepted, started, PATIENCE);
         if (atRest < 0) {
             throw new IllegalStateException("the warm-up sale on SKUs " + skus + " did not come to rest within " + PATIENCE + ", with no fault");
         }
-        System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted(answers).size(), atRest);
+        System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted.size(), atRest);
     }
 
     private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, List<Long> skus, List<Buyers.Answer> answers, double converged,
