@@ -1,30 +1,21 @@
--- Sliding-window rate limit for one buyer and one client address, decided together: a request is
--- admitted (and counted against both) only if both are under their limit for the last window.
--- KEYS: user log, address log (sorted sets of admitted request times)
--- ARGV: nowMs, windowMs, userLimit, addressLimit, requestId  (a limit of 0 switches that side off)
--- Returns 0 when admitted, else the milliseconds until a slot frees up.
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local function wait(key, limit)
-  if limit <= 0 then
-    return 0
-  end
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-  if redis.call('ZCARD', key) < limit then
-    return 0
-  end
-  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  return math.max(1, tonumber(oldest[2]) + window - now)
+-- One rate-limit counter, by the generic cell rate algorithm (GCRA): the key holds one number, the
+-- theoretical arrival time (TAT) of the next request, in microseconds of this server's clock. A limit of
+-- L per window W lets L requests through at once, then one every W / L; a request is admitted when the
+-- TAT it would leave is at most W ahead of now. Time is Redis's own (TIME), so ingresses whose clocks
+-- differ count alike. One key per call: a buyer's counter and an address's live in slots of their own.
+-- KEYS: the counter
+-- ARGV: limit (> 0), windowMs
+-- Returns {waitMs, stored}: waitMs 0 when admitted, with the value stored (what a refund names);
+-- else the milliseconds until the next request would be admitted, with ''.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local window = tonumber(ARGV[2]) * 1000
+local interval = window / tonumber(ARGV[1])
+local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), now)
+local after = tat + interval
+if after - now > window then
+  return {math.ceil((after - now - window) / 1000), ''}
 end
-local limits = {tonumber(ARGV[3]), tonumber(ARGV[4])}
-local longest = math.max(wait(KEYS[1], limits[1]), wait(KEYS[2], limits[2]))
-if longest > 0 then
-  return longest
-end
-for i = 1, 2 do
-  if limits[i] > 0 then
-    redis.call('ZADD', KEYS[i], now, ARGV[5])
-    redis.call('PEXPIRE', KEYS[i], window)
-  end
-end
-return 0
+local stored = string.format('%.0f', after)
+redis.call('SET', KEYS[1], stored, 'PX', math.max(1, math.ceil((after - now) / 1000)))
+return {0, stored}

@@ -126,7 +126,7 @@ public final class IngressApi implements AutoCloseable {
             OrderFence fence = opened.add(new OrderFence(dsl, outboxTable, saleStore, statuses, clock));
             SalePasses passes = new SalePasses(config.passes().key());
             RateLimitCounters rateLimitCounters = new RateLimitCounters(lua);
-            RateLimiter rateLimiter = new RateLimiter(rateLimitCounters, config.rateLimits(), clock, metrics);
+            RateLimiter rateLimiter = new RateLimiter(rateLimitCounters, config.rateLimits(), metrics);
             SoldOutMemory soldOut = new SoldOutMemory(config.soldOutMemory(), System::nanoTime);
             BuyDesk buyDesk = new BuyDesk(saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), idempotent, clock);
@@ -147,7 +147,7 @@ public final class IngressApi implements AutoCloseable {
                         // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
                         IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());
                         return IngressRoutes.start(desks.withBuying(buyDesk.with(warmIdentity, warmPasses,
-                                new RateLimiter(rateLimitCounters, warmLimits, clock, uncounted), uncounted,
+                                new RateLimiter(rateLimitCounters, warmLimits, uncounted), uncounted,
                                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime))), uncounted, false, threads(config), IngressRoutes.Listeners.loopback());
                     });
             IngressRoutes routes = opened.add(IngressRoutes.start(desks, metrics, config.benchmarkMode(), threads(config),

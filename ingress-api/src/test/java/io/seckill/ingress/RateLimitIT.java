@@ -125,7 +125,7 @@ class RateLimitIT {
     /** Every address's window empty: the tests count from the same loopback address. */
     @BeforeEach
     void forgetEveryAddress() {
-        fixture.redis.keys("seckill:{ratelimit}:*:ip:*").forEach(fixture.redis::del);
+        fixture.redis.keys("seckill:ratelimit:*:{ip:*}").forEach(fixture.redis::del);
     }
 
     /** A window far longer than the test, so all requests fall into one. */

@@ -5,9 +5,9 @@ package io.seckill.redisstate;
  * <ul>
  *   <li>{@code seckill:order:{ORDER_ID}}: hash of an order's status for buyers polling it (expires)</li>
  *   <li>{@code seckill:idempotency:{USER}:KEY}: hash of a buy request's stored outcome (expires)</li>
- *   <li>{@code seckill:{ratelimit}:SCOPE:user:USER} and {@code ...:SCOPE:ip:ADDRESS}: sorted sets of admitted
- *       request times. They share one hash tag so one script checks both; on Redis Cluster all rate
- *       limiting lands on one node, which is fine at these sizes and the price of one round trip.</li>
+ *   <li>{@code seckill:ratelimit:SCOPE:{user:USER}} and {@code seckill:ratelimit:SCOPE:{ip:ADDRESS}}: one rate-limit
+ *       counter each (its next request's theoretical arrival time), tagged by the buyer or the address: on Redis
+ *       Cluster the counters spread over every primary, and no key is touched by every request.</li>
  *   <li>{@code seckill:pass:spent:{CHALLENGE}}: a sale-pass challenge already answered, kept until the challenge
  *       expires (a replayed answer is refused)</li>
  * </ul>
@@ -30,10 +30,10 @@ final class GlobalKeys {
     }
 
     static String userRate(String scope, String userId) {
-        return "seckill:{ratelimit}:" + scope + ":user:" + userId;
+        return "seckill:ratelimit:" + scope + ":{user:" + userId + "}";
     }
 
     static String addressRate(String scope, String address) {
-        return "seckill:{ratelimit}:" + scope + ":ip:" + address;
+        return "seckill:ratelimit:" + scope + ":{ip:" + address + "}";
     }
 }

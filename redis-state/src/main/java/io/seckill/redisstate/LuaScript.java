@@ -38,8 +38,10 @@ enum LuaScript {
     CORRECT_STOCK("correct-stock.lua"),
     /** One hash's fields and expiry together. */
     HASH_PUT("hash-put.lua"),
-    /** Sliding-window limit per buyer and per client address. */
+    /** KEYS one rate-limit counter; ARGV limit, windowMs. Returns {waitMs, the value stored when admitted}. */
     RATE_LIMIT("rate-limit.lua"),
+    /** KEYS one rate-limit counter; ARGV the value a request stored, limit, windowMs. Returns 1 when its cell was given back. */
+    RATE_REFUND("rate-refund.lua"),
     /** ARGV fingerprint, leaseMs, owner token, keepMs. First claim of an idempotency key, a takeover of a lapsed one, or the stored outcome. */
     IDEMPOTENCY_CLAIM("idempotency-claim.lua"),
     /** ARGV owner token, keepMs, the reply's fields. Returns 1 when stored, 0 when the claim was taken over. */

@@ -1,16 +1,18 @@
 package io.seckill.redisstate;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
- * Sliding-window counts of admitted requests per buyer and per client address, checked and counted
- * together in one atomic script. Each admitted request is a member of the sorted sets, named by 64
- * random bits from the thread's own generator: the name only has to differ from the others in one
- * window, so it needs no SecureRandom (one lock every request thread would queue on).
+ * Rate limits per buyer and per client address, each counter one key by the generic cell rate algorithm
+ * ({@code rate-limit.lua}): a limit of L per window lets L requests through at once, then one every window / L. A
+ * buyer's counter is tagged by the buyer and an address's by the address, so on Redis Cluster each lives in a slot
+ * of its own and no key is touched by every request; the two are asked together (one pipeline to each primary) and
+ * a request counts against both only when both admit it: the side that admitted a refused request gives its cell
+ * back.
  */
 public final class RateLimitCounters {
 
@@ -42,14 +44,43 @@ public final class RateLimitCounters {
 
     /**
      * Admits the request if both sides are under their limit (a limit of 0 switches that side off).
-     * @return 0 when admitted (and counted), else the milliseconds until a slot frees up
+     * @return 0 when admitted (and counted), else the milliseconds until the side that refused admits again
      */
-    public long admit(Scope scope, String userId, String address, long nowMs, Duration window, int perUser, int perAddress) {
-        return (Long) lua.run(LuaScript.RATE_LIMIT,
-                List.of(GlobalKeys.userRate(scope.keyPart(), userId), GlobalKeys.addressRate(scope.keyPart(), address)),
-                List.of(Long.toString(nowMs), Long.toString(window.toMillis()),
-                        Integer.toString(perUser), Integer.toString(perAddress),
-                        Long.toHexString(ThreadLocalRandom.current().nextLong())));
+    public long admit(Scope scope, String userId, String address, Duration window, int perUser, int perAddress) {
+        List<ScriptCall> checks = new ArrayList<>(2);
+        if (perUser > 0) {
+            checks.add(check(GlobalKeys.userRate(scope.keyPart(), userId), perUser, window));
+        }
+        if (perAddress > 0) {
+            checks.add(check(GlobalKeys.addressRate(scope.keyPart(), address), perAddress, window));
+        }
+        List<Object> replies = lua.runAll(checks);
+        long longestWait = 0;
+        for (Object reply : replies) {
+            longestWait = Math.max(longestWait, ((Number) ((List<?>) reply).get(0)).longValue());
+        }
+        if (longestWait > 0) {
+            giveBack(checks, replies);
+        }
+        return longestWait;
+    }
+
+    private static ScriptCall check(String counter, int limit, Duration window) {
+        return new ScriptCall(LuaScript.RATE_LIMIT, List.of(counter), List.of(Integer.toString(limit), Long.toString(window.toMillis())));
+    }
+
+    /** The cells the admitting sides took for a request the other side refused. */
+    private void giveBack(List<ScriptCall> checks, List<Object> replies) {
+        List<ScriptCall> refunds = new ArrayList<>(1);
+        for (int i = 0; i < checks.size(); i++) {
+            List<?> reply = (List<?>) replies.get(i);
+            if (((Number) reply.get(0)).longValue() == 0) {
+                ScriptCall admitted = checks.get(i);
+                refunds.add(new ScriptCall(LuaScript.RATE_REFUND, admitted.keys(),
+                        List.of((String) reply.get(1), admitted.args().get(0), admitted.args().get(1))));
+            }
+        }
+        lua.runAll(refunds);
     }
 
     /**

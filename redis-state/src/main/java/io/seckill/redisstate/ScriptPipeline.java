@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
@@ -64,13 +66,24 @@ final class ScriptPipeline implements AutoCloseable {
 
     private static void sendBatch(UnifiedJedis redis, List<Call> batch) {
         if (redis instanceof RedisClusterClient cluster) {
-            byPrimary(cluster, batch).forEach((connection, calls) -> {
-                try (connection) {
-                    sendBatch(redis, new Pipeline(connection), calls);
-                }
-            });
+            Map<Connection, List<Call>> byPrimary = byPrimary(cluster, batch);
+            if (byPrimary.size() == 1) {
+                byPrimary.forEach((connection, calls) -> sendToPrimary(redis, connection, calls));
+                return;
+            }
+            // Each primary's pipeline on a thread of its own: a batch waits for its slowest primary, not for their sum
+            // (a request's buyer and address counters live on two).
+            try (ExecutorService primaries = Executors.newVirtualThreadPerTaskExecutor()) {
+                byPrimary.forEach((connection, calls) -> primaries.execute(() -> sendToPrimary(redis, connection, calls)));
+            }
         } else {
             sendBatch(redis, redis.pipelined(), batch);
+        }
+    }
+
+    private static void sendToPrimary(UnifiedJedis redis, Connection connection, List<Call> calls) {
+        try (connection) {
+            sendBatch(redis, new Pipeline(connection), calls);
         }
     }
 

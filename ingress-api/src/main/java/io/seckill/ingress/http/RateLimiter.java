@@ -4,23 +4,21 @@ import io.javalin.http.Context;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.IngressMetrics;
 import io.seckill.redisstate.RateLimitCounters;
-import java.time.Clock;
 
 /**
  * Admits a request only if both its buyer and its client address are under their limit for the routes it is on
- * (one atomic script); else 429 with {@code Retry-After}. The address is the client's as the trusted proxies tell it.
+ * (both counters asked at once, each on its own Redis primary); else 429 with {@code Retry-After}. The address is the
+ * client's as the trusted proxies tell it.
  */
 public final class RateLimiter {
 
     private final RateLimitCounters counters;
     private final IngressConfig.RateLimits limits;
-    private final Clock clock;
     private final IngressMetrics metrics;
 
-    public RateLimiter(RateLimitCounters counters, IngressConfig.RateLimits limits, Clock clock, IngressMetrics metrics) {
+    public RateLimiter(RateLimitCounters counters, IngressConfig.RateLimits limits, IngressMetrics metrics) {
         this.counters = counters;
         this.limits = limits;
-        this.clock = clock;
         this.metrics = metrics;
     }
 
@@ -29,7 +27,7 @@ public final class RateLimiter {
         if (!limit.enabled()) {
             return;
         }
-        long waitMs = counters.admit(scope, userId, clientAddress(ctx), clock.millis(), limits.window(), limit.perUser(), limit.perAddress());
+        long waitMs = counters.admit(scope, userId, clientAddress(ctx), limits.window(), limit.perUser(), limit.perAddress());
         if (waitMs > 0) {
             metrics.rateLimited(scope);
             long seconds = Math.max(1, (waitMs + 999) / 1000);
