@@ -1,6 +1,6 @@
 -- Add (delta > 0) or remove (delta < 0) free stock of a loaded sale, once per adjustment id. A removal
 -- takes only free units: reserved ones belong to orders on their way.
--- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: adjustmentId, delta
 -- Returns {APPLIED, stock} | {ALREADY, stock} | {NOT_LOADED, 0} | {INSUFFICIENT, stock}
 local stock = tonumber(redis.call('GET', KEYS[1]) or '0')

@@ -3,7 +3,7 @@
 -- Refused while the sale is not loaded (a rebuild between its first step and its last): the rebuild's
 -- last step sets stock and pending from its MySQL snapshot and would undo the release. The ledger keeps
 -- the reservation, and the leak sweep settles it from MySQL's decision once the sale is open.
--- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: orderId
 -- Returns the quantity put back, 0 if the order holds none, or -1 when the sale is not loaded.
 local entry = redis.call('HGET', KEYS[4], ARGV[1])

@@ -2,7 +2,7 @@
 -- one (the caller verified it: it is signed, not stored), quantity within the per-user limit,
 -- stock, the user's running total, then decrement, count the user's units and record the
 -- reservation in the ledger.
--- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: orderId, userId, quantity, nowMs, passShown ('1' when the request carried this buyer's valid pass)
 -- Returns {code, value}:
 --   {RESERVED, stock left} | {NOT_LOADED, 0} | {SALE_NOT_STARTED, startsAtMs} | {SALE_ENDED, endsAtMs}

@@ -1,7 +1,7 @@
 -- Give the units of an order that ended unpaid (cancelled or expired) back to its sale: the stock, and
 -- the buyer's slot. Once per order: the order's return id joins the SKU's applied adjustments, which a
 -- rebuild from MySQL restores for every order whose units MySQL took back.
--- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: returnId, userId, quantity
 -- Returns {RETURNED, stock} | {ALREADY, stock} | {NOT_LOADED, 0}
 local stock = tonumber(redis.call('GET', KEYS[1]) or '0')

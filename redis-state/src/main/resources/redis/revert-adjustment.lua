@@ -1,5 +1,5 @@
 -- Take back an adjustment applied here whose MySQL side failed, once.
--- KEYS: stock, sale, bought, ledger, pending, adjustments
+-- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: adjustmentId, delta
 -- Returns 1 when reverted, 0 when it was not applied.
 if redis.call('SREM', KEYS[6], ARGV[1]) == 0 then

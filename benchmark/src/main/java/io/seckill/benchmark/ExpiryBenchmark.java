@@ -89,7 +89,7 @@ public final class ExpiryBenchmark implements Callable<Integer> {
         Instant now = Instant.now();
         for (int i = 0; i < skuCount; i++) {
             skus.define(database.dsl(), new Skus.Sale(firstSku + i, "expiry benchmark", orders + notDue, 1, now.minusSeconds(60),
-                    now.plus(Duration.ofDays(1)), false), now);
+                    now.plus(Duration.ofDays(1)), false, null), now);
         }
         confirm(database, firstSku, notDue, Duration.ofHours(1), "later");
         confirm(database, firstSku, orders, Duration.ZERO, "due");

@@ -175,7 +175,7 @@ class OrderBatchWriterIT {
 
     private static long sale(int stock, int limit, Instant startsAt, Instant endsAt) {
         long sku = NEXT_SKU.incrementAndGet();
-        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false), Instant.now());
+        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null), Instant.now());
         return sku;
     }
 

@@ -6,7 +6,6 @@ import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
-import io.seckill.redisstate.SkuKeys;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ final class SalePromises {
             long confirmed = orders.confirmedQuantity(db, sku);
             int mysqlStock = new Skus().stock(db, sku).orElseThrow();
             SaleStore.RedisSkuState inRedis = redis.state(sku);
-            long ledger = cluster.redis().hlen(new SkuKeys(sku).ledger());
+            long ledger = redis.layout(sku).all().stream().mapToLong(bucket -> cluster.redis().hlen(bucket.ledger())).sum();
             if (confirmed > initial) {
                 broken.add(new Violation("P1", "SKU " + sku + ": " + confirmed + " units confirmed of " + initial));
             }

@@ -44,7 +44,7 @@ class SoldOutFastPathIT {
             }
 
             for (String hold : holds) {
-                fixture.saleStore.release(sku, hold);
+                fixture.saleStore.release(sku, hold, "holder-" + hold);
             }
             boolean[] sold = new boolean[2];
             await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(25)).until(() -> {

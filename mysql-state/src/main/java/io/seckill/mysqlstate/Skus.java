@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.SKU;
 
 import io.seckill.schemas.db.tables.records.SkuRecord;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +18,12 @@ import org.jooq.DSLContext;
  */
 public final class Skus {
 
-    /** A sale as an admin defines it; {@code passRequired}: buying needs a sale pass. */
-    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
+    /**
+     * A sale as an admin defines it; {@code passRequired}: buying needs a sale pass; {@code stockBuckets}: how many
+     * buckets its stock is split over in Redis, null to let the ingress choose.
+     */
+    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired,
+                       Integer stockBuckets) {
     }
 
     /** A sale with the version MySQL gave its latest change: Redis is loaded only with a version at least as new. */
@@ -35,7 +40,7 @@ public final class Skus {
 
     private static Sale sale(SkuRecord row) {
         return new Sale(row.getId(), row.getName(), row.getStock(), row.getPerUserLimit(), row.getStartsAt(), row.getEndsAt(),
-                row.getPassRequired());
+                row.getPassRequired(), row.getStockBuckets() == null ? null : row.getStockBuckets().intValue());
     }
 
     public boolean exists(DSLContext db, long skuId) {
@@ -53,15 +58,21 @@ public final class Skus {
                 .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
                 .set(SKU.PASS_REQUIRED, sale.passRequired())
+                .set(SKU.STOCK_BUCKETS, buckets(sale))
                 .onDuplicateKeyUpdate()
                 .set(SKU.NAME, sale.name())
                 .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
                 .set(SKU.PER_USER_LIMIT, sale.perUserLimit())
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
                 .set(SKU.PASS_REQUIRED, sale.passRequired())
+                .set(SKU.STOCK_BUCKETS, buckets(sale))
                 .set(SKU.VERSION, SKU.VERSION.plus(1))
                 .set(SKU.UPDATED_AT, now)
                 .execute() == 1;
+    }
+
+    private static Short buckets(Sale sale) {
+        return sale.stockBuckets() == null ? null : sale.stockBuckets().shortValue();
     }
 
     /** A sale as it stands: its definition with the units MySQL still holds as {@code stock}. */
@@ -82,6 +93,18 @@ public final class Skus {
     /** Every SKU's stock, by SKU id, in one query. */
     public Map<Long, Integer> stocks(DSLContext db) {
         return db.select(SKU.ID, SKU.STOCK).from(SKU).orderBy(SKU.ID).fetchMap(SKU.ID, SKU.STOCK);
+    }
+
+    /** A SKU's stock and the buckets its definition asked for (null: the ingress chose). */
+    public record Split(int stock, Integer stockBuckets) {
+    }
+
+    /** Every SKU's stock with the buckets asked for: which Redis keys a SKU's sale may live in. */
+    public Map<Long, Split> splits(DSLContext db) {
+        Map<Long, Split> splits = new LinkedHashMap<>();
+        db.select(SKU.ID, SKU.STOCK, SKU.STOCK_BUCKETS).from(SKU).orderBy(SKU.ID)
+                .forEach(row -> splits.put(row.value1(), new Split(row.value2(), row.value3() == null ? null : row.value3().intValue())));
+        return splits;
     }
 
     public Optional<Integer> perUserLimit(DSLContext db, long skuId) {

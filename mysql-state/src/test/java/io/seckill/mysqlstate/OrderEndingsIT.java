@@ -178,7 +178,7 @@ class OrderEndingsIT {
 
     private long newSale() {
         long sku = NEXT_SKU.incrementAndGet();
-        skus.define(db, new Skus.Sale(sku, "ending test", INITIAL_STOCK, 5, now.minusSeconds(60), now.plusSeconds(3_600), false), now);
+        skus.define(db, new Skus.Sale(sku, "ending test", INITIAL_STOCK, 5, now.minusSeconds(60), now.plusSeconds(3_600), false, null), now);
         return sku;
     }
 

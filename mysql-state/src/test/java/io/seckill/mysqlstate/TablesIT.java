@@ -124,7 +124,7 @@ class TablesIT {
     @Test
     void stockIsChargedOnlyWhenItIsThere() {
         long sku = NEXT_SKU.incrementAndGet();
-        skus.define(db, new Skus.Sale(sku, "phone", 5, 2, now.minusSeconds(60), now.plusSeconds(3600), false), now);
+        skus.define(db, new Skus.Sale(sku, "phone", 5, 2, now.minusSeconds(60), now.plusSeconds(3600), false, null), now);
 
         assertThat(skus.charge(db, sku, 3, now)).isTrue();
         assertThat(skus.charge(db, sku, 3, now)).isFalse();

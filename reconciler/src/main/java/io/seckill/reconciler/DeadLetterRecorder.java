@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import io.seckill.schemas.events.OrderResult;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jooq.DSLContext;
@@ -55,8 +56,9 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
 
     private void record(ConsumerRecord<String, byte[]> record) {
         Optional<OrderRef> order = orderNamedBy(record.value());
-        boolean undecidable = order.isPresent() && fromRequestPath(record) && rejectedAsDeadLettered(order.get().orderId());
-        boolean released = undecidable && saleStore.release(order.get().skuId(), order.get().orderId()) > 0;
+        // Released as its outbox row (the source of truth) names it, not as the dead letter does.
+        Optional<OrderResult> rejected = order.isPresent() && fromRequestPath(record) ? rejectedAsDeadLettered(order.get().orderId()) : Optional.empty();
+        boolean released = rejected.isPresent() && saleStore.release(rejected.get().skuId(), rejected.get().orderId(), rejected.get().userId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
         try {
             file(record, order, reason, released, true);
@@ -67,9 +69,7 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
             // Filed without the text the database refused, rather than blocking the dead-letter partition for good.
             file(record, order, "could not be filed as received (" + refused.getMessage() + "); reason: " + reason, released, false);
         }
-        if (undecidable) {
-            statuses.decide(order.get().orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
-        }
+        rejected.ifPresent(rejection -> statuses.decide(rejection.orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
         metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
                 Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
                         .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
@@ -102,16 +102,17 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
      * own payload is poison: then no copy of it, relayed or not, can ever be decided. A dead letter naming an order whose
      * row is sound proves nothing (the sink rejects what it fails on itself); it is filed for a human and counted.
      */
-    private boolean rejectedAsDeadLettered(String orderId) {
-        return switch (deadLettered.reject(dsl, orderId, row -> !row.payloadIsSound(), clock.instant()).verdict()) {
-            case REJECTED -> true;
+    private Optional<OrderResult> rejectedAsDeadLettered(String orderId) {
+        DeadLetteredOrders.Outcome outcome = deadLettered.reject(dsl, orderId, row -> !row.payloadIsSound(), clock.instant());
+        return switch (outcome.verdict()) {
+            case REJECTED -> outcome.rejection();
             case UNPROVEN -> {
                 metrics.deadLetterUnproven();
                 LOG.warn("a dead letter names open order {}, whose outbox row is sound: filed for a human, the order left for the pipeline",
                         orderId);
-                yield false;
+                yield Optional.empty();
             }
-            case SETTLED -> false;
+            case SETTLED -> Optional.empty();
         };
     }
 

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * undecided order in MySQL, no cancelled or expired order's units on their way back, no stock addition
  * Redis has not taken yet. A difference seen at rest, the same in {@code repairAfter} checks in a
  * row, is drift: Redis's free stock is set to MySQL's, counted and logged, and only if Redis did not
- * move meanwhile ({@link SaleStore#correctStock}).
+ * move meanwhile ({@link SaleStore#correctStock}). A SKU split over buckets is compared summed; before each look, the
+ * transfers between its buckets that their takers left unfinished are finished.
  */
 final class DriftCheck {
 
@@ -85,6 +86,8 @@ final class DriftCheck {
     }
 
     private SkuFigures figures(long skuId, int mysqlStock, int undecided, int returning) {
+        // Units a dead or stalled taker left moving between two buckets arrive first (once, however often finished).
+        saleStore.finishTransfers(skuId, SaleStore.TRANSFER_GRACE);
         SaleStore.RedisSkuState redis = saleStore.state(skuId);
         return new SkuFigures(skuId, mysqlStock, undecided, returning, redis.stock(), redis.pending());
     }

@@ -146,7 +146,7 @@ final class LeakedReservationSweep {
     }
 
     private int release(SaleStore.Held order, boolean neverRecorded) {
-        long released = saleStore.release(order.skuId(), order.orderId());
+        long released = saleStore.release(order.skuId(), order.orderId(), order.userId());
         if (released <= 0) {
             // Settled meanwhile, or its sale is being rebuilt: the next run sees it again if it is still held.
             return 0;

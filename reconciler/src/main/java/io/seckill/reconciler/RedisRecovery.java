@@ -3,14 +3,16 @@ package io.seckill.reconciler;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RedisEpoch;
+import io.seckill.redisstate.SaleLayout;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -62,7 +64,7 @@ final class RedisRecovery {
         if (notIntact.isEmpty()) {
             return 0;
         }
-        Set<Long> sales = skus.stocks(dsl).keySet();
+        Map<Long, Skus.Split> sales = skus.splits(dsl);
         int rebuilt = 0;
         for (RedisEpoch.Check check : notIntact) {
             rebuilt += rebuild(check, sales);
@@ -70,14 +72,18 @@ final class RedisRecovery {
         return rebuilt;
     }
 
-    private int rebuild(RedisEpoch.Check check, Set<Long> sales) {
+    private int rebuild(RedisEpoch.Check check, Map<Long, Skus.Split> sales) {
         Optional<RedisEpoch.PrimaryLease> lease = epoch.lockRebuild(check.primary(), LOCK_LEASE);
         if (lease.isEmpty()) {
             return 0;
         }
         try {
-            List<Long> lost = sales.stream()
-                    .filter(check.primary()::serves)
+            Map<Long, Integer> buckets = new HashMap<>();
+            int primaries = saleStore.primaries();
+            sales.forEach((sku, split) -> buckets.put(sku, SaleLayout.chosen(split.stockBuckets(), split.stock(), primaries)));
+            // A SKU's keys as Redis records their layout and as its definition lays them out (the record may be what was lost).
+            List<Long> lost = sales.keySet().stream()
+                    .filter(sku -> check.primary().serves(saleStore.layout(sku)) || check.primary().serves(new SaleLayout(sku, buckets.get(sku))))
                     .filter(sku -> switch (check.state()) {
                         case UNTRUSTED -> true;
                         // Loaded since the marker went: from MySQL, by a definition; nothing to rebuild.
@@ -102,7 +108,7 @@ final class RedisRecovery {
                         continue;
                     }
                     closed.add(skuLease.get());
-                    saleStore.close(skuLease.get());
+                    saleStore.close(skuLease.get(), buckets.get(skuId));
                 }
                 if (!closed.isEmpty()) {
                     Thread.sleep(settle.toMillis());
@@ -110,7 +116,7 @@ final class RedisRecovery {
                 for (SaleStore.RebuildLease skuLease : closed) {
                     Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuLease.skuId());
                     if (snapshot.isPresent()) {
-                        saleStore.restore(restored(snapshot.get()), skuLease);
+                        saleStore.restore(restored(snapshot.get(), buckets.get(skuLease.skuId())), skuLease);
                         rebuilt++;
                     }
                 }
@@ -159,7 +165,7 @@ final class RedisRecovery {
         }
     }
 
-    private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot) {
+    private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot, int stockBuckets) {
         Skus.Sale sale = snapshot.sale().sale();
         return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),
                 snapshot.sale().version(),
@@ -167,6 +173,7 @@ final class RedisRecovery {
                         .map(order -> new SaleStore.Held(sale.skuId(), order.orderId(), order.userId(), order.quantity(), order.createdAt().toEpochMilli()))
                         .toList(),
                 snapshot.purchases(),
-                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired());
+                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired(),
+                stockBuckets);
     }
 }

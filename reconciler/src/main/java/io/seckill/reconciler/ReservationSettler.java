@@ -73,7 +73,7 @@ final class ReservationSettler {
     void onCompensations(List<Delivery<StockCompensation>> deliveries) throws ExecutionException, InterruptedException {
         for (Delivery<StockCompensation> delivery : supported(deliveries, OrderFacts::of, rejected -> OrderStatus.REJECTED, StockCompensation::reason)) {
             StockCompensation compensation = delivery.value();
-            long released = saleStore.release(compensation.skuId(), compensation.orderId());
+            long released = saleStore.release(compensation.skuId(), compensation.orderId(), compensation.userId());
             if (released == SaleStore.NOT_LOADED) {
                 throw new SaleBeingRebuilt("the release of order " + compensation.orderId());
             }

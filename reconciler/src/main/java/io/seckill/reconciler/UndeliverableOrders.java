@@ -39,31 +39,37 @@ record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, Sa
 
     private int giveUpBatch() {
         Instant now = clock.instant();
-        List<RelayedRows.Due> exhausted = dsl.transactionResult(configuration -> {
+        List<GivenUp> exhausted = dsl.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
             List<RelayedRows.Due> rows = outbox.lockExhausted(tx, now, maxAttempts, batchSize);
             if (rows.isEmpty()) {
-                return rows;
+                return List.<GivenUp>of();
             }
             List<String> ids = rows.stream().map(RelayedRows.Due::id).toList();
             Map<String, OrderResult> decided = orders.decided(tx, ids);
-            List<OrderRequested> undecided = rows.stream()
+            List<GivenUp> undecided = rows.stream()
                     .filter(row -> !decided.containsKey(row.id()))
-                    .map(row -> EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class))
+                    .map(row -> new GivenUp(EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class), row.attempts()))
                     .toList();
             if (!undecided.isEmpty()) {
-                orders.insertRejected(tx, undecided, undecided.stream().map(order -> OrderResult.rejected(order, RejectReason.UNDELIVERED, now)).toList());
+                orders.insertRejected(tx, undecided.stream().map(GivenUp::order).toList(),
+                        undecided.stream().map(given -> OrderResult.rejected(given.order(), RejectReason.UNDELIVERED, now)).toList());
             }
             outbox.complete(tx, ids, now);
-            return rows.stream().filter(row -> !decided.containsKey(row.id())).toList();
+            return undecided;
         });
-        for (RelayedRows.Due row : exhausted) {
-            saleStore.release(Long.parseLong(row.key()), row.id());
-            statuses.decide(row.id(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
+        for (GivenUp given : exhausted) {
+            OrderRequested order = given.order();
+            saleStore.release(order.skuId(), order.orderId(), order.userId());
+            statuses.decide(order.orderId(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
             LOG.warn("order {} of SKU {}: its record refused by the broker {} times; rejected as UNDELIVERED, its reservation released",
-                    row.id(), row.key(), row.attempts());
+                    order.orderId(), order.skuId(), given.attempts());
         }
         metrics.relayGaveUp(exhausted.size());
         return exhausted.size();
+    }
+
+    /** An order whose record the broker refused {@code attempts} times, rejected here. */
+    private record GivenUp(OrderRequested order, int attempts) {
     }
 }

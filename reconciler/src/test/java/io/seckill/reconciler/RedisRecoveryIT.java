@@ -58,7 +58,7 @@ class RedisRecoveryIT {
         assertThat(recovery.rebuildIfLost()).as("nothing lost since").isZero();
         // The orders in flight settle as they would have: one confirmed, one released.
         Stores.SALES.confirmAll(List.of(OrderResult.confirmed(inFlight, Instant.now())));
-        assertThat(Stores.SALES.release(sku, other.orderId())).isEqualTo(1);
+        assertThat(Stores.SALES.release(sku, other.orderId(), other.userId())).isEqualTo(1);
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
         assertThat(Stores.SALES.reserve(sku, "01a22969-0000-7000-8000-000000000001", "early", 2, Instant.now().toEpochMilli(), false).reservation())
                 .as("the early buyer holds 2 of 3").isEqualTo(SaleStore.Reservation.PURCHASE_LIMIT_REACHED);

@@ -98,8 +98,8 @@ final class Stores {
 
     private static long openSale(long sku, int stock, int perUserLimit) {
         Instant now = Instant.now();
-        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false), now);
-        SALES.loadSale(sku, stock, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
+        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, null), now);
+        SALES.loadSale(sku, stock, 1, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
                 new Skus().current(sql(), sku).orElseThrow().version(), false);
         return sku;
     }

@@ -42,9 +42,15 @@ public final class RedisPrimaries {
             return slotRanges.stream().anyMatch(range -> slot >= range[0] && slot <= range[1]);
         }
 
-        /** Whether the SKU's keys (one slot, {@link SkuKeys}) live on this primary. */
+        /** Whether the keys of a SKU of one bucket (its tag {@code {sku:ID}}) live on this primary. */
         public boolean serves(long skuId) {
-            return servesSlot(JedisClusterCRC16.getSlot(new SkuKeys(skuId).stock()));
+            return serves(new SaleLayout(skuId, 1));
+        }
+
+        /** Whether any of the SKU's keys live on this primary: its layout and rebuild lock, or any of its buckets. */
+        public boolean serves(SaleLayout layout) {
+            return servesSlot(JedisClusterCRC16.getSlot(SkuKeys.layout(layout.skuId())))
+                    || layout.all().stream().anyMatch(bucket -> servesSlot(JedisClusterCRC16.getSlot(bucket.stock())));
         }
 
         /** The lowest slot it serves: what names it across a failover (its replica takes the same slots). */

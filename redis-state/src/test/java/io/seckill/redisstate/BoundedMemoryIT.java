@@ -32,7 +32,7 @@ class BoundedMemoryIT {
         SaleStore sales = new SaleStore(new LuaRunner(RedisFixture.REDIS));
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        sales.loadSale(sku, 100, 1, now - 60_000, now + 3_600_000, 1, false);
+        sales.loadSale(sku, 100, 1, 1, now - 60_000, now + 3_600_000, 1, false);
         for (int buyer = 0; buyer < 30; buyer++) {
             sales.reserve(sku, UUID.randomUUID().toString(), "buyer-" + buyer, 1, now, false);
         }

@@ -22,7 +22,7 @@ class PipelinedScriptsIT {
     void racingReservationsEachGetTheirOwnAnswerAndStockIsExact() throws Exception {
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        saleStore.loadSale(sku, 100, 1, now - 60_000, now + 60_000, 1, false);
+        saleStore.loadSale(sku, 100, 1, 1, now - 60_000, now + 60_000, 1, false);
         AtomicInteger buyers = new AtomicInteger();
         try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 2)) {
             SaleStore store = new SaleStore(lua);
@@ -44,7 +44,7 @@ class PipelinedScriptsIT {
     void aFailingCallFailsAloneAndAServerThatForgotItsScriptsIsSentTheSource() throws Exception {
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
-        saleStore.loadSale(sku, 10, 1, now - 60_000, now + 60_000, 1, false);
+        saleStore.loadSale(sku, 10, 1, 1, now - 60_000, now + 60_000, 1, false);
         RedisFixture.REDIS.scriptFlush();
         AtomicInteger callers = new AtomicInteger();
         try (LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 1)) {

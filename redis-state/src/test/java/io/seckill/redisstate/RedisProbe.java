@@ -2,7 +2,7 @@ package io.seckill.redisstate;
 
 import redis.clients.jedis.UnifiedJedis;
 
-/** What tests read from Redis beside the stores' own API: a buyer's units of a SKU, straight from its key. */
+/** What tests read from Redis beside the stores' own API: a buyer's units of a SKU, straight from its keys. */
 public final class RedisProbe {
 
     private final UnifiedJedis redis;
@@ -11,9 +11,19 @@ public final class RedisProbe {
         this.redis = redis;
     }
 
-    /** Units the buyer holds (reserved or confirmed), 0 when none. */
+    /** Units the buyer holds (reserved or confirmed) in any bucket of the SKU, 0 when none. */
     public long heldBy(long skuId, String userId) {
-        String held = redis.hget(new SkuKeys(skuId).bought(), userId);
-        return held == null ? 0 : Long.parseLong(held);
+        long held = 0;
+        for (SkuKeys bucket : layout(skuId).all()) {
+            String units = redis.hget(bucket.bought(), userId);
+            held += units == null ? 0 : Long.parseLong(units);
+        }
+        return held;
+    }
+
+    /** The SKU's layout as Redis records it. */
+    public SaleLayout layout(long skuId) {
+        String buckets = redis.hget(SkuKeys.layout(skuId), "buckets");
+        return new SaleLayout(skuId, buckets == null ? 1 : Integer.parseInt(buckets));
     }
 }

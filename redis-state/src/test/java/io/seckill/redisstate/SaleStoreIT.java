@@ -42,7 +42,7 @@ class SaleStoreIT {
     @Test
     void aReservationTakesStockCountsTheBuyerAndIsLedgered() {
         long sku = openSale(10, 3);
-        assertThat(store.reserve(sku, order(), "ann", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8));
+        assertThat(store.reserve(sku, order(), "ann", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8, false));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 2));
         assertThat(probe.heldBy(sku, "ann")).isEqualTo(2);
     }
@@ -52,27 +52,27 @@ class SaleStoreIT {
         long sku = openSale(3, 2);
         long unknown = RedisFixture.newSkuId();
         long later = RedisFixture.newSkuId();
-        store.loadSale(later, 5, 1, now + HOUR, now + 2 * HOUR, 1, false);
+        store.loadSale(later, 5, 1, 1, now + HOUR, now + 2 * HOUR, 1, false);
         long over = RedisFixture.newSkuId();
-        store.loadSale(over, 5, 1, now - 2 * HOUR, now - HOUR, 1, false);
+        store.loadSale(over, 5, 1, 1, now - 2 * HOUR, now - HOUR, 1, false);
 
         assertThat(store.reserve(unknown, order(), "bob", 1, now, false).reservation()).isEqualTo(Reservation.NOT_LOADED);
-        assertThat(store.reserve(later, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR));
-        assertThat(store.reserve(over, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR));
-        assertThat(store.reserve(sku, order(), "bob", 3, now, false)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2));
+        assertThat(store.reserve(later, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR, false));
+        assertThat(store.reserve(over, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR, false));
+        assertThat(store.reserve(sku, order(), "bob", 3, now, false)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2, false));
         String orderId = order();
         assertThat(store.reserve(sku, orderId, "bob", 1, now, false).reservation()).isEqualTo(Reservation.RESERVED);
         assertThat(store.reserve(sku, orderId, "cid", 1, now, false).reservation()).isEqualTo(Reservation.DUPLICATE_ORDER);
-        assertThat(store.reserve(sku, order(), "bob", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2));
+        assertThat(store.reserve(sku, order(), "bob", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2, false));
         assertThat(store.reserve(sku, order(), "cid", 2, now, false).reservation()).isEqualTo(Reservation.RESERVED);
-        assertThat(store.reserve(sku, order(), "dan", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0));
+        assertThat(store.reserve(sku, order(), "dan", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(0, 3));
     }
 
     @Test
     void notEnoughStockForTheQuantitySaysHowMuchIsLeft() {
         long sku = openSale(1, 2);
-        assertThat(store.reserve(sku, order(), "eve", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1));
+        assertThat(store.reserve(sku, order(), "eve", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1, false));
     }
 
     @Test
@@ -81,8 +81,8 @@ class SaleStoreIT {
         String orderId = order();
         store.reserve(sku, orderId, "fay", 1, now, false);
 
-        assertThat(store.release(sku, orderId)).isEqualTo(1);
-        assertThat(store.release(sku, orderId)).isZero();
+        assertThat(store.release(sku, orderId, "fay")).isEqualTo(1);
+        assertThat(store.release(sku, orderId, "fay")).isZero();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(5, 0));
         assertThat(probe.heldBy(sku, "fay")).isZero();
     }
@@ -100,19 +100,19 @@ class SaleStoreIT {
         OrderResult confirmation = OrderResult.confirmed(OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
         RebuildLease lease = store.lockRebuild(sku, Duration.ofMinutes(1)).orElseThrow();
         try {
-            store.restoreStep(sku, lease, "BEGIN", List.of());
-            store.restoreStep(sku, lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
+            store.restoreStep(new SkuKeys(sku), lease, "BEGIN", List.of());
+            store.restoreStep(new SkuKeys(sku), lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
 
-            assertThat(store.release(sku, rejected)).isEqualTo(SaleStore.NOT_LOADED);
+            assertThat(store.release(sku, rejected, "hal")).isEqualTo(SaleStore.NOT_LOADED);
             assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
-            store.restoreStep(sku, lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0"));
+            store.restoreStep(new SkuKeys(sku), lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0", "g1"));
         } finally {
             store.unlockRebuild(lease);
         }
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
         assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactlyInAnyOrder(rejected, confirmed);
-        assertThat(store.release(sku, rejected)).isEqualTo(1);
+        assertThat(store.release(sku, rejected, "hal")).isEqualTo(1);
         assertThat(store.confirmAll(List.of(confirmation))).isZero();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
         assertThat(probe.heldBy(sku, "hal")).isZero();
@@ -122,7 +122,7 @@ class SaleStoreIT {
     @Test
     void aSaleThatWantsPassesSellsOnlyToRequestsThatShowedOneHoweverItWasLoaded() {
         long loaded = RedisFixture.newSkuId();
-        assertThat(store.loadSale(loaded, 5, 2, now - HOUR, now + HOUR, 1, true)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(loaded, 5, 1, 2, now - HOUR, now + HOUR, 1, true)).isEqualTo(SaleLoad.LOADED);
         assertThat(store.reserve(loaded, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
         assertThat(store.state(loaded)).as("nothing reserved").isEqualTo(new RedisSkuState(5, 0));
         assertThat(store.reserve(loaded, order(), "kim", 1, now, true).reservation()).isEqualTo(Reservation.RESERVED);
@@ -137,7 +137,7 @@ class SaleStoreIT {
         long rebuilt = RedisFixture.newSkuId();
         RebuildLease lease = store.lockRebuild(rebuilt, Duration.ofMinutes(1)).orElseThrow();
         try {
-            store.restore(new SaleStore.Restored(rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true), lease);
+            store.restore(new SaleStore.Restored(rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true, 1), lease);
         } finally {
             store.unlockRebuild(lease);
         }
@@ -169,7 +169,7 @@ class SaleStoreIT {
     }
 
     private SaleStore.Restored sale(long sku, int stock) {
-        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), false);
+        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), false, 1);
     }
 
     @Test
@@ -183,7 +183,7 @@ class SaleStoreIT {
         store.confirmAll(List.of(OrderResult.confirmed(requested, Instant.now())));
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 0));
-        assertThat(store.release(sku, orderId)).isZero();
+        assertThat(store.release(sku, orderId, "gus")).isZero();
         assertThat(probe.heldBy(sku, "gus")).isEqualTo(1);
     }
 
@@ -193,16 +193,16 @@ class SaleStoreIT {
         String orderId = order();
         store.reserve(sku, orderId, "hal", 1, now, false);
 
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.IN_FLIGHT);
+        assertThat(store.loadSale(sku, 50, 1, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.IN_FLIGHT);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
-        store.release(sku, orderId);
-        assertThat(store.loadSale(sku, 50, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
+        store.release(sku, orderId, "hal");
+        assertThat(store.loadSale(sku, 50, 1, 1, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(50, 0));
     }
 
     private long openSale(int stock, int limit) {
         long sku = RedisFixture.newSkuId();
-        assertThat(store.loadSale(sku, stock, limit, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, stock, 1, limit, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleLoad.LOADED);
         return sku;
     }
 

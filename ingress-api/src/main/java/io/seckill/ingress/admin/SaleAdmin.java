@@ -34,12 +34,13 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
             throw hasOrders(skuId);
         }
         if (!saleStore.closeSale(skuId)) {
+            reopen(skuId);
             throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + skuId + " has reservations still being decided");
         }
         SaleDefinitions.Defined defined;
         try {
             defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
-                    sale.passRequiredOrDefault()),
+                    sale.passRequiredOrDefault(), sale.stockBuckets()),
                     clock.instant());
         } catch (RuntimeException e) {
             reopen(skuId);
@@ -53,24 +54,30 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
                 throw hasOrders(skuId);
             }
         };
-        Skus.Sale loaded = load(defined.sale());
+        Loaded loaded = load(defined.sale());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("skuId", skuId);
-        body.put("name", loaded.name());
-        body.put("stock", loaded.stock());
-        body.put("perUserLimit", loaded.perUserLimit());
-        body.put("startsAt", loaded.startsAt());
-        body.put("endsAt", loaded.endsAt());
-        body.put("passRequired", loaded.passRequired());
+        body.put("name", loaded.sale().name());
+        body.put("stock", loaded.sale().stock());
+        body.put("perUserLimit", loaded.sale().perUserLimit());
+        body.put("startsAt", loaded.sale().startsAt());
+        body.put("endsAt", loaded.sale().endsAt());
+        body.put("passRequired", loaded.sale().passRequired());
+        body.put("stockBuckets", loaded.stockBuckets());
         Json.respond(ctx, status, body);
     }
 
-    /** Loads what MySQL holds; a newer definition already loaded stays (STALE). */
-    private Skus.Sale load(Skus.VersionedSale defined) {
+    /** A sale as loaded, over how many buckets. */
+    private record Loaded(Skus.Sale sale, int stockBuckets) {
+    }
+
+    /** Loads what MySQL holds, its stock over the buckets asked for or chosen here; a newer definition already loaded stays (STALE). */
+    private Loaded load(Skus.VersionedSale defined) {
         Skus.Sale sale = defined.sale();
-        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
+        int buckets = saleStore.bucketsFor(sale.stockBuckets(), sale.stock());
+        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), buckets, sale.perUserLimit(), sale.startsAt().toEpochMilli(),
                 sale.endsAt().toEpochMilli(), defined.version(), sale.passRequired())) {
-            case LOADED, STALE -> sale;
+            case LOADED, STALE -> new Loaded(sale, buckets);
             case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
         };
     }
@@ -96,6 +103,7 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
         body.put("mysqlStock", mysqlStock);
         body.put("redisStock", redis.stock());
         body.put("pendingReservations", redis.pending());
+        body.put("stockBuckets", saleStore.layout(skuId).buckets());
         body.put("confirmedQuantity", orders.confirmedQuantity(dsl, skuId));
         body.put("paidQuantity", orders.paidQuantity(dsl, skuId));
         Json.respond(ctx, 200, body);

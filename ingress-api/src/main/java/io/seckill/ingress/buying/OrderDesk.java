@@ -135,14 +135,16 @@ public final class OrderDesk {
                 purchase.passShown()));
         return switch (outcome.reservation()) {
             case RESERVED -> {
-                if (outcome.value() == 0) {
+                if (outcome.soldOut()) {
                     soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
                 yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey, TraceParent.continuing(purchase.callerTrace()));
             }
             case SOLD_OUT -> {
                 Reply answer = soldOutAnswer(skuId, path);
-                soldOut.remember(skuId, answer);
+                if (outcome.soldOut()) {
+                    soldOut.remember(skuId, answer);
+                }
                 yield answer;
             }
             case NOT_LOADED -> throw knownSkus.notLoaded(skuId);

@@ -92,7 +92,7 @@ public final class OrderFence implements AutoCloseable {
      * ({@link io.seckill.mysqlstate.SqlFailures#refusedStatement}: it left nothing, and nothing retries it).
      */
     Fate release(OrderRequested order) {
-        saleStore.release(order.skuId(), order.orderId());
+        saleStore.release(order.skuId(), order.orderId(), order.userId());
         statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
                 OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
         return Fate.VOIDED;

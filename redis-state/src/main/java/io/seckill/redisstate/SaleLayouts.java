@@ -1,0 +1,47 @@
+package io.seckill.redisstate;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The layouts of the SKUs this process has sold or settled, read once from each SKU's layout key and read again when a
+ * bucket answers that it is not loaded (a definition or rebuild changed the layout). Only recorded layouts are kept:
+ * a request for a SKU that has none (no sale, or one loaded before layouts were recorded) reads it again, so requests
+ * for made-up SKU ids cannot fill the map.
+ */
+final class SaleLayouts {
+
+    private final UnifiedJedis redis;
+    private final Map<Long, SaleLayout> recorded = new ConcurrentHashMap<>();
+
+    SaleLayouts(UnifiedJedis redis) {
+        this.redis = redis;
+    }
+
+    SaleLayout of(long skuId) {
+        SaleLayout known = recorded.get(skuId);
+        return known != null ? known : reread(skuId);
+    }
+
+    /** The layout kept for the SKU, or null when it must be read. */
+    SaleLayout kept(long skuId) {
+        return recorded.get(skuId);
+    }
+
+    /** The layout as Redis records it now. */
+    SaleLayout reread(long skuId) {
+        String buckets = redis.hget(SkuKeys.layout(skuId), "buckets");
+        if (buckets == null) {
+            recorded.remove(skuId);
+            return new SaleLayout(skuId, 1);
+        }
+        SaleLayout layout = new SaleLayout(skuId, Integer.parseInt(buckets));
+        recorded.put(skuId, layout);
+        return layout;
+    }
+
+    void remember(SaleLayout layout) {
+        recorded.put(layout.skuId(), layout);
+    }
+}
