@@ -5,7 +5,7 @@
 const TOKEN_KEY = 'seckill.adminToken';
 const POLL_MS = 1000;
 const CHART_POINTS = 300;
-const SALE_FIELDS = ['redisStock', 'pendingReservations', 'mysqlStock', 'drift', 'acceptedOrders', 'acceptedPerSecond',
+const SALE_FIELDS = ['redisStock', 'pendingReservations', 'stockBuckets', 'mysqlStock', 'drift', 'acceptedOrders', 'acceptedPerSecond',
   'decidedOrders', 'decidedPerSecond', 'confirmedQuantity', 'paidQuantity', 'cancelledQuantity', 'expiredQuantity',
   'rejectedOrders', 'deadLetteredOrders'];
 
@@ -244,6 +244,9 @@ $('#define-sale').addEventListener('submit', (event) => {
     name: form.get('name'), stock: Number(form.get('stock')), perUserLimit: Number(form.get('perUserLimit')),
     startsAt: utc(form.get('startsAt')), endsAt: utc(form.get('endsAt')), passRequired: form.get('passRequired') === 'on'
   };
+  if (form.get('stockBuckets')) {
+    body.stockBuckets = Number(form.get('stockBuckets'));
+  }
   act('Define SKU ' + sku + ' with ' + body.stock + ' units? A sale defined before is replaced.', 'PUT', '/admin/v1/skus/' + sku, body);
 });
 

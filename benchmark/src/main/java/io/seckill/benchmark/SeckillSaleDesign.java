@@ -120,6 +120,11 @@ final class SeckillSaleDesign implements SaleDesign {
         }
     }
 
+    /** Defines one sale open now, bought without passes, its stock over {@code stockBuckets} buckets (null: the ingress chooses). */
+    void defineSplitSale(long sku, int units, int perBuyer, Integer stockBuckets) throws Exception {
+        admin.defineSale(sku, units, perBuyer, false, stockBuckets);
+    }
+
     /** One pass per buyer and SKU, got over the buyers' port as a browser gets it, several at once. */
     @Override
     public Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) throws Exception {

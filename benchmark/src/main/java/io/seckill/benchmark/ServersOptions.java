@@ -18,9 +18,14 @@ final class ServersOptions {
 
     /** Starts {@code bin/seckill servers} in a fresh folder named after the benchmark. */
     DevelopmentServers start(String benchmark) throws InterruptedException {
+        return start(benchmark, Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
+    }
+
+    /** The same, with the servers command's environment given (e.g. a Redis Cluster's topology). */
+    DevelopmentServers start(String benchmark, Map<String, String> environment) throws InterruptedException {
         Path root = repository.toAbsolutePath().normalize();
         work = root.resolve("benchmark/target/" + benchmark + "-" + System.currentTimeMillis());
-        return DevelopmentServers.start(root, work.resolve("data"), logs(), Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC"));
+        return DevelopmentServers.start(root, work.resolve("data"), logs(), environment);
     }
 
     /** The benchmark's folder under {@code benchmark/target/}. */

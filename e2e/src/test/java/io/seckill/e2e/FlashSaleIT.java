@@ -6,6 +6,7 @@ import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.runtime.Concurrently;
 import io.seckill.schemas.events.OrderStatus;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -76,6 +78,39 @@ class FlashSaleIT {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(pipeline.saleStore.state(sku).stock()).isZero();
             assertThat(pipeline.saleStore.state(sku).pending()).isZero();
+        });
+    }
+
+    /**
+     * One SKU's 240 units split over 8 buckets, limit 1, 240 buyers asking once at the same time: every one of them wins
+     * (none is told sold out while a bucket holds a unit) and is confirmed, then the next is told sold out.
+     */
+    @Test
+    void aSaleInEightBucketsSellsEveryUnitToAsManyBuyers() throws Exception {
+        long sku = Pipeline.newSkuId();
+        Reply defined = pipeline.http.openSale(sku, 240, 1, 8);
+        assertThat(defined.status()).isEqualTo(201);
+        assertThat(defined.json().get("stockBuckets").asInt()).isEqualTo(8);
+
+        AtomicInteger next = new AtomicInteger();
+        List<Purchase> purchases = Concurrently.run(240, () -> {
+            String userId = "bucketed-" + sku + "-" + next.incrementAndGet();
+            return new Purchase(userId, pipeline.http.buy(sku, userId, 1));
+        });
+
+        assertThat(purchases).allSatisfy(purchase -> assertThat(purchase.reply().status()).as(purchase.reply().body()).isEqualTo(202));
+        assertThat(pipeline.http.buy(sku, "bucketed-late", 1).code()).isEqualTo("SOLD_OUT");
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(purchases).allSatisfy(purchase -> assertThat(
+                        pipeline.http.orderStatus(purchase.userId(), purchase.reply().orderId())).isEqualTo("CONFIRMED")));
+        assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode figures = pipeline.http.figures(sku).json();
+            assertThat(figures.get("stockBuckets").asInt()).isEqualTo(8);
+            assertThat(figures.get("mysqlStock").asInt()).isZero();
+            assertThat(figures.get("redisStock").asInt()).isZero();
+            assertThat(figures.get("pendingReservations").asInt()).isZero();
+            assertThat(figures.get("confirmedQuantity").asInt()).isEqualTo(240);
         });
     }
 

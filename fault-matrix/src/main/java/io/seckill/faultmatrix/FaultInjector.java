@@ -66,7 +66,8 @@ final class FaultInjector {
             case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, BROKER_UNREACHABLE,
                  BROKER_STALLED_AT_START, REDIS_FLUSHALL, REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD,
                  INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
-                 REDIS_PAUSED_ACROSS_DRIFT_CHECKS, REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED, REDIS_PRIMARY_KILLED -> Optional.empty();
+                 REDIS_PAUSED_ACROSS_DRIFT_CHECKS, REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED, REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED,
+                 BUCKETED_FLUSHALL -> Optional.empty();
         };
     }
 
@@ -93,7 +94,7 @@ final class FaultInjector {
             }
             case BROKER_UNREACHABLE -> cluster.pauseKafkaFor(BROKER_OUTAGE);
             case BROKER_STALLED_AT_START -> cluster.pauseKafkaFor(BROKER_STALL_AT_START);
-            case REDIS_FLUSHALL -> cluster.redis().flushAll();
+            case REDIS_FLUSHALL, BUCKETED_FLUSHALL -> cluster.redis().flushAll();
             case REDIS_RESTARTED_EMPTY -> {
                 cluster.killServersAndStartAgain(true);
                 cluster.awaitAllReady();
@@ -111,7 +112,7 @@ final class FaultInjector {
                 cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
             }
             case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
-            case REDIS_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
+            case REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
             case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> {
                 return killKafkaNode();
             }

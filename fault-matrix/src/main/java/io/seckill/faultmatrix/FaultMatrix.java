@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The fault matrix: each service its own process, a sale over three SKUs (300, 150 and 50 units,
- * 1-3 units per buyer, at most 3 each) taken by a few thousand buyers through two ingresses, and one
+ * 1-3 units per buyer, at most 3 each; the bucketed rows' sale is one SKU of 500 units in 8 buckets) taken by a few thousand buyers through two ingresses, and one
  * fault per row, injected at one {@link Moment} of the sale: its first second, or its tail while the
  * last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
  * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
@@ -40,7 +40,6 @@ import picocli.CommandLine.Option;
 @Command(name = "fault-matrix", mixinStandardHelpOptions = true, description = "Faults injected into a live sale, and what the promises made of them.")
 public final class FaultMatrix implements Callable<Integer> {
 
-    private static final int[] STOCKS = {300, 150, 50};
     private static final int PER_USER_LIMIT = 3;
     private static final Duration PATIENCE = Duration.ofMinutes(2);
     private static final AtomicLong NEXT_SKU = new AtomicLong(7_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
@@ -102,7 +101,8 @@ public final class FaultMatrix implements Callable<Integer> {
         Buyers buyers = new Buyers();
         int restartsBefore = cluster.supervisorRestarts();
         List<URI> ingresses = cluster.ingresses();
-        List<Long> skus = defineSale(cluster);
+        Fault.SaleShape shape = fault.sale();
+        List<Long> skus = defineSale(cluster, shape);
         System.out.println("row: " + fault.description() + ", " + moment.label() + ", on SKUs " + skus);
         FaultInjector injector = new FaultInjector(cluster);
         injector.aim(fault);
@@ -116,15 +116,15 @@ public final class FaultMatrix implements Callable<Integer> {
         double converged = SaleAtRest.await(cluster, skus, accepted(answers), repairedAt, PATIENCE);
         injector.awaitRestarts();
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
-        return judge(cluster, fault, moment, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
+        return judge(cluster, fault, moment, shape, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
 
     /** The row's SKUs, each its sale defined with its stock. */
-    private static List<Long> defineSale(FaultCluster cluster) throws IOException, InterruptedException {
+    private static List<Long> defineSale(FaultCluster cluster, Fault.SaleShape shape) throws IOException, InterruptedException {
         List<Long> skus = new ArrayList<>();
-        for (int stock : STOCKS) {
+        for (int stock : shape.stocks()) {
             long sku = NEXT_SKU.incrementAndGet();
-            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT, false);
+            cluster.admin(0).defineSale(sku, stock, PER_USER_LIMIT, false, shape.stockBuckets());
             skus.add(sku);
         }
         return skus;
@@ -141,7 +141,7 @@ public final class FaultMatrix implements Callable<Integer> {
      * @throws IllegalStateException when it does not come to rest: the cluster is broken before any fault
      */
     private static void warmUp(FaultCluster cluster, int buyerCount, int concurrencyLimit) throws Exception {
-        List<Long> skus = defineSale(cluster);
+        List<Long> skus = defineSale(cluster, Fault.SaleShape.THREE_SKUS);
         long started = System.nanoTime();
         List<String> accepted = accepted(new Buyers().start("warm-up-" + skus.get(0), cluster.ingresses(), skus, buyerCount, concurrencyLimit).get());
         double atRest = SaleAtRest.await(cluster, skus, accepted, started, PATIENCE);
@@ -151,8 +151,8 @@ public final class FaultMatrix implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted.size(), atRest);
     }
 
-    private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, List<Long> skus, List<Buyers.Answer> answers, double converged,
-                                   boolean newSaleWorks, int restarts) {
+    private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, Fault.SaleShape shape, List<Long> skus, List<Buyers.Answer> answers,
+                                   double converged, boolean newSaleWorks, int restarts) {
         DSLContext db = cluster.database().dsl();
         List<String> accepted = accepted(answers);
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
@@ -162,8 +162,8 @@ public final class FaultMatrix implements Callable<Integer> {
         long mischarged = 0;
         for (int i = 0; i < skus.size(); i++) {
             long confirmedUnits = new Orders().confirmedQuantity(db, skus.get(i));
-            oversold += Math.max(0, confirmedUnits - STOCKS[i]);
-            mischarged += Math.abs(STOCKS[i] - new Skus().stock(db, skus.get(i)).orElseThrow() - confirmedUnits);
+            oversold += Math.max(0, confirmedUnits - shape.stocks().get(i));
+            mischarged += Math.abs(shape.stocks().get(i) - new Skus().stock(db, skus.get(i)).orElseThrow() - confirmedUnits);
         }
         Set<String> recordedBuyers = new HashSet<>(db.select(OUTBOX.USER_ID).from(OUTBOX)
                 .where(OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList())).and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))

@@ -113,7 +113,9 @@ public final class RandomFaultRun implements Callable<Integer> {
         for (int i = 0; i < 2; i++) {
             long sku = NEXT_SKU.incrementAndGet();
             int stock = 10 + random.nextInt(30);
-            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT, false);
+            // Every other sale's stock split over 2 to 8 buckets: units move between them while the faults strike.
+            Integer buckets = random.nextBoolean() ? 2 + random.nextInt(7) : null;
+            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT, false, buckets);
             stocks.put(sku, stock);
         }
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);

@@ -66,12 +66,22 @@ public final class HttpApi {
     }
 
     public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
+        return defineSale(skuId, "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
+                + "\",\"endsAt\":\"" + endsAt + "\",\"passRequired\":" + passRequired);
+    }
+
+    /** A sale that is open now, bought without passes, its stock split over {@code stockBuckets} buckets. */
+    public Reply openSale(long skuId, int stock, int perUserLimit, int stockBuckets) {
+        Instant now = Instant.now();
+        return defineSale(skuId, "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + now.minusSeconds(60)
+                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"passRequired\":false,\"stockBuckets\":" + stockBuckets);
+    }
+
+    private Reply defineSale(long skuId, String fields) {
         return send(HttpRequest.newBuilder(adminUri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\",\"stock\":" + stock
-                        + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
-                        + "\",\"endsAt\":\"" + endsAt + "\",\"passRequired\":" + passRequired + "}")));
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"sku " + skuId + "\"," + fields + "}")));
     }
 
     public Reply buy(long skuId, String userId, int quantity) {

@@ -20,10 +20,14 @@ public final class Skus {
 
     /**
      * A sale as an admin defines it; {@code passRequired}: buying needs a sale pass; {@code stockBuckets}: how many
-     * buckets its stock is split over in Redis, null to let the ingress choose.
+     * buckets its stock is split over in Redis (null for a sale defined before buckets: one).
      */
     public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired,
                        Integer stockBuckets) {
+
+        public int bucketsOrOne() {
+            return stockBuckets == null ? 1 : stockBuckets;
+        }
     }
 
     /** A sale with the version MySQL gave its latest change: Redis is loaded only with a version at least as new. */
@@ -95,16 +99,12 @@ public final class Skus {
         return db.select(SKU.ID, SKU.STOCK).from(SKU).orderBy(SKU.ID).fetchMap(SKU.ID, SKU.STOCK);
     }
 
-    /** A SKU's stock and the buckets its definition asked for (null: the ingress chose). */
-    public record Split(int stock, Integer stockBuckets) {
-    }
-
-    /** Every SKU's stock with the buckets asked for: which Redis keys a SKU's sale may live in. */
-    public Map<Long, Split> splits(DSLContext db) {
-        Map<Long, Split> splits = new LinkedHashMap<>();
-        db.select(SKU.ID, SKU.STOCK, SKU.STOCK_BUCKETS).from(SKU).orderBy(SKU.ID)
-                .forEach(row -> splits.put(row.value1(), new Split(row.value2(), row.value3() == null ? null : row.value3().intValue())));
-        return splits;
+    /** Every SKU's buckets in Redis, as defined (a sale defined before buckets: one): which Redis keys its sale lives in. */
+    public Map<Long, Integer> buckets(DSLContext db) {
+        Map<Long, Integer> buckets = new LinkedHashMap<>();
+        db.select(SKU.ID, SKU.STOCK_BUCKETS).from(SKU).orderBy(SKU.ID)
+                .forEach(row -> buckets.put(row.value1(), row.value2() == null ? 1 : row.value2().intValue()));
+        return buckets;
     }
 
     public Optional<Integer> perUserLimit(DSLContext db, long skuId) {

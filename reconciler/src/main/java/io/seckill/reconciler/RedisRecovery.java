@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * buyer's units = confirmed purchases + open rows. The lost SKUs are closed first (refused to buyers, not loaded), and
  * MySQL is read only once {@code settle} has passed: an order reserved before the close has then been recorded in the
  * outbox or fenced by its ingress, so the snapshot holds every order the old state held, and none decided later is
- * missing from the ledger. The SKUs are refused to buyers for that long and their own few calls.
+ * missing from the ledger. The SKUs are refused to buyers for that long and their own few calls. A SKU split over
+ * buckets is lost when any of its buckets (or its layout) lives on the primary, and is rebuilt into the buckets its
+ * definition holds, each buyer's orders in their home bucket.
  */
 final class RedisRecovery {
 
@@ -64,7 +65,7 @@ final class RedisRecovery {
         if (notIntact.isEmpty()) {
             return 0;
         }
-        Map<Long, Skus.Split> sales = skus.splits(dsl);
+        Map<Long, Integer> sales = skus.buckets(dsl);
         int rebuilt = 0;
         for (RedisEpoch.Check check : notIntact) {
             rebuilt += rebuild(check, sales);
@@ -72,17 +73,15 @@ final class RedisRecovery {
         return rebuilt;
     }
 
-    private int rebuild(RedisEpoch.Check check, Map<Long, Skus.Split> sales) {
+    private int rebuild(RedisEpoch.Check check, Map<Long, Integer> buckets) {
         Optional<RedisEpoch.PrimaryLease> lease = epoch.lockRebuild(check.primary(), LOCK_LEASE);
         if (lease.isEmpty()) {
             return 0;
         }
         try {
-            Map<Long, Integer> buckets = new HashMap<>();
-            int primaries = saleStore.primaries();
-            sales.forEach((sku, split) -> buckets.put(sku, SaleLayout.chosen(split.stockBuckets(), split.stock(), primaries)));
-            // A SKU's keys as Redis records their layout and as its definition lays them out (the record may be what was lost).
-            List<Long> lost = sales.keySet().stream()
+            // A SKU's keys as its definition lays them out and as Redis records their layout (the same, unless the record
+            // was what the primary lost).
+            List<Long> lost = buckets.keySet().stream()
                     .filter(sku -> check.primary().serves(saleStore.layout(sku)) || check.primary().serves(new SaleLayout(sku, buckets.get(sku))))
                     .filter(sku -> switch (check.state()) {
                         case UNTRUSTED -> true;

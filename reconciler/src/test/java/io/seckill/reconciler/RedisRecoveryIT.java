@@ -64,6 +64,25 @@ class RedisRecoveryIT {
                 .as("the early buyer holds 2 of 3").isEqualTo(SaleStore.Reservation.PURCHASE_LIMIT_REACHED);
     }
 
+    /** A SKU split over buckets is rebuilt into as many, each buyer's reservations and units in their home bucket. */
+    @Test
+    void aFlushedSplitSaleIsRebuiltIntoItsBuckets() {
+        recovery.rebuildIfLost();
+        long sku = Stores.openSplitSale(Stores.newSkuId(), 12, 2, 4);
+        List<OrderRequested> held = IntStream.range(0, 6).mapToObj(n -> Stores.accepted(sku, "split-" + n, Instant.now().plusSeconds(600))).toList();
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 6));
+
+        Stores.REDIS.flushAll();
+        assertThat(recovery.rebuildIfLost()).isPositive();
+
+        assertThat(Stores.SALES.layout(sku).buckets()).isEqualTo(4);
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 6));
+        for (OrderRequested order : held) {
+            assertThat(Stores.SALES.release(sku, order.orderId(), order.userId())).as("settled in its buyer's home bucket").isOne();
+        }
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(12, 0));
+    }
+
     @Test
     void aRestartedRedisIsRebuiltAndARequestedRebuildToo() {
         recovery.rebuildIfLost();

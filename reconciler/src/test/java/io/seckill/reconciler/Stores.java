@@ -97,11 +97,21 @@ final class Stores {
     }
 
     private static long openSale(long sku, int stock, int perUserLimit) {
+        return openSplitSale(sku, stock, perUserLimit, 1);
+    }
+
+    /** A sale open now, its stock split over {@code buckets} buckets in Redis, as its definition in MySQL says. */
+    static long openSplitSale(long sku, int stock, int perUserLimit, int buckets) {
         Instant now = Instant.now();
-        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, null), now);
-        SALES.loadSale(sku, stock, 1, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
+        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, buckets),
+                now);
+        SALES.loadSale(sku, stock, buckets, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
                 new Skus().current(sql(), sku).orElseThrow().version(), false);
         return sku;
+    }
+
+    static long newSkuId() {
+        return NEXT_SKU.incrementAndGet();
     }
 
     /** The decision as the sink commits it (the order row; stock and purchases are not the reconciler's to check). */

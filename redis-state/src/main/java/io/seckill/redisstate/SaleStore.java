@@ -262,8 +262,7 @@ public final class SaleStore {
         return SaleLayout.chosen(requested, stock, requested == null ? primaries() : 1);
     }
 
-    /** How many primaries this Redis has now: 1 for a single node, each shard's for a cluster. */
-    public int primaries() {
+    private int primaries() {
         return RedisPrimaries.of(lua.redis()).size();
     }
 
@@ -458,8 +457,11 @@ public final class SaleStore {
         }
         long difference = corrected - expected;
         long firstStock = bucketStock(first);
-        if (firstStock + difference < 0) {
-            borrow(layout, first, -difference - firstStock);
+        for (int borrowed = 0; firstStock + difference < 0 && borrowed < layout.buckets() - 1; borrowed++) {
+            if (borrow(layout, first, -difference - firstStock).units() == 0) {
+                break;
+            }
+            firstStock = bucketStock(first);
         }
         RedisSkuState now = state(skuId);
         firstStock = bucketStock(first);

@@ -40,7 +40,7 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
         SaleDefinitions.Defined defined;
         try {
             defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
-                    sale.passRequiredOrDefault(), sale.stockBuckets()),
+                    sale.passRequiredOrDefault(), saleStore.bucketsFor(sale.stockBuckets(), sale.stock())),
                     clock.instant());
         } catch (RuntimeException e) {
             reopen(skuId);
@@ -54,30 +54,25 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
                 throw hasOrders(skuId);
             }
         };
-        Loaded loaded = load(defined.sale());
+        Skus.Sale loaded = load(defined.sale());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("skuId", skuId);
-        body.put("name", loaded.sale().name());
-        body.put("stock", loaded.sale().stock());
-        body.put("perUserLimit", loaded.sale().perUserLimit());
-        body.put("startsAt", loaded.sale().startsAt());
-        body.put("endsAt", loaded.sale().endsAt());
-        body.put("passRequired", loaded.sale().passRequired());
-        body.put("stockBuckets", loaded.stockBuckets());
+        body.put("name", loaded.name());
+        body.put("stock", loaded.stock());
+        body.put("perUserLimit", loaded.perUserLimit());
+        body.put("startsAt", loaded.startsAt());
+        body.put("endsAt", loaded.endsAt());
+        body.put("passRequired", loaded.passRequired());
+        body.put("stockBuckets", loaded.bucketsOrOne());
         Json.respond(ctx, status, body);
     }
 
-    /** A sale as loaded, over how many buckets. */
-    private record Loaded(Skus.Sale sale, int stockBuckets) {
-    }
-
-    /** Loads what MySQL holds, its stock over the buckets asked for or chosen here; a newer definition already loaded stays (STALE). */
-    private Loaded load(Skus.VersionedSale defined) {
+    /** Loads what MySQL holds, its stock over the buckets MySQL holds; a newer definition already loaded stays (STALE). */
+    private Skus.Sale load(Skus.VersionedSale defined) {
         Skus.Sale sale = defined.sale();
-        int buckets = saleStore.bucketsFor(sale.stockBuckets(), sale.stock());
-        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), buckets, sale.perUserLimit(), sale.startsAt().toEpochMilli(),
+        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.bucketsOrOne(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
                 sale.endsAt().toEpochMilli(), defined.version(), sale.passRequired())) {
-            case LOADED, STALE -> new Loaded(sale, buckets);
+            case LOADED, STALE -> sale;
             case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
         };
     }

@@ -68,6 +68,7 @@ public record SaleWatch(DSLContext dsl, Skus skus, Orders orders, OutboxLookups 
             row.put("endsAt", sale.endsAt());
             row.put("redisStock", redis.stock());
             row.put("pendingReservations", redis.pending());
+            row.put("stockBuckets", saleStore.layout(sale.skuId()).buckets());
             row.put("mysqlStock", sale.stock());
             row.put("acceptedOrders", tally.orders() + open);
             row.put("decidedOrders", tally.orders());
