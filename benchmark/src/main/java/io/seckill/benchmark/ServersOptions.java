@@ -1,6 +1,12 @@
 package io.seckill.benchmark;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.processdriver.DevelopmentServers;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -35,5 +41,23 @@ final class ServersOptions {
 
     Path logs() {
         return work.resolve("logs");
+    }
+
+    /** A small pool on the servers' database, as the migration account (the benchmarks read every table). */
+    static HikariDataSource databasePool(DevelopmentServers servers) {
+        InfraAddresses infra = InfraAddresses.ofMigrationAccount(new Env(servers.settings()));
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(infra.mysqlUrl());
+        config.setUsername(infra.mysqlUser());
+        config.setPassword(infra.mysqlPassword());
+        config.setMaximumPoolSize(2);
+        return new HikariDataSource(config);
+    }
+
+    /** A port free on this machine now. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }

@@ -1,13 +1,11 @@
 package io.seckill.benchmark;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.processdriver.DevelopmentServers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,7 +143,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         List<WholeSaleRound> results = new ArrayList<>();
         System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
-             HikariDataSource database = pool(InfraAddresses.ofMigrationAccount(new Env(servers.settings())));
+             HikariDataSource database = ServersOptions.databasePool(servers);
              UnifiedJedis redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2)) {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
@@ -209,9 +207,9 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case SECKILL -> SeckillSaleDesign.start(servers, queries, freePort(), topology, this::seckillJavaOptions, seckillSettings);
-            case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, null);
-            case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), freePort(), queries, redis);
+            case SECKILL -> SeckillSaleDesign.start(servers, queries, ServersOptions.freePort(), topology, this::seckillJavaOptions, seckillSettings);
+            case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, null);
+            case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, redis);
         };
     }
 
@@ -247,21 +245,6 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         }
         Collections.shuffle(all, random);
         return all;
-    }
-
-    private static HikariDataSource pool(InfraAddresses infra) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(infra.mysqlUrl());
-        config.setUsername(infra.mysqlUser());
-        config.setPassword(infra.mysqlPassword());
-        config.setMaximumPoolSize(2);
-        return new HikariDataSource(config);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     public static void main(String[] args) {

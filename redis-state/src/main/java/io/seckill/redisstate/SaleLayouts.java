@@ -6,9 +6,8 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The layouts of the SKUs this process has sold or settled, read once from each SKU's layout key and read again when a
- * bucket answers that it is not loaded (a definition or rebuild changed the layout). Only recorded layouts are kept:
- * a request for a SKU that has none (no sale, or one loaded before layouts were recorded) reads it again, so requests
- * for made-up SKU ids cannot fill the map.
+ * bucket answers that it is not loaded (a definition or rebuild changed the layout). Only the layouts of real sales are
+ * kept (recorded ones, and a sale's that answered a buyer), so requests for made-up SKU ids cannot fill the map.
  */
 final class SaleLayouts {
 

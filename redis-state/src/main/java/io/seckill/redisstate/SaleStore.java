@@ -55,6 +55,9 @@ public final class SaleStore {
                 return outcome;
             }
             outcome = reserveIn(layout.homeOf(userId), orderId, userId, quantity, nowMs, passShown);
+        } else if (kept == null && outcome.reservation() != Reservation.NOT_LOADED) {
+            // A sale loaded before layouts were recorded is one bucket; kept once its sale answered, so a made-up SKU is never kept.
+            layouts.remember(layout);
         }
         if (layout.buckets() == 1) {
             return outcome;
