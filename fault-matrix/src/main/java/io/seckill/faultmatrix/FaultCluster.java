@@ -15,6 +15,7 @@ import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
+import io.seckill.redisstate.SaleLayout;
 import io.seckill.runtime.KafkaClients;
 import java.io.IOException;
 import java.net.URI;
@@ -281,11 +282,18 @@ final class FaultCluster implements AutoCloseable {
     }
 
     /**
-     * kill -9 of the Redis Cluster primary serving {@code skuId}'s slot; returns once a replica serves the slot in its place.
+     * kill -9 of a Redis Cluster primary holding {@code skuId}'s keys (its layout's, when that one still has a replica to
+     * take over: an earlier row's victim is not started again, so the replica promoted then has none); returns once a
+     * replica serves the victim's slots in its place.
      * @return when the replica was seen promoted ({@link System#nanoTime()}): the repair
      */
     long killRedisPrimaryAndAwaitPromotion(long skuId) throws InterruptedException {
-        RedisPrimaries.Primary victim = primaryServing(skuId).orElseThrow(() -> new IllegalStateException("no primary serves SKU " + skuId));
+        SaleLayout layout = SaleAtRest.saleStore(this).layout(skuId);
+        RedisPrimaries.Primary victim = RedisPrimaries.of(redis).stream()
+                .filter(primary -> primary.serves(layout))
+                .filter(FaultCluster::hasReplica)
+                .min(Comparator.comparing(primary -> !primary.serves(skuId)))
+                .orElseThrow(() -> new IllegalStateException("no primary with a replica holds SKU " + skuId + "'s keys"));
         Matcher pid = PROCESS_ID.matcher(victim.info("server"));
         if (!pid.find()) {
             throw new IllegalStateException("Redis " + victim + " reports no process_id");
@@ -294,7 +302,7 @@ final class FaultCluster implements AutoCloseable {
         System.out.println("killed Redis primary " + victim + " (pid " + pid.group(1) + ")");
         Instant deadline = Instant.now().plus(PROMOTION_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
-            Optional<RedisPrimaries.Primary> serving = primaryServing(skuId);
+            Optional<RedisPrimaries.Primary> serving = primaryServingSlot(victim.firstSlot());
             if (serving.isPresent() && !serving.get().address().equals(victim.address())) {
                 System.out.println("Redis replica " + serving.get() + " promoted in its place");
                 return System.nanoTime();
@@ -304,9 +312,13 @@ final class FaultCluster implements AutoCloseable {
         throw new IllegalStateException("no replica took over from Redis primary " + victim + " within " + PROMOTION_TIMEOUT);
     }
 
-    private Optional<RedisPrimaries.Primary> primaryServing(long skuId) {
+    private static boolean hasReplica(RedisPrimaries.Primary primary) {
+        return !primary.info("replication").contains("connected_slaves:0");
+    }
+
+    private Optional<RedisPrimaries.Primary> primaryServingSlot(int slot) {
         try {
-            return RedisPrimaries.of(redis).stream().filter(primary -> primary.serves(skuId)).findFirst();
+            return RedisPrimaries.of(redis).stream().filter(primary -> primary.servesSlot(slot)).findFirst();
         } catch (JedisException notNow) {
             return Optional.empty();
         }
