@@ -87,8 +87,7 @@ final class DriftCheck {
 
     private SkuFigures figures(long skuId, int mysqlStock, int undecided, int returning) {
         // Units a dead or stalled taker left moving between two buckets arrive first (once, however often finished).
-        saleStore.finishTransfers(skuId, SaleStore.TRANSFER_GRACE);
-        SaleStore.RedisSkuState redis = saleStore.state(skuId);
+        SaleStore.RedisSkuState redis = saleStore.stateWithTransfersFinished(skuId, SaleStore.TRANSFER_GRACE);
         return new SkuFigures(skuId, mysqlStock, undecided, returning, redis.stock(), redis.pending());
     }
 

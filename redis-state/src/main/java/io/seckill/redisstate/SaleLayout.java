@@ -35,6 +35,11 @@ public final class SaleLayout {
         return buckets;
     }
 
+    /** The bucket count a SKU's layout key holds ({@code buckets|version}), or 0 when it holds none. */
+    public static int bucketsRecorded(String layout) {
+        return layout == null ? 0 : Integer.parseInt(layout.substring(0, layout.indexOf('|')));
+    }
+
     /**
      * How many buckets a sale's stock is split over: as many as asked, or when nobody asked, one per Redis primary
      * (so a cluster's primaries share a hot SKU), never more than the stock (a bucket without a unit only borrows).

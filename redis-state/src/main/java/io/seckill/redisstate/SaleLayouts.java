@@ -30,12 +30,18 @@ final class SaleLayouts {
 
     /** The layout as Redis records it now. */
     SaleLayout reread(long skuId) {
-        String buckets = redis.hget(SkuKeys.layout(skuId), "buckets");
-        if (buckets == null) {
+        return read(skuId, redis.get(SkuKeys.layout(skuId)));
+    }
+
+    /** The layout a SKU's layout key was just read to hold, kept if recorded. */
+    SaleLayout read(long skuId, String layoutKey) {
+        int buckets = SaleLayout.bucketsRecorded(layoutKey);
+        if (buckets == 0) {
             recorded.remove(skuId);
             return new SaleLayout(skuId, 1);
         }
-        SaleLayout layout = new SaleLayout(skuId, Integer.parseInt(buckets));
+        SaleLayout known = recorded.get(skuId);
+        SaleLayout layout = known != null && known.buckets() == buckets ? known : new SaleLayout(skuId, buckets);
         recorded.put(skuId, layout);
         return layout;
     }

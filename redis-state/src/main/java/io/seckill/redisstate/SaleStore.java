@@ -139,6 +139,18 @@ public final class SaleStore {
         return layout.buckets() == 1 ? 0 : finishTransfers(layout, grace);
     }
 
+    /**
+     * {@link #state} once the transfers between the SKU's buckets left unfinished for {@code grace} are finished: what a
+     * check at rest compares. A SKU of one bucket has none, and costs one call.
+     */
+    public RedisSkuState stateWithTransfersFinished(long skuId, Duration grace) {
+        SaleLayout kept = layouts.kept(skuId);
+        if (kept != null && kept.buckets() > 1) {
+            finishTransfers(kept, grace);
+        }
+        return state(skuId);
+    }
+
     private int finishTransfers(SaleLayout layout, Duration grace) {
         int finished = 0;
         for (SkuKeys donor : layout.all()) {
@@ -486,16 +498,23 @@ public final class SaleStore {
      * counted as free stock; -1 stock when the sale is not loaded (in any bucket).
      */
     public RedisSkuState state(long skuId) {
-        SaleLayout layout = layouts.reread(skuId);
+        SkuKeys single = new SkuKeys(skuId);
+        // One read of the layout with a single bucket's stock and pending (one slot): a reservation moving units from one
+        // to the other cannot fall between them, and a SKU of one bucket costs one call.
+        List<String> values = lua.redis().mget(SkuKeys.layout(skuId), single.stock(), single.pending());
+        SaleLayout layout = layouts.read(skuId, values.get(0));
+        if (layout.buckets() == 1) {
+            return new RedisSkuState(values.get(1) == null ? -1 : Long.parseLong(values.get(1)), values.get(2) == null ? 0 : Long.parseLong(values.get(2)));
+        }
         long stock = 0;
         long pending = 0;
         boolean loaded = true;
         for (SkuKeys bucket : layout.all()) {
             // One read of both (same hash slot): two GETs could straddle a reservation moving units between them.
-            List<String> values = lua.redis().mget(bucket.stock(), bucket.pending());
-            loaded &= values.get(0) != null;
-            stock += values.get(0) == null ? 0 : Long.parseLong(values.get(0));
-            pending += values.get(1) == null ? 0 : Long.parseLong(values.get(1));
+            List<String> figures = lua.redis().mget(bucket.stock(), bucket.pending());
+            loaded &= figures.get(0) != null;
+            stock += figures.get(0) == null ? 0 : Long.parseLong(figures.get(0));
+            pending += figures.get(1) == null ? 0 : Long.parseLong(figures.get(1));
         }
         return new RedisSkuState(loaded ? stock + moving(layout) : -1, pending);
     }

@@ -110,7 +110,7 @@ public final class SkuKeys {
         return home(skuId) + "rebuild-tokens";
     }
 
-    /** How many buckets the SKU's stock is split over (hash: buckets, version); absent means one. */
+    /** How many buckets the SKU's stock is split over ("buckets|version", {@link SaleLayout#bucketsRecorded}); absent means one. */
     public static String layout(long skuId) {
         return home(skuId) + "layout";
     }

@@ -23,7 +23,6 @@ public final class RedisProbe {
 
     /** The SKU's layout as Redis records it. */
     public SaleLayout layout(long skuId) {
-        String buckets = redis.hget(SkuKeys.layout(skuId), "buckets");
-        return new SaleLayout(skuId, buckets == null ? 1 : Integer.parseInt(buckets));
+        return new SaleLayout(skuId, Math.max(1, SaleLayout.bucketsRecorded(redis.get(SkuKeys.layout(skuId)))));
     }
 }
