@@ -224,8 +224,7 @@ public final class HotSkuBenchmark implements Callable<Integer> {
     }
 
     private static double median(List<Round> rounds, ToDoubleFunction<Round> figure) {
-        double[] sorted = rounds.stream().mapToDouble(figure).sorted().toArray();
-        return sorted.length == 0 ? 0 : sorted[sorted.length / 2];
+        return Report.median(rounds.stream().mapToDouble(figure).toArray());
     }
 
     public static void main(String[] args) {
