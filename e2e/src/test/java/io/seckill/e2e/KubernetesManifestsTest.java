@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.seckill.ingress.http.TrustedProxies;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -129,6 +130,25 @@ class KubernetesManifestsTest {
             assertThat(hpa.getSpec().getMetrics()).as("%s scales by its consumer group's lag", name)
                     .anyMatch(metric -> metric.getExternal() != null && metric.getExternal().getMetric().getName().equals("seckill_consumer_group_lag"));
         });
+    }
+
+    /**
+     * Buyers reach the ingress only through the ingress controller, and the ingress believes the controller's
+     * X-Forwarded-For: else every buyer counts as the controller's few addresses for the per-address limits.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"development", "production"})
+    void theIngressBelievesTheProxyThatAloneReachesItsBuyersPort(String overlay) throws Exception {
+        List<KubernetesResource> objects = render(overlay);
+        Container ingress = workloads(objects).get("ingress-api").getSpec().getContainers().get(0);
+        String proxies = env(ingress, TrustedProxies.SETTING).getValue();
+        assertThat(TrustedProxies.parse(proxies)).as("a list the ingress takes").hasToString(proxies.replace(" ", ""));
+        NetworkPolicy policy = only(objects, NetworkPolicy.class).stream().filter(candidate -> "ingress-api".equals(candidate.getMetadata().getName()))
+                .findFirst().orElseThrow();
+        int buyersPort = port(ingress, "http");
+        assertThat(policy.getSpec().getIngress()).filteredOn(rule -> rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == buyersPort))
+                .singleElement().satisfies(rule -> assertThat(rule.getFrom()).as("only from the ingress controller").singleElement()
+                        .satisfies(peer -> assertThat(peer.getNamespaceSelector().getMatchLabels()).containsKey("kubernetes.io/metadata.name")));
     }
 
     private static List<KubernetesResource> render(String overlay) throws IOException, InterruptedException {

@@ -7,9 +7,10 @@ import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.ingress.endings.PaymentVerifier;
-import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.BearerTokenIdentity;
+import io.seckill.ingress.identity.BearerTokens;
 import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.identity.TokenRefusals;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.warmup.WarmUpSettings;
@@ -52,7 +53,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
         }
 
         /** Who a request's buyer is, by the mode; its secrets were checked when the configuration was read. */
-        public BuyerIdentity identity(AccessTokens verifier) {
+        public BuyerIdentity identity(BearerTokens verifier) {
             if (trustedHeader()) {
                 LoggerFactory.getLogger(IngressConfig.class).warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
                         + "the gateway's credential; only run this behind a gateway that sets both");
@@ -71,9 +72,15 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
     /**
      * Requests admitted per buyer and per client address in each {@code window}, for buying and, apart, for a buyer's
      * orders (status, list, payment, cancellation) and for sale passes (challenges and passes); the address is the
-     * client's as {@code trustedProxies} tell it.
+     * client's as {@code trustedProxies} tell it. Apart from those, in this instance's memory, the tokens refused per
+     * address in a window before that address's next tokens are refused unread ({@code refusedTokensPerAddress}, 0: off).
      */
-    public record RateLimits(Limit buy, Limit orders, Limit pass, Duration window, TrustedProxies trustedProxies) {
+    public record RateLimits(Limit buy, Limit orders, Limit pass, Duration window, TrustedProxies trustedProxies, int refusedTokensPerAddress) {
+
+        /** The per-address count of refused tokens these limits set. */
+        public TokenRefusals tokenRefusals() {
+            return new TokenRefusals(refusedTokensPerAddress, window, System::nanoTime);
+        }
 
         public Limit of(RateLimitCounters.Scope scope) {
             return switch (scope) {
@@ -157,7 +164,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                         new Limit(env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_USER", 10), env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", 100)),
                         new Limit(env.integer("SECKILL_PASS_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", 50)),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
-                        trustedProxies(env)),
+                        trustedProxies(env), env.integer("SECKILL_REFUSED_TOKENS_PER_ADDRESS", 20)),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),
                 env.millis("SECKILL_SOLD_OUT_MEMORY_MS", Duration.ofMillis(500)),
                 OrderStatusStore.ttl(env),

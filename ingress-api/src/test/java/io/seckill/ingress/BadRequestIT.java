@@ -27,6 +27,13 @@ import java.util.stream.Stream;
 import java.util.Locale;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.util.Date;
 import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -58,6 +65,20 @@ class BadRequestIT {
         }
     }
 
+    /** A token signed by the ingress's own key, longer than it takes. */
+    private static String longToken() {
+        try {
+            Instant now = Instant.now();
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).build(),
+                    new JWTClaimsSet.Builder().issuer(TokenSettings.DEVELOPMENT_ISSUER).audience(TokenSettings.DEFAULT_AUDIENCE).subject("alice")
+                            .expirationTime(Date.from(now.plusSeconds(600))).claim("padding", "x".repeat(TokenSettings.DEFAULT_MAX_BYTES)).build());
+            jwt.sign(new MACSigner(HttpApi.TOKEN_SECRET.getBytes(StandardCharsets.UTF_8)));
+            return jwt.serialize();
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static Stream<Case> badRequests() {
         String alice = "Bearer " + HttpApi.tokenFor("alice");
         String admin = "Bearer " + HttpApi.ADMIN_TOKEN;
@@ -79,6 +100,11 @@ class BadRequestIT {
                 new Case("forged signature", api -> post(api, buy, forged, JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
                 new Case("token of another secret", api -> post(api, buy, foreign, JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
                 new Case("expired token", api -> post(api, buy, expired, JSON, "{\"quantity\":1}"), 401, "TOKEN_EXPIRED"),
+                new Case("valid token padded past its signature", api -> post(api, buy, alice + "$".repeat(7_000), JSON, "{\"quantity\":1}"), 401,
+                        "TOKEN_INVALID"),
+                new Case("valid token with base64 padding", api -> post(api, buy, alice + "=", JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
+                new Case("token longer than the bound", api -> post(api, buy, "Bearer " + longToken(), JSON, "{\"quantity\":1}"), 401,
+                        "TOKEN_INVALID"),
                 new Case("unsigned token (alg none)", api -> post(api, buy, unsigned, JSON, "{\"quantity\":1}"), 401, "TOKEN_INVALID"),
                 new Case("gateway header without gateway mode", api -> post(api, buy, null, JSON, "{\"quantity\":1}").header("X-User-Id", "alice"), 401, "UNAUTHENTICATED"),
                 new Case("status without credential", api -> HttpRequest.newBuilder(api.uri("/api/v1/orders/" + UUID.randomUUID())).GET(), 401, "UNAUTHENTICATED"),

@@ -129,9 +129,22 @@ public final class HttpApi {
         return send(buyRequest(skuId, userId, quantity).header("Idempotency-Key", idempotencyKey));
     }
 
-    /** A buy whose request carries {@code X-Forwarded-For}, as through a proxy (or forged). */
-    public Reply buyForwardedFor(long skuId, String userId, int quantity, String forwardedFor) {
-        return send(buyRequest(skuId, userId, quantity).header("X-Forwarded-For", forwardedFor));
+    /** A buy whose request carries {@code X-Forwarded-For}, as through proxies (or forged): each value a header line of its own. */
+    public Reply buyForwardedFor(long skuId, String userId, int quantity, String... forwardedFor) {
+        return send(forwardedFor(buyRequest(skuId, userId, quantity), forwardedFor));
+    }
+
+    /** A buy showing {@code token} as it is, whatever it is, with {@code X-Forwarded-For} lines. */
+    public Reply buyWithToken(long skuId, String token, String... forwardedFor) {
+        return send(forwardedFor(HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/orders")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")), forwardedFor));
+    }
+
+    private static HttpRequest.Builder forwardedFor(HttpRequest.Builder request, String... lines) {
+        for (String line : lines) {
+            request.header("X-Forwarded-For", line);
+        }
+        return request;
     }
 
     private HttpRequest.Builder buyRequest(long skuId, String userId, int quantity) {

@@ -60,14 +60,58 @@ class RateLimitIT {
 
     @Test
     void behindATrustedProxyTheAddressIsTheRightmostOneTheProxyWrote() throws Exception {
-        Map<String, String> settings = new HashMap<>(withinOneWindow(0, LIMIT));
-        settings.put(TrustedProxies.SETTING, "127.0.0.0/8, ::1");
-        Burst burst = burst(settings, (http, sku, n) -> n == 0
+        Burst burst = burst(behindLoopbackProxy(withinOneWindow(0, LIMIT)), (http, sku, n) -> n == 0
                 ? http.buyForwardedFor(sku, "neighbour", 1, "198.51.100.8")
                 : http.buyForwardedFor(sku, "behind-" + n, 1, "203.0.113." + n + ", 198.51.100.7"));
 
         assertThat(burst.refused()).as("the client's own entries left of the proxy's count for nothing").isEqualTo(EXTRA);
         assertThat(burst.after().status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
+    }
+
+    /** A proxy may add a line of its own: every line counts, the last one's address is the client's. */
+    @Test
+    void behindATrustedProxyEveryForwardedForLineCounts() throws Exception {
+        Burst burst = burst(behindLoopbackProxy(withinOneWindow(0, LIMIT)),
+                (http, sku, n) -> http.buyForwardedFor(sku, "lines-" + n, 1, "203.0.113." + n, "198.51.100.7"));
+
+        assertThat(burst.refused()).as("one client however its own line varies").isEqualTo(EXTRA);
+    }
+
+    /** An IPv6 subscriber holds a /64 and may use any address in it: the limit counts the /64. */
+    @Test
+    void anIpv6ClientIsCountedByItsSlash64() throws Exception {
+        Burst burst = burst(behindLoopbackProxy(withinOneWindow(0, LIMIT)),
+                (http, sku, n) -> http.buyForwardedFor(sku, "v6-" + n, 1, n == 0 ? "2001:db8:1:3::1" : "2001:db8:1:2:" + n + "::" + n));
+
+        assertThat(burst.refused()).as("every address of one /64").isEqualTo(EXTRA);
+        assertThat(burst.after().status()).as("the next /64 has a limit of its own").isEqualTo(202);
+    }
+
+    /**
+     * Past its budget of refused tokens, an address has its tokens refused unread (429) for the window, valid or not,
+     * while buyers elsewhere buy: a flood of forged tokens costs no signature check, no Redis call and no memory.
+     */
+    @Test
+    void anAddressThatShowedTooManyRefusedTokensHasItsNextOnesRefusedUnread() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        fixture.http.openSale(sku, 100, 1);
+        Map<String, String> settings = new HashMap<>(behindLoopbackProxy(withinOneWindow(0, 0)));
+        settings.put("SECKILL_REFUSED_TOKENS_PER_ADDRESS", Integer.toString(LIMIT));
+        String valid = HttpApi.tokenFor("flooder");
+        try (ManagedIngress ingress = fixture.start(settings)) {
+            HttpApi http = ingress.http();
+            AtomicInteger sent = new AtomicInteger();
+            List<HttpApi.Reply> forged = Concurrently.run(LIMIT + EXTRA,
+                    () -> http.buyWithToken(sku, valid + "$".repeat(sent.incrementAndGet()), "203.0.113.66"));
+
+            assertThat(forged.stream().filter(reply -> reply.status() == 401)).hasSize(LIMIT).allSatisfy(reply ->
+                    assertThat(reply.code()).isEqualTo("TOKEN_INVALID"));
+            assertThat(forged.stream().filter(reply -> reply.status() == 429)).hasSize(EXTRA).allSatisfy(reply ->
+                    assertThat(Integer.parseInt(reply.retryAfter())).isPositive());
+            assertThat(http.buyWithToken(sku, valid, "203.0.113.66").status()).as("the flooding address, even with a valid token").isEqualTo(429);
+            assertThat(http.buyWithToken(sku, HttpApi.tokenFor("elsewhere"), "198.51.100.9").status()).as("a buyer elsewhere").isEqualTo(202);
+            assertThat(fixture.probe.heldBy(sku, "flooder")).isZero();
+        }
     }
 
     /**
@@ -126,6 +170,13 @@ class RateLimitIT {
     @BeforeEach
     void forgetEveryAddress() {
         fixture.redis.keys("seckill:ratelimit:*:{ip:*}").forEach(fixture.redis::del);
+    }
+
+    /** {@code settings} with the loopback client believed as a proxy. */
+    private static Map<String, String> behindLoopbackProxy(Map<String, String> settings) {
+        Map<String, String> behind = new HashMap<>(settings);
+        behind.put(TrustedProxies.SETTING, "127.0.0.0/8, ::1");
+        return behind;
     }
 
     /** A window far longer than the test, so all requests fall into one. */

@@ -72,7 +72,7 @@ public final class AdminAudit {
         }
         String body = ctx.body();
         AdminAuditLog.Entry entry = new AdminAuditLog.Entry(clock.instant(), AdminGuard.admin(ctx),
-                trustedProxies.clientAddress(ctx.ip(), ctx.header("X-Forwarded-For")), ctx.method().name() + " " + ctx.path(),
+                trustedProxies.clientAddress(ctx), ctx.method().name() + " " + ctx.path(),
                 ctx.statusCode(), body.isEmpty() ? null : body, before.orElse(null), state(ctx));
         LOG.info("admin audit: {} by {} from {}: {} (before {}, after {})", entry.action(), entry.admin(), entry.address(), entry.status(),
                 entry.beforeState(), entry.afterState());

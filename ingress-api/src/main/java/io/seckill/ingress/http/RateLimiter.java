@@ -8,7 +8,7 @@ import io.seckill.redisstate.RateLimitCounters;
 /**
  * Admits a request only if both its buyer and its client address are under their limit for the routes it is on
  * (both counters asked at once, each on its own Redis primary); else 429 with {@code Retry-After}. The address is the
- * client's as the trusted proxies tell it.
+ * client's as the trusted proxies tell it, an IPv6 client counted by its /64 ({@link TrustedProxies#countedAs}).
  */
 public final class RateLimiter {
 
@@ -27,16 +27,20 @@ public final class RateLimiter {
         if (!limit.enabled()) {
             return;
         }
-        long waitMs = counters.admit(scope, userId, clientAddress(ctx), limits.window(), limit.perUser(), limit.perAddress());
+        long waitMs = counters.admit(scope, userId, TrustedProxies.countedAs(clientAddress(ctx)), limits.window(), limit.perUser(), limit.perAddress());
         if (waitMs > 0) {
             metrics.rateLimited(scope);
-            long seconds = Math.max(1, (waitMs + 999) / 1000);
-            throw new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s")
-                    .with(Json.RETRY_AFTER_SECONDS, seconds);
+            throw limited(waitMs);
         }
     }
 
+    /** The 429 of a client that may ask again in {@code waitMs}, with the whole seconds to wait in {@code Retry-After}. */
+    public static Problem limited(long waitMs) {
+        long seconds = Math.max(1, (waitMs + 999) / 1000);
+        return new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s").with(Json.RETRY_AFTER_SECONDS, seconds);
+    }
+
     public String clientAddress(Context ctx) {
-        return limits.trustedProxies().clientAddress(ctx.ip(), ctx.header("X-Forwarded-For"));
+        return limits.trustedProxies().clientAddress(ctx);
     }
 }

@@ -1,8 +1,11 @@
 package io.seckill.ingress.http;
 
+import io.javalin.http.Context;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -13,11 +16,16 @@ import org.eclipse.jetty.util.InetAddressSet;
  * and the client address that follows from it: a request from anywhere else is counted by its socket's
  * address, whatever it claims; one through trusted proxies by the rightmost address in the header that
  * is not one of them (each proxy appends the peer it saw, so everything left of that was written by the
- * client and proves nothing).
+ * client and proves nothing). The header's every line counts, in order, as one list (a proxy may add a line
+ * of its own instead of appending to the client's). When every address in it is a trusted proxy, nothing in
+ * it names a client outside them, and the request is counted by its socket's address.
+ *
+ * <p>Limits count an IPv6 client by its /64, the block one subscriber is given and rotates through at will.
  */
 public final class TrustedProxies {
 
     public static final String SETTING = "SECKILL_TRUSTED_PROXIES";
+    public static final String HEADER = "X-Forwarded-For";
     /** An IP literal (v4 dotted, or v6 with a colon), so that parsing one never asks DNS. */
     private static final Pattern IP_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
@@ -55,15 +63,20 @@ public final class TrustedProxies {
         }
     }
 
+    /** The client address of a request: its socket's, or what its trusted proxies say in every X-Forwarded-For line. */
+    public String clientAddress(Context ctx) {
+        return clientAddress(ctx.ip(), Collections.list(ctx.req().getHeaders(HEADER)));
+    }
+
     /**
      * @param peer the socket's remote address
-     * @param forwardedFor the request's {@code X-Forwarded-For}, or null
+     * @param forwardedFor the request's {@code X-Forwarded-For} lines, in order
      */
-    public String clientAddress(String peer, String forwardedFor) {
-        if (forwardedFor == null || forwardedFor.isBlank() || !trusted(peer)) {
+    public String clientAddress(String peer, List<String> forwardedFor) {
+        if (forwardedFor.isEmpty() || !trusted(peer)) {
             return peer;
         }
-        String[] hops = COMMA.split(forwardedFor, -1);
+        String[] hops = COMMA.split(String.join(",", forwardedFor), -1);
         for (int i = hops.length - 1; i >= 0; i--) {
             String hop = hops[i].trim();
             if (literal(hop).isEmpty()) {
@@ -74,7 +87,24 @@ public final class TrustedProxies {
                 return hop;
             }
         }
-        return hops[0].trim();
+        return peer;
+    }
+
+    /**
+     * What a limit counts {@code address} (a client address) by: an IPv4 address itself, an IPv6 address's /64 as
+     * {@code 2001:db8:1:2::/64}. An IPv4 address in IPv6 form counts as the IPv4 address.
+     */
+    public static String countedAs(String address) {
+        Optional<InetAddress> parsed = literal(address);
+        if (parsed.isEmpty() || !(parsed.get() instanceof Inet6Address)) {
+            return parsed.map(InetAddress::getHostAddress).orElse(address);
+        }
+        byte[] bytes = parsed.get().getAddress();
+        StringBuilder prefix = new StringBuilder();
+        for (int group = 0; group < 4; group++) {
+            prefix.append(Integer.toHexString(((bytes[2 * group] & 0xFF) << 8) | (bytes[2 * group + 1] & 0xFF))).append(':');
+        }
+        return prefix.append(":/64").toString();
     }
 
     private boolean trusted(String address) {

@@ -31,14 +31,15 @@ import java.util.Set;
  * Verifies buyer and admin tokens (JWTs) with nimbus-jose-jwt: a signature by a configured key (HS256 by a
  * shared secret, RS256/ES256 by a JWKS key chosen by {@code kid}; unsigned tokens never), the issuer and
  * audience, {@code exp} and {@code nbf} within the clock skew, a lifetime no longer than the maximum, and a
- * subject that is a valid user id. The admin role is a value of the {@value #ROLES_CLAIM} claim.
+ * subject that is a valid user id. The admin role is a value of the {@value #ROLES_CLAIM} claim. A token not in its
+ * canonical compact form ({@link CompactToken}) is refused before anything else is done with it.
  */
 public final class AccessTokens {
 
     public static final String ROLES_CLAIM = "roles";
     private static final Set<JWSAlgorithm> PROVIDER_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
-    /** A sale's buyers at once, each token some hundreds of bytes: tens of megabytes at most. */
-    static final long RECENT_TOKENS = 100_000;
+    /** Some hundred thousand buyers' tokens at once, whatever the tokens' length. */
+    static final long RECENT_TOKEN_BYTES = 32L * 1024 * 1024;
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final Clock clock;
@@ -46,11 +47,13 @@ public final class AccessTokens {
     private final String adminRole;
     private final Duration clockSkew;
     private final RecentTokens recent;
+    private final int maxTokenBytes;
 
     public AccessTokens(TokenSettings settings, Clock clock) {
         this.clock = clock;
         this.clockSkew = settings.clockSkew();
-        this.recent = new RecentTokens(RECENT_TOKENS, settings.jwksRefresh());
+        this.recent = new RecentTokens(RECENT_TOKEN_BYTES, settings.jwksRefresh());
+        this.maxTokenBytes = settings.maxTokenBytes();
         this.latestExpiry = settings.maxLifetime().plus(settings.clockSkew());
         this.adminRole = settings.adminRole();
         processor.setJWSKeySelector(keySelector(settings));
@@ -92,6 +95,9 @@ public final class AccessTokens {
 
     /** @return whom the token names */
     public Caller verify(String token) throws TokenException {
+        if (!CompactToken.canonical(token, maxTokenBytes)) {
+            throw new TokenException(false, "not a compact JWS of at most " + maxTokenBytes + " bytes in canonical base64url");
+        }
         Instant now = clock.instant();
         Caller known = recent.caller(token, now);
         if (known != null) {

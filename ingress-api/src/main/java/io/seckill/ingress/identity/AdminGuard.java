@@ -11,14 +11,14 @@ import io.javalin.http.Context;
 public final class AdminGuard {
 
     private static final String ADMIN = "seckill.admin";
-    private final AccessTokens tokens;
+    private final BearerTokens tokens;
 
-    public AdminGuard(AccessTokens tokens) {
+    public AdminGuard(BearerTokens tokens) {
         this.tokens = tokens;
     }
 
     public void check(Context ctx) {
-        Caller caller = BearerTokenIdentity.caller(tokens, ctx);
+        Caller caller = tokens.caller(ctx);
         if (!caller.admin()) {
             throw new Problem(ErrorCode.FORBIDDEN, "admin endpoints need a token with the admin role");
         }

@@ -20,9 +20,10 @@ import java.util.Optional;
  *
  * @param hmacSecrets the current shared secret first, then the previous one; empty when only the JWKS signs
  * @param jwks        the JWKS document's address ({@code https:} or {@code file:}), if a provider signs
+ * @param maxTokenBytes the longest token taken; a longer one is refused unread
  */
 public record TokenSettings(String issuer, String audience, Duration clockSkew, Duration maxLifetime, List<String> hmacSecrets,
-                            Optional<URL> jwks, Duration jwksRefresh, String adminRole) {
+                            Optional<URL> jwks, Duration jwksRefresh, String adminRole, int maxTokenBytes) {
 
     public static final String ISSUER = "SECKILL_TOKEN_ISSUER";
     public static final String AUDIENCE = "SECKILL_TOKEN_AUDIENCE";
@@ -31,6 +32,9 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
     public static final String JWKS_URL = "SECKILL_TOKEN_JWKS_URL";
     public static final String MAX_LIFETIME = "SECKILL_TOKEN_MAX_LIFETIME_MS";
     public static final String JWKS_REFRESH = "SECKILL_TOKEN_JWKS_REFRESH_MS";
+    public static final String MAX_BYTES = "SECKILL_TOKEN_MAX_BYTES";
+    /** Room for a provider's claims and an RS256 signature many times over, far under a header's 8 KiB. */
+    public static final int DEFAULT_MAX_BYTES = 4096;
     /**
      * The shortest JWKS lifetime the key cache takes: it fetches the document again up to 30 s before the lifetime ends
      * and waits up to 15 s for it, which must both fit in it.
@@ -41,6 +45,8 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
     public static final String DEFAULT_AUDIENCE = "seckill";
     public static final String DEFAULT_ADMIN_ROLE = "seckill-admin";
     public static final Duration DEFAULT_MAX_LIFETIME = Duration.ofHours(24);
+    /** Below this no token with an issuer, an audience and a signature fits. */
+    static final int MIN_TOKEN_BYTES = 256;
     /** HS256 wants at least 256 bits of key. */
     public static final int MIN_SECRET_BYTES = 32;
 
@@ -54,7 +60,7 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
     /** The development run's settings: the shared secret signs and verifies, nothing else does. */
     public static TokenSettings development(String secret) {
         return new TokenSettings(DEVELOPMENT_ISSUER, DEFAULT_AUDIENCE, Duration.ofSeconds(30), DEFAULT_MAX_LIFETIME, List.of(secret),
-                Optional.empty(), Duration.ofMinutes(5), DEFAULT_ADMIN_ROLE);
+                Optional.empty(), Duration.ofMinutes(5), DEFAULT_ADMIN_ROLE, DEFAULT_MAX_BYTES);
     }
 
     /** Read and checked: every secret by {@link Secrets#required}'s rules, the issuer named outside development. */
@@ -76,7 +82,15 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
                 env.millis("SECKILL_TOKEN_CLOCK_SKEW_MS", Duration.ofSeconds(30)),
                 env.millis(MAX_LIFETIME, DEFAULT_MAX_LIFETIME), secrets, jwks,
                 jwksRefresh(env),
-                env.string("SECKILL_ADMIN_ROLE", DEFAULT_ADMIN_ROLE));
+                env.string("SECKILL_ADMIN_ROLE", DEFAULT_ADMIN_ROLE), maxTokenBytes(env));
+    }
+
+    private static int maxTokenBytes(Env env) {
+        int bytes = env.integer(MAX_BYTES, DEFAULT_MAX_BYTES);
+        if (bytes < MIN_TOKEN_BYTES) {
+            throw new IllegalArgumentException(MAX_BYTES + " must be at least " + MIN_TOKEN_BYTES + " (a signed token's header, claims and signature), was " + bytes);
+        }
+        return bytes;
     }
 
     private static Duration jwksRefresh(Env env) {
@@ -105,6 +119,6 @@ public record TokenSettings(String issuer, String audience, Duration clockSkew, 
     public String toString() {
         return "TokenSettings[issuer=" + issuer + ", audience=" + audience + ", clockSkew=" + clockSkew + ", maxLifetime=" + maxLifetime
                 + ", hmacSecrets=" + hmacSecrets.size() + " (hidden), jwks=" + jwks.map(URL::toString).orElse("none") + ", jwksRefresh=" + jwksRefresh
-                + ", adminRole=" + adminRole + "]";
+                + ", adminRole=" + adminRole + ", maxTokenBytes=" + maxTokenBytes + "]";
     }
 }

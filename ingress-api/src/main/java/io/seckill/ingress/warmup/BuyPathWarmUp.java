@@ -190,7 +190,7 @@ public final class BuyPathWarmUp {
      */
     private IngressConfig.RateLimits loopbackLimits() {
         return new IngressConfig.RateLimits(unreachable(rateLimits.buy()), rateLimits.orders(), rateLimits.pass(), rateLimits.window(),
-                TrustedProxies.parse("127.0.0.1,::1"));
+                TrustedProxies.parse("127.0.0.1,::1"), rateLimits.refusedTokensPerAddress());
     }
 
     private static IngressConfig.Limit unreachable(IngressConfig.Limit limit) {

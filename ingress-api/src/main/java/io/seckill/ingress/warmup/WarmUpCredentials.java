@@ -3,6 +3,9 @@ package io.seckill.ingress.warmup;
 import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.BearerTokenIdentity;
+import io.seckill.ingress.identity.BearerTokens;
+import io.seckill.ingress.identity.TokenRefusals;
+import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenMinter;
 import io.seckill.ingress.identity.TokenSettings;
@@ -40,14 +43,18 @@ final class WarmUpCredentials {
         this.trustedHeader = auth.trustedHeader();
         this.gatewaySecret = secret();
         this.tokens = new TokenSettings(auth.tokens().issuer(), auth.tokens().audience(), auth.tokens().clockSkew(), LIFETIME.plusMinutes(1),
-                List.of(secret()), Optional.empty(), auth.tokens().jwksRefresh(), auth.tokens().adminRole());
+                List.of(secret()), Optional.empty(), auth.tokens().jwksRefresh(), auth.tokens().adminRole(),
+                auth.tokens().maxTokenBytes());
         this.minter = new TokenMinter(tokens, clock);
         this.passes = new SalePasses(PassKey.of(secret()));
         this.clock = clock;
     }
 
     BuyerIdentity identity() {
-        return trustedHeader ? new TrustedHeaderIdentity(gatewaySecret) : new BearerTokenIdentity(new AccessTokens(tokens, clock));
+        // Its tokens are its own and all valid: none is ever refused to count.
+        return trustedHeader ? new TrustedHeaderIdentity(gatewaySecret)
+                : new BearerTokenIdentity(new BearerTokens(new AccessTokens(tokens, clock), new TokenRefusals(0, Duration.ofSeconds(1), System::nanoTime),
+                        TrustedProxies.parse("")));
     }
 
     SalePasses passes() {

@@ -63,7 +63,7 @@ class AccessTokensTest {
     private static TokenSettings settings(List<String> secrets) {
         try {
             return new TokenSettings(ISSUER, AUDIENCE, Duration.ofSeconds(30), Duration.ofHours(24), secrets,
-                    Optional.of(jwksFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin");
+                    Optional.of(jwksFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin", TokenSettings.DEFAULT_MAX_BYTES);
         } catch (java.net.MalformedURLException e) {
             throw new IllegalStateException(e);
         }
@@ -181,6 +181,18 @@ class AccessTokensTest {
         invalid("not.a.jwt");
     }
 
+    /** The parser would skip what follows the signature's alphabet: a verified token padded so is refused, verified or not before. */
+    @Test
+    void aValidTokenInAnyOtherSpellingOrLongerThanTheBoundIsRefused() throws Exception {
+        String good = hs256(SECRET, claims("alice").build());
+        assertThat(tokens.verify(good)).isEqualTo(new Caller("alice", false));
+        invalid(good + "$".repeat(7_000));
+        invalid(good + "~");
+        invalid(good + "=");
+        String large = hs256(SECRET, claims("alice").claim("padding", "x".repeat(TokenSettings.DEFAULT_MAX_BYTES)).build());
+        invalid(large);
+    }
+
     @Test
     void duringARotationBothSecretsAreAcceptedAndARetiredOneIsNot() throws Exception {
         assertThat(tokens.verify(hs256(PREVIOUS, claims("dave").build()))).isEqualTo(new Caller("dave", false));
@@ -205,7 +217,7 @@ class AccessTokensTest {
         Path rotatingFile = directory.resolve("rotating-jwks.json");
         Files.writeString(rotatingFile, new JWKSet(rsa.toPublicJWK()).toString());
         AccessTokens rotating = new AccessTokens(new TokenSettings(ISSUER, AUDIENCE, Duration.ofSeconds(30), Duration.ofHours(24), List.of(),
-                Optional.of(rotatingFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin"), CLOCK);
+                Optional.of(rotatingFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin", TokenSettings.DEFAULT_MAX_BYTES), CLOCK);
         assertThat(rotating.verify(sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, "rsa-1", claims("bob").build()))).isEqualTo(new Caller("bob", false));
 
         Files.writeString(rotatingFile, new JWKSet(List.<JWK>of(rsa.toPublicJWK(), ec.toPublicJWK())).toString());

@@ -1,0 +1,45 @@
+package io.seckill.ingress.identity;
+
+import io.javalin.http.Context;
+import io.seckill.ingress.http.ErrorCode;
+import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.RateLimiter;
+import io.seckill.ingress.http.TrustedProxies;
+import java.time.Duration;
+
+/**
+ * The caller a request's bearer token names, buyer or admin: 401 without a token or with one that is expired or not
+ * trusted; 429 unread while the client's address has had too many tokens refused lately ({@link TokenRefusals}).
+ */
+public final class BearerTokens {
+
+    private final AccessTokens tokens;
+    private final TokenRefusals refusals;
+    private final TrustedProxies proxies;
+
+    public BearerTokens(AccessTokens tokens, TokenRefusals refusals, TrustedProxies proxies) {
+        this.tokens = tokens;
+        this.refusals = refusals;
+        this.proxies = proxies;
+    }
+
+    Caller caller(Context ctx) {
+        String token = BearerCredential.of(ctx);
+        if (token == null) {
+            throw new Problem(ErrorCode.UNAUTHENTICATED, "an Authorization: Bearer <token> header is required");
+        }
+        String address = TrustedProxies.countedAs(proxies.clientAddress(ctx));
+        Duration wait = refusals.waitOf(address);
+        if (!wait.isZero()) {
+            throw RateLimiter.limited(wait.toMillis());
+        }
+        try {
+            return tokens.verify(token);
+        } catch (AccessTokens.TokenException e) {
+            refusals.refused(address);
+            throw e.expired()
+                    ? new Problem(ErrorCode.TOKEN_EXPIRED, "the token has expired; get a new one")
+                    : new Problem(ErrorCode.TOKEN_INVALID, "the token is not valid");
+        }
+    }
+}
