@@ -131,7 +131,7 @@ public final class HotSkuBenchmark implements Callable<Integer> {
         }
         List<Map<String, CommandCost>> before = commandStats(primaries);
         List<Double> cpuBefore = cpuSeconds(primaries);
-        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", seckill.port(), connections).run(attempts, Map.of(), 0);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()).run(attempts, Map.of(), 0);
         WholeSaleRound checked = WholeSaleRound.check(seckill, round, false, load, List.of(sku), units, 1, 60_000);
         List<Map<String, CommandCost>> after = commandStats(primaries);
         List<Double> cpuAfter = cpuSeconds(primaries);

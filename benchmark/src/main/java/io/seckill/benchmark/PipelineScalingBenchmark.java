@@ -11,6 +11,7 @@ import io.seckill.processdriver.IngressAdmin;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.mysqlstate.Database;
 import io.seckill.schemas.events.OrderStatus;
 import java.time.Duration;
@@ -43,6 +44,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
     private static final String TOKEN_SECRET = "pipeline-scaling-benchmark-secret-0123456789";
     private static final TokenMinter TOKENS = TokenMinter.development(TOKEN_SECRET);
+    private static final String ADMIN_TOKEN_SECRET = "pipeline-scaling-benchmark-admin-secret-0123456789";
     private static final int SKUS = 8;
     private static final String ROW = "%-22s %12s %12s %10s %10s%n";
 
@@ -85,7 +87,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         String[] counts = setup.split("x", -1);
         int streams = Integer.parseInt(counts[0]);
         int sinks = Integer.parseInt(counts[1]);
-        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").tokenSecret(TOKEN_SECRET);
+        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET);
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (int i = 0; i < streams; i++) {
@@ -105,7 +107,7 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             }
             System.out.println(readiness);
             int port = ingress.buyersPort().orElseThrow();
-            IngressAdmin admin = new IngressAdmin(ingress.adminUri(), TOKENS.admin("benchmark", Duration.ofHours(2)));
+            IngressAdmin admin = new IngressAdmin(ingress.adminUri(), TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET).admin("benchmark", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
             List<Figures> figures = new ArrayList<>();
             for (int round = 1; round <= options.rounds; round++) {
                 Figures result = round(database, admin, port);

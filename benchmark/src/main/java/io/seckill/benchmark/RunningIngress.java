@@ -39,9 +39,10 @@ final class RunningIngress {
         return TokenMinter.development(Optional.ofNullable(System.getenv(TokenSettings.SECRET)).orElse(Secrets.DEVELOPMENT_TOKEN_SECRET));
     }
 
-    /** Its admin API, as an admin whose token outlasts any run. */
+    /** Its admin API, as an admin whose token outlasts any run, signed with the admins' development secret unless the environment names another. */
     IngressAdmin admin() {
-        return new IngressAdmin(adminUrl, tokens().admin("benchmark", Duration.ofHours(2)));
+        TokenMinter admins = TokenMinter.developmentAdmin(Optional.ofNullable(System.getenv(TokenSettings.ADMIN_SECRET)).orElse(Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET));
+        return new IngressAdmin(adminUrl, admins.admin("benchmark", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
     }
 
     /** A new load of {@code connections} against it, with its warm-up. */

@@ -71,12 +71,12 @@ final class SeckillSaleDesign implements SaleDesign {
     private final IngressAdmin admin;
     private final int port;
 
-    private SeckillSaleDesign(List<SeckillProcess> processes, SaleQueries queries, int port, String tokenSecret) {
+    private SeckillSaleDesign(List<SeckillProcess> processes, SaleQueries queries, int port, String adminTokenSecret) {
         this.processes = processes;
         this.queries = queries;
         this.port = port;
-        SeckillProcess ingress = processes.get(processes.size() - 1);
-        this.admin = new IngressAdmin(ingress.adminUri(), TokenMinter.development(tokenSecret).admin("benchmark", Duration.ofHours(12)));
+        this.admin = new IngressAdmin(ingress().adminUri(), TokenMinter.developmentAdmin(adminTokenSecret).admin("benchmark",
+                TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
     }
 
     /**
@@ -100,7 +100,12 @@ final class SeckillSaleDesign implements SaleDesign {
             processes.forEach(SeckillProcess::close);
             throw e;
         }
-        return new SeckillSaleDesign(processes, queries, port, servers.settings().get(TokenSettings.SECRET));
+        return new SeckillSaleDesign(processes, queries, port, servers.settings().get(TokenSettings.ADMIN_SECRET));
+    }
+
+    /** The process that holds the ingress: started last. */
+    SeckillProcess ingress() {
+        return processes.get(processes.size() - 1);
     }
 
     @Override

@@ -230,7 +230,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             System.out.printf(Locale.ROOT, (cold ? "cold " : "") + "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
                     round, design.design().label(), passes.size(), seconds, passes.size() / seconds);
         }
-        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections).run(attempts, passes, rate);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()).run(attempts, passes, rate);
         return WholeSaleRound.check(design, round, cold, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
     }
 

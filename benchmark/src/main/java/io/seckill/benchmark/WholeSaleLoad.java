@@ -50,14 +50,33 @@ final class WholeSaleLoad {
         }
     }
 
+    /** How a request names its buyer: the header lines (without the last line's end) that say who buys. */
+    @FunctionalInterface
+    interface BuyerHeaders {
+
+        String of(String buyer);
+
+        /** As the gateway in front of each design names buyers; the baselines do not ask for its credential. */
+        static BuyerHeaders throughGateway() {
+            return buyer -> "X-Gateway-Secret: " + GATEWAY_SECRET + "\r\nX-User-Id: " + buyer;
+        }
+
+        /** Each buyer's own bearer token, minted before the load (signing is not the generator's work during it). */
+        static BuyerHeaders byTokens(Map<String, String> tokenOfBuyer) {
+            return buyer -> "Authorization: Bearer " + tokenOfBuyer.get(buyer);
+        }
+    }
+
     private final String host;
     private final int port;
     private final int connections;
+    private final BuyerHeaders buyerHeaders;
 
-    WholeSaleLoad(String host, int port, int connections) {
+    WholeSaleLoad(String host, int port, int connections, BuyerHeaders buyerHeaders) {
         this.host = host;
         this.port = port;
         this.connections = connections;
+        this.buyerHeaders = buyerHeaders;
     }
 
     /** How {@link SaleDesign#passes} names a buyer's pass to a SKU. */
@@ -104,8 +123,8 @@ final class WholeSaleLoad {
     private byte[] request(Attempt attempt, Map<String, String> passes) {
         byte[] body = ("{\"quantity\":" + attempt.quantity() + "}").getBytes(StandardCharsets.UTF_8);
         String pass = passes.get(passKey(attempt.sku(), attempt.buyer()));
-        String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-Gateway-Secret: " + GATEWAY_SECRET
-                + "\r\nX-User-Id: " + attempt.buyer() + (pass == null ? "" : "\r\n" + SalePasses.HEADER + ": " + pass)
+        String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n" + buyerHeaders.of(attempt.buyer())
+                + (pass == null ? "" : "\r\n" + SalePasses.HEADER + ": " + pass)
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
         byte[] request = new byte[headBytes.length + body.length];

@@ -12,13 +12,15 @@ public final class Secrets {
 
     /** The development run's token secret, published in the README and servers.env. */
     public static final String DEVELOPMENT_TOKEN_SECRET = "dev-only-token-secret-do-not-use-in-production";
+    /** The development run's admin token secret, published likewise. */
+    public static final String DEVELOPMENT_ADMIN_TOKEN_SECRET = "dev-only-admin-token-secret-do-not-use-in-production";
     /** The development MySQL's application account password, published likewise (local-infra makes the account). */
     public static final String DEVELOPMENT_APPLICATION_PASSWORD = "dev-only-application-password";
     /** The development MySQL's migration account password, published likewise. */
     public static final String DEVELOPMENT_MIGRATION_PASSWORD = "dev-only-migration-password";
     /** The development broker's password for every principal (local-infra makes them), published likewise. */
     public static final String DEVELOPMENT_KAFKA_PASSWORD = "dev-only-kafka-password";
-    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD,
+    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_ADMIN_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD,
             DEVELOPMENT_KAFKA_PASSWORD);
 
     private Secrets() {

@@ -121,7 +121,7 @@ class DeploymentFilesTest {
         String file = CodeVariables.read(REPO.resolve("docker-compose.yml"));
         Set<String> required = CodeVariables.matches(REQUIRED_REFERENCE, file);
         assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
-                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
+                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "SECKILL_ADMIN_TOKEN_SECRET", "SECKILL_ADMIN_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
                 "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
                 "KAFKA_RECONCILER_PASSWORD");
         Matcher references = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]*)\\}").matcher(file);

@@ -58,6 +58,7 @@ final class Pipeline {
         settings.put("SECKILL_HTTP_PORT", "0");
         settings.put("SECKILL_ADMIN_PORT", "0");
         settings.put(TokenSettings.SECRET, HttpApi.TOKEN_SECRET);
+        settings.put(TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET);
         settings.put("SECKILL_RELAY_GRACE_MS", Long.toString(RELAY_GRACE_MS));
         settings.put("SECKILL_RELAY_INTERVAL_MS", "200");
         settings.put("SECKILL_DRIFT_CHECK_INTERVAL_MS", "60000");

@@ -62,7 +62,8 @@ final class FaultCluster implements AutoCloseable {
 
     static final String TOKEN_SECRET = "fault-matrix-token-secret-0123456789abcdef";
     /** An admin's token for the whole run (the longest run takes well under the maximum lifetime). */
-    private static final String ADMIN_TOKEN = TokenMinter.development(TOKEN_SECRET).admin("fault-matrix", TokenSettings.DEFAULT_MAX_LIFETIME);
+    private static final String ADMIN_TOKEN_SECRET = "fault-matrix-admin-token-secret-0123456789abcdef";
+    private static final TokenMinter ADMIN_TOKENS = TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET);
     /** Two of the stream-processor, so a stalled broker finds the gate's tasks spread over processes, as in production. */
     static final List<String> SERVICES = List.of("stream-processor-a", "stream-processor-b", "db-sink", "reconciler", "ingress-a", "ingress-b");
     /** The partitions of every topic: as many as a production catalogue has by default. */
@@ -97,7 +98,7 @@ final class FaultCluster implements AutoCloseable {
         Map<String, String> serverSettings = new HashMap<>(kind.settings());
         serverSettings.put("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC");
         DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"), serverSettings);
-        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(TOKEN_SECRET)
+        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET)
                 .topicPartitions(PARTITIONS).quickRepairs()
                 // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
                 .setting(WarmUpSettings.REQUESTS, "100").settings(settings);
@@ -137,9 +138,10 @@ final class FaultCluster implements AutoCloseable {
         return InfraAddresses.ofMigrationAccount(new Env(servers.settings())).kafka();
     }
 
-    /** The admin API of ingress {@code index} of {@link #ingresses()}. */
+    /** The admin API of ingress {@code index} of {@link #ingresses()}, with an admin's token minted now (a run outlasts one). */
     IngressAdmin admin(int index) {
-        return new IngressAdmin(services.get(List.of("ingress-a", "ingress-b").get(index)).adminUri(), ADMIN_TOKEN);
+        return new IngressAdmin(services.get(List.of("ingress-a", "ingress-b").get(index)).adminUri(),
+                ADMIN_TOKENS.admin("fault-matrix", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
     }
 
     List<URI> ingresses() {

@@ -20,6 +20,7 @@ import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.AccessTokens;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BearerTokens;
+import io.seckill.ingress.identity.TokenRefusals;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderStatusQuery;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
@@ -114,8 +115,9 @@ public final class IngressApi implements AutoCloseable {
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
             AccessTokens tokens = new AccessTokens(config.auth().tokens(), clock);
-            BearerTokens bearerTokens = new BearerTokens(tokens, config.rateLimits().tokenRefusals(), config.rateLimits().trustedProxies());
-            BuyerIdentity identity = config.auth().identity(bearerTokens);
+            TokenRefusals refusals = config.rateLimits().tokenRefusals();
+            BuyerIdentity identity = config.auth().identity(new BearerTokens(tokens, refusals, config.rateLimits().trustedProxies()));
+            BearerTokens adminTokens = new BearerTokens(new AccessTokens(config.auth().adminTokens(), clock), refusals, config.rateLimits().trustedProxies());
             PaymentVerifier payments = config.paymentVerifier();
             Outbox outboxTable = new Outbox();
             OutboxLookups outboxRows = new OutboxLookups();
@@ -133,7 +135,7 @@ public final class IngressApi implements AutoCloseable {
             BuyDesk buyDesk = new BuyDesk(saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
                     new OrderPublisher(producer), idempotent, clock);
             OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics, soldOut);
-            IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(bearerTokens),
+            IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(adminTokens),
                     new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
                     new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
                     new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),

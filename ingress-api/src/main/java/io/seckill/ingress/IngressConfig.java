@@ -45,9 +45,10 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
     /**
      * @param mode   "token" (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id set by an
      *               authenticating gateway); admins present a token with the admin role in either mode
-     * @param tokens how buyer and admin tokens are verified
+     * @param tokens      how buyers' tokens are verified
+     * @param adminTokens how admins' tokens are verified: keys of their own
      */
-    public record Auth(String mode, TokenSettings tokens, String gatewaySecret) {
+    public record Auth(String mode, TokenSettings tokens, TokenSettings adminTokens, String gatewaySecret) {
         public boolean trustedHeader() {
             return "trusted-header".equals(mode);
         }
@@ -65,7 +66,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
         /** Without the secrets: a configuration is logged and shown in failures, a secret never is. */
         @Override
         public String toString() {
-            return "Auth[mode=" + mode + ", tokens=" + tokens + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
+            return "Auth[mode=" + mode + ", tokens=" + tokens + ", adminTokens=" + adminTokens + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
         }
     }
 
@@ -116,7 +117,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
 
     /**
      * The buyers' and the admins' credentials, checked ({@link Secrets#required}): token keys always (admins
-     * present tokens in either mode), the gateway's credential in trusted-header mode only.
+     * present tokens in either mode; theirs never the buyers'), the gateway's credential in trusted-header mode only.
      */
     private static Auth auth(Env env, DeploymentMode mode) {
         String authMode = env.string("SECKILL_AUTH_MODE", "token");
@@ -127,7 +128,10 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
             throw new IllegalArgumentException(RETIRED_ADMIN_TOKEN + " is not read: admins present a token with the role " + TokenSettings.DEFAULT_ADMIN_ROLE
                     + " (bin/seckill mint-token --admin NAME, or your identity provider's)");
         }
-        return new Auth(authMode, TokenSettings.from(env, mode),
+        TokenSettings buyers = TokenSettings.from(env, mode);
+        TokenSettings admins = TokenSettings.adminFrom(env, mode);
+        TokenSettings.checkApart(buyers, admins);
+        return new Auth(authMode, buyers, admins,
                 "trusted-header".equals(authMode) ? Secrets.required(env, mode, GATEWAY_SECRET, TrustedHeaderIdentity.MIN_SECRET_BYTES) : null);
     }
 

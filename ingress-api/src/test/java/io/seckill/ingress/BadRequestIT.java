@@ -82,6 +82,8 @@ class BadRequestIT {
     static Stream<Case> badRequests() {
         String alice = "Bearer " + HttpApi.tokenFor("alice");
         String admin = "Bearer " + HttpApi.ADMIN_TOKEN;
+        String buyerKeyAdmin = "Bearer " + TokenMinter.development(HttpApi.TOKEN_SECRET).admin("mallory", Duration.ofMinutes(10));
+        String roleless = "Bearer " + TokenMinter.developmentAdmin(HttpApi.ADMIN_TOKEN_SECRET).buyer("intern", Duration.ofMinutes(10));
         String expired = "Bearer " + new TokenMinter(TokenSettings.development(HttpApi.TOKEN_SECRET), Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)))
                 .buyer("alice", Duration.ofMinutes(10));
         String foreign = "Bearer " + TokenMinter.development("some-other-secret-of-at-least-32-bytes").buyer("alice", Duration.ofMinutes(5));
@@ -109,7 +111,9 @@ class BadRequestIT {
                 new Case("gateway header without gateway mode", api -> post(api, buy, null, JSON, "{\"quantity\":1}").header("X-User-Id", "alice"), 401, "UNAUTHENTICATED"),
                 new Case("status without credential", api -> HttpRequest.newBuilder(api.uri("/api/v1/orders/" + UUID.randomUUID())).GET(), 401, "UNAUTHENTICATED"),
                 new Case("admin without credential", api -> put(api, "/admin/v1/skus/" + OPEN, null, sale), 401, "UNAUTHENTICATED"),
-                new Case("admin with a buyer token", api -> put(api, "/admin/v1/skus/" + OPEN, alice, sale), 403, "FORBIDDEN"),
+                new Case("admin with a buyer token", api -> put(api, "/admin/v1/skus/" + OPEN, alice, sale), 401, "TOKEN_INVALID"),
+                new Case("admin role signed by the buyers' key", api -> put(api, "/admin/v1/skus/" + OPEN, buyerKeyAdmin, sale), 401, "TOKEN_INVALID"),
+                new Case("admin's token without the admin role", api -> put(api, "/admin/v1/skus/" + OPEN, roleless, sale), 403, "FORBIDDEN"),
                 new Case("admin with a forged admin token", api -> HttpRequest.newBuilder(api.adminUri("/admin/v1/skus/" + OPEN))
                         .header("Authorization", admin + "x").GET(), 401, "TOKEN_INVALID"),
                 new Case("admin route on the buyers' port", api -> withHeaders(HttpRequest.newBuilder(api.uri("/admin/v1/skus/" + OPEN))

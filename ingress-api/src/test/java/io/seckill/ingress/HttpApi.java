@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.pass.SalePasses;
 import io.seckill.schemas.trace.TraceParent;
 import io.seckill.processdriver.SalePassClient;
@@ -23,9 +24,10 @@ public final class HttpApi {
 
     /** The secrets the test fixtures configure their ingresses with. */
     public static final String TOKEN_SECRET = "test-token-secret-of-at-least-32-bytes";
+    public static final String ADMIN_TOKEN_SECRET = "test-admin-token-secret-of-at-least-32-bytes";
     private static final TokenMinter TOKENS = TokenMinter.development(TOKEN_SECRET);
-    /** An admin's token, valid for longer than any test JVM runs. */
-    public static final String ADMIN_TOKEN = TOKENS.admin("test-admin", Duration.ofHours(12));
+    /** An admin's token, valid for the longest an admin's may live, longer than any test JVM runs. */
+    public static final String ADMIN_TOKEN = TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET).admin("test-admin", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder()

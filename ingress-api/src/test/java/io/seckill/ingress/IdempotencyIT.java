@@ -113,7 +113,7 @@ class IdempotencyIT {
         InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
                 fixture.infra.redis(), new KafkaAccess("127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
-                "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
+                "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET, TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
                 "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
         try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
              Jedis operator = new Jedis(fixture.infra.redis().firstNodeUri())) {

@@ -11,6 +11,7 @@ import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.pass.PassSettings;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,15 +28,16 @@ class IngressConfigTest {
     private static final String ISSUER = "https://id.shop.example";
     private static final String SECRET = TokenSettings.SECRET;
     private static final String PASS_SECRET = "a-sale-pass-secret-of-at-least-32-bytes";
+    private static final String ADMIN_ISSUER = "https://staff-id.shop.example";
+    private static final String ADMIN_SECRET = "an-admin-token-secret-of-at-least-32-bytes";
 
     @Test
     void itsTextShowsNoSecret() {
-        Env env = new Env(Map.of(SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET, TokenSettings.ISSUER, ISSUER,
-                "SECKILL_MYSQL_PASSWORD", "a-mysql-password", KafkaSecurity.PASSWORD, "a-kafka-password"));
-        IngressConfig config = IngressConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.INGRESS));
+        IngressConfig config = config(Map.of(SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET, TokenSettings.ISSUER, ISSUER,
+                "SECKILL_MYSQL_PASSWORD", "a-mysql-password"));
 
         assertThat(config.toString()).doesNotContain(TOKEN_SECRET).doesNotContain(PREVIOUS_SECRET).doesNotContain("a-mysql-password")
-                .doesNotContain("a-kafka-password")
+                .doesNotContain("a-kafka-password").doesNotContain(ADMIN_SECRET)
                 .contains("hmacSecrets=2 (hidden)");
     }
 
@@ -114,8 +116,30 @@ class IngressConfigTest {
         assertThat(development.paymentVerifier().refusal("order", "buyer", 1, 1, "any-reference")).isNull();
     }
 
+    /** Admins' tokens, by a key and an issuer of their own: never a buyers' secret or key set, living an hour unless told. */
+    @Test
+    void adminsTokensAreCheckedWithKeysOfTheirOwn() {
+        Map<String, String> production = Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET);
+        assertThat(config(production).auth().adminTokens().maxLifetime()).isEqualTo(Duration.ofHours(1));
+        assertThat(config(production).auth().adminTokens().issuer()).isEqualTo(ADMIN_ISSUER);
+        assertThat(config(production).toString()).doesNotContain(ADMIN_SECRET);
+        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_SECRET, TOKEN_SECRET)))
+                .hasMessageContaining(TokenSettings.ADMIN_SECRET).hasMessageNotContaining(TOKEN_SECRET);
+        assertThatThrownBy(() -> config(with(with(production, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET), TokenSettings.ADMIN_PREVIOUS_SECRET,
+                PREVIOUS_SECRET))).hasMessageContaining(TokenSettings.ADMIN_PREVIOUS_SECRET);
+        Map<String, String> oneProvider = with(with(production, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json"), TokenSettings.ADMIN_JWKS_URL,
+                "https://id.shop.example/jwks.json");
+        assertThatThrownBy(() -> config(oneProvider)).hasMessageContaining(TokenSettings.ADMIN_JWKS_URL);
+        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_SECRET, Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET)))
+                .hasMessageContaining(TokenSettings.ADMIN_SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_ISSUER, ""))).hasMessageContaining(TokenSettings.ADMIN_ISSUER);
+    }
+
+    /** {@code settings} over an admins' issuer and secret of the test's own: each test names what it is about. */
     private static IngressConfig config(Map<String, String> settings) {
-        Env env = new Env(settings).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password");
+        Map<String, String> withAdmins = new HashMap<>(Map.of(TokenSettings.ADMIN_ISSUER, ADMIN_ISSUER, TokenSettings.ADMIN_SECRET, ADMIN_SECRET));
+        withAdmins.putAll(settings);
+        Env env = new Env(withAdmins).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password");
         return IngressConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.INGRESS));
     }
 }

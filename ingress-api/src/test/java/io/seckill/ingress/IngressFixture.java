@@ -48,6 +48,7 @@ final class IngressFixture {
         settings.put("SECKILL_HTTP_PORT", "0");
         settings.put("SECKILL_ADMIN_PORT", "0");
         settings.put(TokenSettings.SECRET, HttpApi.TOKEN_SECRET);
+        settings.put(TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET);
         // A short warm-up, so every test meets an ingress that warmed up (a full one would only cost the suite time).
         settings.put(WarmUpSettings.REQUESTS, "100");
         return Map.copyOf(settings);

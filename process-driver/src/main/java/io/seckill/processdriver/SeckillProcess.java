@@ -197,6 +197,11 @@ public final class SeckillProcess implements AutoCloseable {
         return Path.of("").toAbsolutePath().getParent();
     }
 
+    /** The process's id: the JVM's own, for bin/seckill hands its process over to the JVM ({@code exec}). */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

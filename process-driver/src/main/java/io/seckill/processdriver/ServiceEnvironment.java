@@ -32,9 +32,10 @@ public final class ServiceEnvironment {
         return new ServiceEnvironment(javaOptions);
     }
 
-    /** Buyers and admins authenticate with tokens signed by {@code tokenSecret} (HS256). */
-    public ServiceEnvironment tokenSecret(String tokenSecret) {
+    /** Buyers authenticate with tokens signed by {@code tokenSecret} (HS256), admins with tokens signed by {@code adminTokenSecret}. */
+    public ServiceEnvironment tokenSecrets(String tokenSecret, String adminTokenSecret) {
         settings.put("SECKILL_TOKEN_SECRET", tokenSecret);
+        settings.put("SECKILL_ADMIN_TOKEN_SECRET", adminTokenSecret);
         return this;
     }
 

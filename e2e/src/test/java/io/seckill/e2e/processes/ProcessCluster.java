@@ -64,7 +64,7 @@ final class ProcessCluster implements AutoCloseable {
      * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address), a short warm-up.
      */
     static ServiceEnvironment serviceSettings(String javaOptions) {
-        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecret(HttpApi.TOKEN_SECRET).setting(WarmUpSettings.REQUESTS, "100");
+        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecrets(HttpApi.TOKEN_SECRET, HttpApi.ADMIN_TOKEN_SECRET).setting(WarmUpSettings.REQUESTS, "100");
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */

@@ -31,6 +31,7 @@ class ProductionModeIT {
             Map<String, Map<String, String>> refusals = Map.of(
                     TokenSettings.SECRET, Map.of(TokenSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     TokenSettings.PREVIOUS_SECRET, Map.of(TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
+                    TokenSettings.ADMIN_SECRET, Map.of(TokenSettings.ADMIN_SECRET, Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET),
                     InfraAddresses.MYSQL_PASSWORD, Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD),
                     KafkaSecurity.PASSWORD, Map.of(KafkaSecurity.PASSWORD, Secrets.DEVELOPMENT_KAFKA_PASSWORD),
                     KafkaSecurity.PROTOCOL, Map.of(KafkaSecurity.PROTOCOL, "PLAINTEXT"),
@@ -44,7 +45,8 @@ class ProductionModeIT {
 
                 assertThat(ingress.exitCode()).as(refusal.getKey()).contains(ServiceMain.EXIT_CANNOT_CONTINUE);
                 assertThat(ingress.output()).as(refusal.getKey()).contains("ingress-api refused to start: " + refusal.getKey())
-                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_APPLICATION_PASSWORD)
+                        .doesNotContain(Secrets.DEVELOPMENT_TOKEN_SECRET).doesNotContain(Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET)
+                        .doesNotContain(Secrets.DEVELOPMENT_APPLICATION_PASSWORD)
                         .doesNotContain(Secrets.DEVELOPMENT_KAFKA_PASSWORD);
                 assertThat(ingress.managementPort()).as(refusal.getKey() + ": nothing listened").isEmpty();
                 assertThat(ingress.buyersPort()).as(refusal.getKey()).isEmpty();
@@ -60,6 +62,7 @@ class ProductionModeIT {
     private static Map<String, String> production(Map<String, String> override) {
         Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "production",
                 TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
+                TokenSettings.ADMIN_ISSUER, "https://staff-id.shop.example", TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
                 InfraAddresses.MYSQL_PASSWORD, "a-mysql-password-nobody-published",
                 // The development broker listens on loopback without TLS: SCRAM alone, which production allows when asked.
                 KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT", KafkaSecurity.PASSWORD, "a-kafka-password-nobody-published",

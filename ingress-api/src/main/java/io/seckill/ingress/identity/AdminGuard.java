@@ -5,8 +5,8 @@ import io.seckill.ingress.http.Problem;
 import io.javalin.http.Context;
 
 /**
- * Admin endpoints need a token carrying the admin role: without a valid token 401, with a token of someone
- * without the role (a buyer's) 403. The admin's name is kept on the request for the audit record.
+ * Admin endpoints need an admin's token (signed by the admins' key, never the buyers') carrying the admin role: without
+ * a valid one 401, with one without the role 403. The admin's name is kept on the request for the audit record.
  */
 public final class AdminGuard {
 

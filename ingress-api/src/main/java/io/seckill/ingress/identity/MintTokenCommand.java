@@ -19,8 +19,9 @@ import picocli.CommandLine;
 
 /**
  * Mints a token signed with the shared secret the ingress verifies, for development and load tests:
- * {@code bin/seckill mint-token alice}, {@code bin/seckill mint-token --admin ops}. It reads the ingress's
- * own token settings (issuer, audience, maximum lifetime) from the environment.
+ * {@code bin/seckill mint-token alice} with the buyers' settings ({@code SECKILL_TOKEN_*}),
+ * {@code bin/seckill mint-token --admin ops} with the admins' ({@code SECKILL_ADMIN_TOKEN_*}): issuer, audience,
+ * maximum lifetime and secret, read from the environment as the ingress reads them.
  */
 @Command(name = "mint-token", mixinStandardHelpOptions = true,
         description = "Prints a signed token (JWT, HS256) for USER, valid for --ttl.")
@@ -29,15 +30,16 @@ public final class MintTokenCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "USER", description = "the token's subject: a buyer's user id, or the admin's name")
     String userId;
 
-    @Option(names = "--ttl", defaultValue = "PT24H", description = "ISO-8601 duration the token is valid (default ${DEFAULT-VALUE}; at most $"
-            + TokenSettings.MAX_LIFETIME + ")")
+    @Option(names = "--ttl", description = "ISO-8601 duration the token is valid (default: the kind's longest, $" + TokenSettings.MAX_LIFETIME
+            + " or $" + TokenSettings.ADMIN_MAX_LIFETIME + ")")
     Duration ttl;
 
-    @Option(names = "--admin", description = "give the token the admin role")
+    @Option(names = "--admin", description = "an admin's token: signed with the admins' secret, with the admin role")
     boolean admin;
 
     // Never an option of its own: a secret on a command line is readable by every user of the host (ps, /proc).
-    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HS256 secret (default: $" + TokenSettings.SECRET + ")")
+    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HS256 secret (default: $" + TokenSettings.SECRET
+            + ", or $" + TokenSettings.ADMIN_SECRET + " with --admin)")
     Path secretFile;
 
     @Spec
@@ -56,17 +58,21 @@ public final class MintTokenCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Map<String, String> settings = new HashMap<>(environment);
+        String secretSetting = admin ? TokenSettings.ADMIN_SECRET : TokenSettings.SECRET;
         if (secretFile != null) {
-            settings.put(TokenSettings.SECRET, Files.readString(secretFile).strip());
+            settings.put(secretSetting, Files.readString(secretFile).strip());
         }
-        if (settings.getOrDefault(TokenSettings.SECRET, "").isBlank()) {
-            spec.commandLine().getErr().println("no secret: set " + TokenSettings.SECRET + " or pass --secret-file");
+        if (settings.getOrDefault(secretSetting, "").isBlank()) {
+            spec.commandLine().getErr().println("no secret: set " + secretSetting + " or pass --secret-file");
             return 2;
         }
         try {
             Env env = new Env(settings);
-            TokenMinter minter = new TokenMinter(TokenSettings.from(env, DeploymentMode.of(env)), Clock.systemUTC());
-            spec.commandLine().getOut().println(admin ? minter.admin(userId, ttl) : minter.buyer(userId, ttl));
+            DeploymentMode mode = DeploymentMode.of(env);
+            TokenSettings tokens = admin ? TokenSettings.adminFrom(env, mode) : TokenSettings.from(env, mode);
+            TokenMinter minter = new TokenMinter(tokens, Clock.systemUTC());
+            Duration lifetime = ttl == null ? tokens.maxLifetime() : ttl;
+            spec.commandLine().getOut().println(admin ? minter.admin(userId, lifetime) : minter.buyer(userId, lifetime));
             return 0;
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println(e.getMessage());

@@ -16,8 +16,9 @@ import java.util.Date;
 import java.util.List;
 
 /**
- * Signs tokens with the current shared HS256 secret, as the ingress verifies them: for development, tests
- * and load tests ({@code bin/seckill mint-token}). A shop's identity provider mints real buyers' tokens.
+ * Signs tokens with the current shared HS256 secret of their kind's settings, as the ingress verifies them: for
+ * development, tests and load tests ({@code bin/seckill mint-token}). A shop's identity provider mints real buyers'
+ * tokens; an admin's token is only good when minted with the admins' settings.
  */
 public final class TokenMinter {
 
@@ -28,7 +29,8 @@ public final class TokenMinter {
 
     public TokenMinter(TokenSettings settings, Clock clock) {
         if (settings.hmacSecrets().isEmpty()) {
-            throw new IllegalArgumentException("minting needs the shared secret, " + TokenSettings.SECRET);
+            throw new IllegalArgumentException("minting needs a shared secret (" + TokenSettings.SECRET + ", or " + TokenSettings.ADMIN_SECRET
+                    + " for admins)");
         }
         this.key = SharedKey.of(settings.hmacSecrets().get(0));
         this.settings = settings;
@@ -36,13 +38,18 @@ public final class TokenMinter {
         try {
             this.signer = new MACSigner(key);
         } catch (JOSEException e) {
-            throw new IllegalArgumentException(TokenSettings.SECRET + " is too short for HS256", e);
+            throw new IllegalArgumentException("the shared secret is too short for HS256", e);
         }
     }
 
-    /** The development run's minter. */
+    /** The development run's minter of buyers' tokens. */
     public static TokenMinter development(String secret) {
         return new TokenMinter(TokenSettings.development(secret), Clock.systemUTC());
+    }
+
+    /** The development run's minter of admins' tokens, by the admins' own secret. */
+    public static TokenMinter developmentAdmin(String adminSecret) {
+        return new TokenMinter(TokenSettings.developmentAdmin(adminSecret), Clock.systemUTC());
     }
 
     public String buyer(String userId, Duration lifetime) {
@@ -59,7 +66,8 @@ public final class TokenMinter {
             throw new IllegalArgumentException("user id must be " + UserIdFormat.DESCRIPTION);
         }
         if (lifetime.compareTo(settings.maxLifetime()) > 0) {
-            throw new IllegalArgumentException("a token lives at most " + settings.maxLifetime() + " (" + TokenSettings.MAX_LIFETIME + "), asked " + lifetime);
+            throw new IllegalArgumentException("a token lives at most " + settings.maxLifetime() + " (" + TokenSettings.MAX_LIFETIME + ", "
+                    + TokenSettings.ADMIN_MAX_LIFETIME + " for admins), asked " + lifetime);
         }
         Instant now = clock.instant();
         // No nbf: a token valid from its minting needs none, and an ingress whose clock lags the minter's would refuse it.

@@ -1,6 +1,7 @@
 package io.seckill.ingress.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,6 +18,7 @@ class MintTokenCommandTest {
 
     private static final String SECRET = "a-token-secret-of-at-least-thirty-two-bytes";
     private static final Map<String, String> DEVELOPMENT = Map.of("SECKILL_MODE", "development");
+    private static final String ADMIN_SECRET = "an-admin-token-secret-of-at-least-32-bytes";
     private final StringWriter output = new StringWriter();
     private final StringWriter errors = new StringWriter();
 
@@ -41,11 +43,23 @@ class MintTokenCommandTest {
     }
 
     @Test
-    void anAdminTokenCarriesTheRole() throws Exception {
-        assertThat(command(Map.of("SECKILL_MODE", "development", "SECKILL_TOKEN_SECRET", SECRET)).execute("--admin", "ops")).isZero();
+    void anAdminTokenIsSignedWithTheAdminsSecretAndCarriesTheRole() throws Exception {
+        assertThat(command(Map.of("SECKILL_MODE", "development", "SECKILL_TOKEN_SECRET", SECRET, "SECKILL_ADMIN_TOKEN_SECRET", ADMIN_SECRET))
+                .execute("--admin", "ops")).isZero();
 
-        assertThat(new AccessTokens(TokenSettings.development(SECRET), Clock.systemUTC()).verify(output.toString().strip()))
-                .isEqualTo(new Caller("ops", true));
+        String token = output.toString().strip();
+        assertThat(new AccessTokens(TokenSettings.developmentAdmin(ADMIN_SECRET), Clock.systemUTC()).verify(token)).isEqualTo(new Caller("ops", true));
+        assertThatThrownBy(() -> new AccessTokens(TokenSettings.development(SECRET), Clock.systemUTC()).verify(token))
+                .as("not a buyers' token").isInstanceOf(AccessTokens.TokenException.class);
+    }
+
+    @Test
+    void anAdminTokenNeedsTheAdminsSecretAndLivesAnHourAtMost() {
+        assertThat(command(Map.of("SECKILL_MODE", "development", "SECKILL_TOKEN_SECRET", SECRET)).execute("--admin", "ops")).isEqualTo(2);
+        assertThat(errors.toString()).contains("SECKILL_ADMIN_TOKEN_SECRET");
+        assertThat(command(Map.of("SECKILL_MODE", "development", "SECKILL_ADMIN_TOKEN_SECRET", ADMIN_SECRET)).execute("--admin", "--ttl", "PT2H", "ops"))
+                .isEqualTo(2);
+        assertThat(errors.toString()).contains("SECKILL_ADMIN_TOKEN_MAX_LIFETIME_MS");
     }
 
     @Test
