@@ -13,6 +13,8 @@ import io.seckill.ingress.admin.SaleAdmin;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
 import io.seckill.ingress.buying.OrderDesk;
 import io.seckill.ingress.endings.OrderEndingDesk;
+import io.seckill.ingress.http.AdminResponseHeaders;
+import io.seckill.ingress.http.BuyersApiDocument;
 import io.seckill.ingress.http.DependencyOutage;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
@@ -89,6 +91,7 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
+        byte[] buyersOpenApi = BuyersApiDocument.of(openApi);
         this.buyers = server(threads, cfg -> {
             cfg.routes.post(BUY, ctx -> {
                 long started = System.nanoTime();
@@ -105,13 +108,14 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
             cfg.routes.post("/api/v1/orders/{orderId}/payment", desks.endings()::pay);
             cfg.routes.post("/api/v1/orders/{orderId}/cancellation", desks.endings()::cancel);
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
-            cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
+            cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(buyersOpenApi));
             if (benchmarkMode) {
                 // The ceiling a benchmark compares against: the same server doing nothing.
                 cfg.routes.get("/bench/noop", ctx -> ctx.result("ok"));
             }
         });
         this.admin = server(threads, cfg -> {
+            cfg.routes.before(AdminResponseHeaders::apply);
             cfg.routes.before("/admin/*", desks.adminGuard()::check);
             cfg.routes.before("/admin/*", desks.audit()::before);
             cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
@@ -127,11 +131,13 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
                 page.hostedPath = WATCH_PAGE;
                 page.directory = "/pages/watch";
                 page.location = Location.CLASSPATH;
+                page.headers = AdminResponseHeaders.PAGES;
             });
             cfg.staticFiles.add(page -> {
                 page.hostedPath = API_REFERENCE;
                 page.directory = "/pages/api-docs";
                 page.location = Location.CLASSPATH;
+                page.headers = AdminResponseHeaders.PAGES;
             });
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
             cfg.routes.after("/admin/*", desks.audit()::after);

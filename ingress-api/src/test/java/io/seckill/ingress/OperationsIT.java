@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpRequest;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -21,23 +22,14 @@ class OperationsIT {
     private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
     private final IngressFixture fixture = IngressFixture.get();
 
+    /** The admin listener serves the whole document: every route of both listeners, every code. */
     @Test
     void theOpenApiDocumentDescribesExactlyTheRealRoutesAndEveryErrorCode() {
-        JsonNode openApi = fixture.http.get("/openapi.json").json();
-        Set<String> documented = new TreeSet<>();
+        JsonNode openApi = fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/openapi.json")).GET()).json();
+        Set<String> documented = operations(openApi);
         Set<String> codesInResponses = new HashSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").properties().iterator(); paths.hasNext(); ) {
-            Map.Entry<String, JsonNode> path = paths.next();
-            for (Iterator<Map.Entry<String, JsonNode>> operations = path.getValue().properties().iterator(); operations.hasNext(); ) {
-                Map.Entry<String, JsonNode> operation = operations.next();
-                if (!HTTP_METHODS.contains(operation.getKey())) {
-                    continue;
-                }
-                documented.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
-                operation.getValue().path("responses").forEach(response ->
-                        response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())));
-            }
-        }
+        openApi.path("paths").forEach(path -> path.forEach(operation -> operation.path("responses").forEach(response ->
+                response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())))));
         openApi.path("x-error-codes-any-path").forEach(code -> codesInResponses.add(code.asText()));
         Set<String> enumerated = new HashSet<>();
         openApi.path("components").path("schemas").path("ErrorCode").path("enum").forEach(code -> enumerated.add(code.asText()));
@@ -46,6 +38,34 @@ class OperationsIT {
         assertThat(documented).isEqualTo(new TreeSet<>(fixture.ingress.routes()));
         assertThat(enumerated).isEqualTo(allCodes);
         assertThat(codesInResponses).isEqualTo(allCodes);
+    }
+
+    /** The buyers' listener describes the buyers' API: no admin route, nor the admins' security scheme or schemas. */
+    @Test
+    void theBuyersDocumentHoldsNothingOfTheAdminApi() {
+        JsonNode whole = fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/openapi.json")).GET()).json();
+        HttpApi.Reply buyers = fixture.http.get("/openapi.json");
+
+        Set<String> buyersRoutes = operations(whole);
+        buyersRoutes.removeIf(route -> route.contains(" /admin/"));
+        assertThat(operations(buyers.json())).isNotEmpty().isEqualTo(buyersRoutes);
+        assertThat(buyers.body()).doesNotContain("/admin/").doesNotContain("adminToken").doesNotContain("SaleDefinition")
+                .doesNotContain("StockAdjustment");
+        assertThat(buyers.json().path("components").path("schemas").path("ErrorCode").path("enum")).isNotEmpty();
+    }
+
+    /** "METHOD /path" of every operation a document describes. */
+    private static Set<String> operations(JsonNode openApi) {
+        Set<String> documented = new TreeSet<>();
+        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").properties().iterator(); paths.hasNext(); ) {
+            Map.Entry<String, JsonNode> path = paths.next();
+            path.getValue().properties().forEach(operation -> {
+                if (HTTP_METHODS.contains(operation.getKey())) {
+                    documented.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
+                }
+            });
+        }
+        return documented;
     }
 
     @Test

@@ -8,6 +8,9 @@ import io.seckill.ingress.watch.WatchedInstances;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +83,30 @@ class WatchIT {
         }
         assertThat(http.get("/watch/").status()).isEqualTo(404);
         assertThat(http.get("/api-docs/").status()).isEqualTo(404);
+    }
+
+    /** Pages, assets, the document and the API's answers alike, a refusal included; nothing but the public libraries cached. */
+    @Test
+    void everyAdminAnswerForbidsFramingSniffingCachingAndForeignScripts() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (String path : List.of("/watch/", "/watch/watch.js", "/api-docs/", "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/openapi.json",
+                "/admin/v1/watch", "/admin/v1/audit")) {
+            for (boolean authorized : List.of(true, false)) {
+                HttpRequest.Builder request = HttpRequest.newBuilder(fixture.http.adminUri(path)).GET();
+                if (authorized) {
+                    request.header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN);
+                }
+                HttpHeaders headers = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).headers();
+                String what = path + (authorized ? "" : " without a token");
+                assertThat(headers.firstValue("Content-Security-Policy")).as(what).hasValueSatisfying(policy ->
+                        assertThat(policy).contains("default-src 'self'", "frame-ancestors 'none'", "object-src 'none'"));
+                assertThat(headers.firstValue("X-Frame-Options")).as(what).contains("DENY");
+                assertThat(headers.firstValue("X-Content-Type-Options")).as(what).contains("nosniff");
+                if (!path.startsWith("/webjars/")) {
+                    assertThat(headers.firstValue("Cache-Control")).as(what + ": public versioned libraries alone are cached").contains("no-store");
+                }
+            }
+        }
     }
 
     private static JsonNode sale(JsonNode watch, long sku) {

@@ -1,6 +1,9 @@
 package io.seckill.ingress.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +13,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.stream.Collectors;
 import java.util.Locale;
 import java.util.Map;
 
@@ -50,10 +54,32 @@ public final class Json {
             }
             return value;
         } catch (JsonProcessingException e) {
-            throw new Problem(ErrorCode.MALFORMED_JSON, e.getOriginalMessage());
+            throw new Problem(ErrorCode.MALFORMED_JSON, detail(e));
         } catch (IOException e) {
             throw new Problem(ErrorCode.MALFORMED_JSON, "unreadable request body");
         }
+    }
+
+    /**
+     * What was wrong with a body, in the API's terms: the field and what it should have been, never the parser's own
+     * message, which names the Java classes behind the API.
+     */
+    private static String detail(JsonProcessingException failure) {
+        if (failure instanceof UnrecognizedPropertyException unknown) {
+            return "unknown field '" + unknown.getPropertyName() + "'; the fields are " + unknown.getKnownPropertyIds();
+        }
+        String field = failure instanceof JsonMappingException bound ? bound.getPath().stream().map(reference -> reference.getFieldName() != null
+                ? reference.getFieldName() : "[" + reference.getIndex() + "]").collect(Collectors.joining(".")) : "";
+        if (failure instanceof MismatchedInputException && !field.isEmpty()) {
+            return "field '" + field + "' is not of its type (docs/api.md)";
+        }
+        if (failure instanceof MismatchedInputException) {
+            return "the body is not the JSON object this route takes";
+        }
+        if (failure.getLocation() != null) {
+            return "not JSON at line " + failure.getLocation().getLineNr() + ", column " + failure.getLocation().getColumnNr();
+        }
+        return "the body is not JSON";
     }
 
     public static void respond(Context ctx, int status, Object body) {
