@@ -18,6 +18,7 @@ import io.seckill.ingress.http.BuyersApiDocument;
 import io.seckill.ingress.http.DependencyOutage;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.LogText;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.ProblemErrorHandler;
 import io.seckill.ingress.http.Reply;
@@ -173,11 +174,11 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
             cfg.routes.exception(Exception.class, (failure, ctx) -> {
                 Optional<Problem> outage = DependencyOutage.of(failure);
                 if (outage.isPresent()) {
-                    LOG.warn("{} {}: {} ({})", ctx.method(), ctx.path(), outage.get().code(), failure.toString());
+                    LOG.warn("{} {}: {} ({})", ctx.method(), LogText.escape(ctx.path()), outage.get().code(), failure.toString());
                     Json.problem(ctx, outage.get());
                     return;
                 }
-                LOG.error("{} {} failed", ctx.method(), ctx.path(), failure);
+                LOG.error("{} {} failed", ctx.method(), LogText.escape(ctx.path()), failure);
                 Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
             });
         });

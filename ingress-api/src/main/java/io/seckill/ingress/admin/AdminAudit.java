@@ -9,6 +9,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
+import io.seckill.ingress.http.LogText;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.AdminGuard;
@@ -28,8 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes an audit record of every admin action (a request that changes something, by an admin the guard let
  * in), to MySQL and the log: who, from where, when, what was asked, the answer's status, and the SKU's
- * definition before and after. Reads are not actions; requests the guard refused never reach an admin's
- * record. The log line is written even when MySQL cannot take the row, so no action goes unrecorded.
+ * definition before and after. Reads are not actions. Every attempt the guard refused after reading its token (401,
+ * 403) is recorded too, read or write: from where, what was asked, the status, and whom the token named if it was a
+ * valid one without the admin role ({@value #UNKNOWN} otherwise), never its body. Attempts refused unread (429, an
+ * address past its refused tokens) are counted by that limit, not recorded one by one. The log line is written even
+ * when MySQL cannot take the row, so no action goes unrecorded; every field in it is escaped, as any of them can be
+ * what a client wrote.
  */
 public final class AdminAudit {
 
@@ -39,6 +44,11 @@ public final class AdminAudit {
     private static final Pattern LIMIT = Pattern.compile("[0-9]{1,4}");
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 1000;
+    /** The admin of a refused attempt whose token named nobody we believe. */
+    static final String UNKNOWN = "-";
+    private static final Set<Integer> REFUSALS = Set.of(401, 403);
+    /** The width of {@code admin_audit.action}: a refused attempt's path is whatever the client sent. */
+    private static final int ACTION_CHARACTERS = 200;
     private static final Set<HandlerType> ACTIONS = Set.of(HandlerType.PUT, HandlerType.POST, HandlerType.PATCH, HandlerType.DELETE);
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
@@ -59,7 +69,7 @@ public final class AdminAudit {
 
     /** Before the action runs (after the guard): the target's state as it was. */
     public void before(Context ctx) {
-        if (action(ctx)) {
+        if (isAction(ctx)) {
             ctx.attribute(BEFORE, Optional.ofNullable(state(ctx)));
         }
     }
@@ -67,21 +77,30 @@ public final class AdminAudit {
     /** After the action was answered, whatever the answer. */
     public void after(Context ctx) {
         Optional<String> before = ctx.attribute(BEFORE);
-        if (before == null) {
-            return;
+        if (before != null) {
+            String body = ctx.body();
+            record(new AdminAuditLog.Entry(clock.instant(), AdminGuard.admin(ctx), trustedProxies.clientAddress(ctx), actionOf(ctx),
+                    ctx.statusCode(), body.isEmpty() ? null : body, before.orElse(null), state(ctx)));
+        } else if (REFUSALS.contains(ctx.statusCode())) {
+            record(new AdminAuditLog.Entry(clock.instant(), AdminGuard.refusedCaller(ctx).orElse(UNKNOWN), trustedProxies.clientAddress(ctx),
+                    actionOf(ctx), ctx.statusCode(), null, null, null));
         }
-        String body = ctx.body();
-        AdminAuditLog.Entry entry = new AdminAuditLog.Entry(clock.instant(), AdminGuard.admin(ctx),
-                trustedProxies.clientAddress(ctx), ctx.method().name() + " " + ctx.path(),
-                ctx.statusCode(), body.isEmpty() ? null : body, before.orElse(null), state(ctx));
-        LOG.info("admin audit: {} by {} from {}: {} (before {}, after {})", entry.action(), entry.admin(), entry.address(), entry.status(),
-                entry.beforeState(), entry.afterState());
+    }
+
+    private void record(AdminAuditLog.Entry entry) {
+        LOG.info("admin audit: {} by {} from {}: {} (before {}, after {})", LogText.escape(entry.action()), LogText.escape(entry.admin()),
+                LogText.escape(entry.address()), entry.status(), LogText.escape(entry.beforeState()), LogText.escape(entry.afterState()));
         try {
             log.record(dsl, entry);
         } catch (RuntimeException e) {
-            LOG.error("admin audit: the record of {} by {} could not be written to MySQL; this log line is its record", entry.action(),
-                    entry.admin(), e);
+            LOG.error("admin audit: the record of {} by {} could not be written to MySQL; this log line is its record", LogText.escape(entry.action()),
+                    LogText.escape(entry.admin()), e);
         }
+    }
+
+    private static String actionOf(Context ctx) {
+        String action = ctx.method().name() + " " + ctx.path();
+        return action.length() <= ACTION_CHARACTERS ? action : action.substring(0, ACTION_CHARACTERS);
     }
 
     /** {@code GET /admin/v1/audit?limit=}: the newest records, newest first. */
@@ -98,7 +117,7 @@ public final class AdminAudit {
         return Integer.parseInt(asked);
     }
 
-    private static boolean action(Context ctx) {
+    private static boolean isAction(Context ctx) {
         return ACTIONS.contains(ctx.method());
     }
 

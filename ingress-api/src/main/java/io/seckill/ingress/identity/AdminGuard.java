@@ -3,6 +3,7 @@ package io.seckill.ingress.identity;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Problem;
 import io.javalin.http.Context;
+import java.util.Optional;
 
 /**
  * Admin endpoints need an admin's token (signed by the admins' key, never the buyers') carrying the admin role: without
@@ -11,6 +12,7 @@ import io.javalin.http.Context;
 public final class AdminGuard {
 
     private static final String ADMIN = "seckill.admin";
+    private static final String REFUSED = "seckill.admin.refused";
     private final BearerTokens tokens;
 
     public AdminGuard(BearerTokens tokens) {
@@ -20,9 +22,15 @@ public final class AdminGuard {
     public void check(Context ctx) {
         Caller caller = tokens.caller(ctx);
         if (!caller.admin()) {
+            ctx.attribute(REFUSED, caller.subject());
             throw new Problem(ErrorCode.FORBIDDEN, "admin endpoints need a token with the admin role");
         }
         ctx.attribute(ADMIN, caller.subject());
+    }
+
+    /** Whom a request's token named when it was refused for want of the admin role; empty for any other request. */
+    public static Optional<String> refusedCaller(Context ctx) {
+        return Optional.ofNullable(ctx.attribute(REFUSED));
     }
 
     /** The admin a checked request came from. */
