@@ -1,5 +1,8 @@
 package io.seckill.config;
 
+import java.util.Locale;
+import java.util.regex.Pattern;
+
 /**
  * Where the three servers are, the MySQL account services connect as (the application account: DML on
  * the tables it uses, nothing else) and how they get into Kafka (each service as its own principal). Every service reads
@@ -12,23 +15,64 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     public static final String MYSQL_USER = "SECKILL_MYSQL_USER";
     public static final String MYSQL_PASSWORD = "SECKILL_MYSQL_PASSWORD";
     public static final String KAFKA_BOOTSTRAP = "SECKILL_KAFKA_BOOTSTRAP";
+    private static final Pattern AMPERSAND = Pattern.compile("&");
 
     /** The shortest MySQL password a production service takes. */
     public static final int MIN_MYSQL_PASSWORD_BYTES = 12;
 
     /**
      * For a service that connects to MySQL: in production its password is a secret ({@link Secrets#required}: set, long
-     * enough, never a published development value), checked before anything listens.
+     * enough, never a published development value) and its URL verifies the server's certificate (unless
+     * {@link PlaintextNetwork} names the risk), checked before anything listens.
      */
     public static InfraAddresses forMySqlUser(Env env, KafkaPrincipal principal) {
         DeploymentMode mode = DeploymentMode.of(env);
         return switch (mode) {
             case PRODUCTION -> {
                 Secrets.required(env, mode, MYSQL_PASSWORD, MIN_MYSQL_PASSWORD_BYTES);
+                if (!verifiesServer(mysqlUrl(env)) && !PlaintextNetwork.allowed(env)) {
+                    throw new IllegalArgumentException(MYSQL_URL + " does not verify the server's certificate: production asks for TLS with "
+                            + "sslMode=VERIFY_IDENTITY (or VERIFY_CA) in the URL" + PlaintextNetwork.remedy());
+                }
                 yield from(env, principal);
             }
             case DEVELOPMENT -> from(env, principal);
         };
+    }
+
+    /**
+     * For a service that also uses Redis: besides {@link #forMySqlUser}'s checks, in production Redis is reached as a user
+     * of its own with a password (an ACL user: {@code redis://USER:PASSWORD@host:port}), never as the all-powerful
+     * default user or with no password, and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the risk.
+     */
+    public static InfraAddresses forRedisUser(Env env, KafkaPrincipal principal) {
+        InfraAddresses addresses = forMySqlUser(env, principal);
+        if (DeploymentMode.of(env) == DeploymentMode.PRODUCTION) {
+            if (!addresses.redis().namesUserAndPassword()) {
+                throw new IllegalArgumentException(RedisAddress.URL + " names no user and password: production reaches Redis as the service's own ACL "
+                        + "user (redis://USER:PASSWORD@host:port), which may run only what the service runs");
+            }
+            if (!addresses.redis().tls() && !PlaintextNetwork.allowed(env)) {
+                throw new IllegalArgumentException(RedisAddress.URL + " is not TLS: production reaches Redis over rediss://" + PlaintextNetwork.remedy());
+            }
+        }
+        return addresses;
+    }
+
+    /** Whether a MySQL Connector/J URL asks for TLS and checks the server's certificate. */
+    static boolean verifiesServer(String jdbcUrl) {
+        int query = jdbcUrl.indexOf('?');
+        if (query < 0) {
+            return false;
+        }
+        for (String parameter : AMPERSAND.split(jdbcUrl.substring(query + 1), -1)) {
+            int equals = parameter.indexOf('=');
+            if (equals > 0 && parameter.substring(0, equals).equalsIgnoreCase("sslMode")) {
+                String value = parameter.substring(equals + 1).toUpperCase(Locale.ROOT);
+                return value.equals("VERIFY_IDENTITY") || value.equals("VERIFY_CA");
+            }
+        }
+        return false;
     }
 
     /** The servers {@code env} names, Kafka reached as {@code principal} unless SECKILL_KAFKA_USER names another. */

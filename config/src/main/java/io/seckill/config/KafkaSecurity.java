@@ -142,6 +142,10 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
             throw new IllegalArgumentException(PROTOCOL + "=PLAINTEXT lets anyone who reaches the broker write any topic; production "
                     + "clients authenticate (SASL_SSL, or SSL with a client certificate)");
         }
+        if (mode == DeploymentMode.PRODUCTION && protocol == Protocol.SASL_PLAINTEXT && !PlaintextNetwork.allowed(env)) {
+            throw new IllegalArgumentException(PROTOCOL + "=SASL_PLAINTEXT sends every order in the clear to whoever is on the path; production "
+                    + "uses SASL_SSL" + PlaintextNetwork.remedy());
+        }
         return protocol;
     }
 

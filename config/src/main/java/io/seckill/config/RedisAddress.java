@@ -61,6 +61,19 @@ public record RedisAddress(Topology topology, String url) {
         return URI.create(parsed.scheme() + "://" + parsed.userInfo() + first.host() + ":" + first.port() + parsed.path());
     }
 
+    /** Whether the URL names a user and a password ({@code USER:PASSWORD@}), both non-empty: an ACL user of its own. */
+    public boolean namesUserAndPassword() {
+        String userInfo = parse(topology, url).userInfo();
+        int colon = userInfo.indexOf(':');
+        // userInfo ends with its '@'
+        return colon > 0 && colon < userInfo.length() - 2;
+    }
+
+    /** Whether the servers are reached over TLS ({@code rediss://}). */
+    public boolean tls() {
+        return parse(topology, url).scheme().equals("rediss");
+    }
+
     /** The URL with its password replaced, for logs and banners. */
     public String redacted() {
         Parsed parsed = parse(topology, url);

@@ -18,8 +18,9 @@ class MySqlAccountsTest {
                 .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining("pw-9f2c");
         assertThatThrownBy(() -> InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD)), KafkaPrincipal.DB_SINK))
                 .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
-        assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD)),
-                KafkaPrincipal.DB_SINK).mysqlUser()).isEqualTo("seckill_app");
+        assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD,
+                InfraAddresses.MYSQL_URL, "jdbc:mysql://mysql.internal:3306/seckill?sslMode=VERIFY_IDENTITY")), KafkaPrincipal.DB_SINK).mysqlUser())
+                .isEqualTo("seckill_app");
     }
 
     @Test

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.seckill.config.PlaintextNetwork;
 import io.seckill.ingress.http.TrustedProxies;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -36,6 +37,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -149,6 +151,16 @@ class KubernetesManifestsTest {
         assertThat(policy.getSpec().getIngress()).filteredOn(rule -> rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == buyersPort))
                 .singleElement().satisfies(rule -> assertThat(rule.getFrom()).as("only from the ingress controller").singleElement()
                         .satisfies(peer -> assertThat(peer.getNamespaceSelector().getMatchLabels()).containsKey("kubernetes.io/metadata.name")));
+    }
+
+    /** Production reaches every store over verified TLS: nothing in the clear, and no setting that allows it. */
+    @Test
+    void productionTalksToItsStoresOverVerifiedTls() throws Exception {
+        ConfigMap settings = only(render("production"), ConfigMap.class).stream().filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
+                .findFirst().orElseThrow();
+        assertThat(settings.getData()).doesNotContainKey("SECKILL_MODE").doesNotContainKey(PlaintextNetwork.SETTING)
+                .containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_SSL");
+        assertThat(settings.getData().get("SECKILL_MYSQL_URL")).contains("sslMode=VERIFY_IDENTITY");
     }
 
     private static List<KubernetesResource> render(String overlay) throws IOException, InterruptedException {

@@ -42,6 +42,7 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.EvictionPolicy;
+import io.seckill.redisstate.RedisRelease;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
@@ -102,6 +103,7 @@ public final class IngressApi implements AutoCloseable {
                     host.meters()));
             UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
+            RedisRelease.check(redis, config.mode());
             LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());

@@ -33,7 +33,8 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
                             int outboxWriters, int redisPipelines, boolean benchmarkMode, PaymentVerifier paymentVerifier,
-                            TopicLayout topics, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp, boolean virtualThreads) {
+                            TopicLayout topics, List<WatchedInstances.Instance> watchedInstances, WarmUpSettings warmUp, boolean virtualThreads,
+                            DeploymentMode mode) {
 
     public static final String PAYMENT_VERIFIER = "SECKILL_PAYMENT_VERIFIER";
     public static final String GATEWAY_SECRET = "SECKILL_GATEWAY_SECRET";
@@ -179,6 +180,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
                 TopicLayout.from(env),
                 WatchedInstances.from(env),
                 WarmUpSettings.from(env),
-                Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")));
+                Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")),
+                mode);
     }
 }

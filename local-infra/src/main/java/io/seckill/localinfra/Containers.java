@@ -26,7 +26,7 @@ final class Containers {
     }
 
     static RunningServer redis() {
-        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7")).withExposedPorts(6379);
+        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7.4.6")).withExposedPorts(6379);
         redis.start();
         return new Started(redis, "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379));
     }

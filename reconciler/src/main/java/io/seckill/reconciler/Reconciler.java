@@ -17,6 +17,7 @@ import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.EvictionPolicy;
+import io.seckill.redisstate.RedisRelease;
 import io.seckill.redisstate.RedisMemory;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisEpoch;
@@ -76,6 +77,7 @@ public final class Reconciler implements AutoCloseable {
             Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
             UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
+            RedisRelease.check(redis, config.mode());
             KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());

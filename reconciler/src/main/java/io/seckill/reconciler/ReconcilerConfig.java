@@ -1,5 +1,6 @@
 package io.seckill.reconciler;
 
+import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
@@ -32,7 +33,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                                Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
                                Duration redisWatchInterval, Duration rebuildSettle, Duration hangingTransactionAfter, Duration hangingTransactionCheckInterval,
                                Duration expiryInterval, int expiryBatch, int poolSize, int redisPoolSize, Duration orderStatusTtl,
-                               TopicLayout topics) {
+                               TopicLayout topics, DeploymentMode mode) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -56,6 +57,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 8),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 16),
                 OrderStatusStore.ttl(env),
-                TopicLayout.from(env));
+                TopicLayout.from(env),
+                DeploymentMode.of(env));
     }
 }

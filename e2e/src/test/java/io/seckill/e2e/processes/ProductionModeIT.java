@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.PlaintextNetwork;
+import io.seckill.config.RedisAddress;
 import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
@@ -64,9 +66,12 @@ class ProductionModeIT {
                 TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 TokenSettings.ADMIN_ISSUER, "https://staff-id.shop.example", TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
                 InfraAddresses.MYSQL_PASSWORD, "a-mysql-password-nobody-published",
-                // The development broker listens on loopback without TLS: SCRAM alone, which production allows when asked.
-                KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT", KafkaSecurity.PASSWORD, "a-kafka-password-nobody-published",
+                KafkaSecurity.PASSWORD, "a-kafka-password-nobody-published",
                 IngressConfig.PAYMENT_VERIFIER, "none"));
+        // The development servers listen on loopback without TLS, which production takes only when told; Redis as a user of its own.
+        settings.put(KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT");
+        settings.put(PlaintextNetwork.SETTING, "true");
+        settings.put(RedisAddress.URL, "redis://seckill-ingress:a-redis-password-nobody-published@127.0.0.1:6379");
         settings.putAll(override);
         return settings;
     }
