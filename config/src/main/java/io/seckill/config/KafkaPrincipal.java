@@ -9,6 +9,11 @@ public enum KafkaPrincipal {
     STREAM_PROCESSOR("seckill-stream-processor"),
     DB_SINK("seckill-db-sink"),
     RECONCILER("seckill-reconciler"),
+    /**
+     * The reconciler's hanging-transaction repair alone: aborting another producer's transaction writes its markers,
+     * which Kafka allows only with the cluster's ClusterAction, so this one right lives under a login no other job holds.
+     */
+    TRANSACTION_REPAIR("seckill-transaction-repair"),
     OPERATOR("seckill-operator");
 
     private final String user;

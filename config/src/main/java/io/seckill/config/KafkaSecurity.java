@@ -24,6 +24,9 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
     public static final String SASL_MECHANISM = "SECKILL_KAFKA_SASL_MECHANISM";
     public static final String USER = "SECKILL_KAFKA_USER";
     public static final String PASSWORD = "SECKILL_KAFKA_PASSWORD";
+    /** The hanging-transaction repair's own login ({@link KafkaPrincipal#TRANSACTION_REPAIR}), apart from its service's. */
+    public static final String REPAIR_USER = "SECKILL_KAFKA_REPAIR_USER";
+    public static final String REPAIR_PASSWORD = "SECKILL_KAFKA_REPAIR_PASSWORD";
     public static final String TRUSTSTORE = "SECKILL_KAFKA_TRUSTSTORE";
     public static final String TRUSTSTORE_TYPE = "SECKILL_KAFKA_TRUSTSTORE_TYPE";
     public static final String TRUSTSTORE_PASSWORD = "SECKILL_KAFKA_TRUSTSTORE_PASSWORD";
@@ -104,16 +107,29 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
      *         published or short password, a production client that would not authenticate
      */
     public static KafkaSecurity from(Env env, KafkaPrincipal principal) {
+        return from(env, principal, USER, PASSWORD);
+    }
+
+    /**
+     * The reconciler's hanging-transaction repair: the service's protocol and stores, the repair's own login
+     * ({@value #REPAIR_USER}, default {@code seckill-transaction-repair}; {@value #REPAIR_PASSWORD}, checked as every
+     * password is).
+     */
+    public static KafkaSecurity repairFrom(Env env) {
+        return from(env, KafkaPrincipal.TRANSACTION_REPAIR, REPAIR_USER, REPAIR_PASSWORD);
+    }
+
+    private static KafkaSecurity from(Env env, KafkaPrincipal principal, String userSetting, String passwordSetting) {
         DeploymentMode mode = DeploymentMode.of(env);
         Protocol protocol = protocol(env, mode);
         Optional<Sasl> sasl = Optional.empty();
         if (protocol.usesSasl()) {
             String password = switch (mode) {
-                case PRODUCTION -> Secrets.required(env, mode, PASSWORD, MIN_PASSWORD_BYTES);
-                case DEVELOPMENT -> env.string(PASSWORD, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
+                case PRODUCTION -> Secrets.required(env, mode, passwordSetting, MIN_PASSWORD_BYTES);
+                case DEVELOPMENT -> env.string(passwordSetting, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
             };
             sasl = Optional.of(new Sasl(Mechanism.named(env.string(SASL_MECHANISM, Mechanism.SCRAM_SHA_512.kafkaName())),
-                    env.string(USER, principal.user()), password));
+                    env.string(userSetting, principal.user()), password));
         }
         Optional<Store> truststore = store(env, TRUSTSTORE, TRUSTSTORE_TYPE, TRUSTSTORE_PASSWORD);
         Optional<Store> keystore = store(env, KEYSTORE, KEYSTORE_TYPE, KEYSTORE_PASSWORD);

@@ -36,6 +36,19 @@ class KafkaSecurityTest {
                 KafkaSecurity.SASL_MECHANISM, "PLAIN")), KafkaPrincipal.INGRESS)).hasMessageContaining(KafkaSecurity.SASL_MECHANISM);
     }
 
+    /** The hanging-transaction repair logs in apart, as its own principal with its own password, checked as any. */
+    @Test
+    void theRepairLogsInAsItsOwnPrincipalWithItsOwnPassword() {
+        Env reconciler = new Env(Map.of(KafkaSecurity.PASSWORD, PASSWORD, KafkaSecurity.REPAIR_PASSWORD, "the-repairs-own-password"));
+
+        assertThat(KafkaSecurity.repairFrom(reconciler).sasl()).contains(new KafkaSecurity.Sasl(KafkaSecurity.Mechanism.SCRAM_SHA_512,
+                "seckill-transaction-repair", "the-repairs-own-password"));
+        assertThatThrownBy(() -> KafkaSecurity.repairFrom(new Env(Map.of(KafkaSecurity.PASSWORD, PASSWORD))))
+                .hasMessageContaining(KafkaSecurity.REPAIR_PASSWORD);
+        assertThatThrownBy(() -> KafkaSecurity.repairFrom(new Env(Map.of(KafkaSecurity.REPAIR_PASSWORD, Secrets.DEVELOPMENT_KAFKA_PASSWORD))))
+                .hasMessageContaining(KafkaSecurity.REPAIR_PASSWORD).hasMessageNotContaining(Secrets.DEVELOPMENT_KAFKA_PASSWORD);
+    }
+
     @Test
     void storesApplyToTlsAndDevelopmentTakesThePublishedPasswordOverLoopbackScram() {
         KafkaSecurity tls = KafkaSecurity.from(new Env(Map.of(KafkaSecurity.PASSWORD, PASSWORD, KafkaSecurity.TRUSTSTORE, "/etc/seckill/ca.pem",

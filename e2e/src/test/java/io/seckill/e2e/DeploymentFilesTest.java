@@ -123,7 +123,7 @@ class DeploymentFilesTest {
         assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
                 "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "SECKILL_ADMIN_TOKEN_SECRET", "SECKILL_ADMIN_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
                 "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
-                "KAFKA_RECONCILER_PASSWORD");
+                "KAFKA_RECONCILER_PASSWORD", "KAFKA_TRANSACTION_REPAIR_PASSWORD");
         Matcher references = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]*)\\}").matcher(file);
         while (references.find()) {
             assertThat(references.group(2)).as("the refusal names " + references.group(1)).contains(references.group(1));

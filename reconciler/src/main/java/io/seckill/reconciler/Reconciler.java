@@ -56,14 +56,18 @@ public final class Reconciler implements AutoCloseable {
     private final UnifiedJedis redis;
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
+    /** The hanging-transaction repair's own client, under its own principal: the one job with a cluster right. */
+    private final Admin repairAdmin;
     private final OpenedResources opened;
     private final ScheduledJobs jobs;
 
-    private Reconciler(Database database, UnifiedJedis redis, KafkaProducer<String, byte[]> producer, Admin admin, OpenedResources opened) {
+    private Reconciler(Database database, UnifiedJedis redis, KafkaProducer<String, byte[]> producer, Admin admin, Admin repairAdmin,
+                       OpenedResources opened) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
         this.admin = admin;
+        this.repairAdmin = repairAdmin;
         this.opened = opened;
         this.jobs = opened.add(new ScheduledJobs());
     }
@@ -82,7 +86,8 @@ public final class Reconciler implements AutoCloseable {
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
             Admin admin = opened.add(Admin.create(KafkaClients.admin(kafka)), a -> a.close(KAFKA_CLOSE));
-            Reconciler reconciler = new Reconciler(database, redis, producer, admin, opened);
+            Admin repairAdmin = opened.add(Admin.create(KafkaClients.admin(config.repairKafka())), a -> a.close(KAFKA_CLOSE));
+            Reconciler reconciler = new Reconciler(database, redis, producer, admin, repairAdmin, opened);
             reconciler.startParts(config, host);
             LOG.info("reconciler started: {} jobs, relay grace {}, drift check every {}", reconciler.jobs.size(),
                     config.relayBackoff().grace(), config.driftCheckInterval());
@@ -164,7 +169,7 @@ public final class Reconciler implements AutoCloseable {
         DriftCheck drift = new DriftCheck(database.dsl(), new Skus(), outboxRows, orderEvents, new StockAdjustments(), saleStore,
                 config.driftRepairAfter(), metrics);
         jobs.every(config.driftCheckInterval(), "drift check", () -> metrics.skus(drift.run()));
-        HangingTransactions hanging = new HangingTransactions(admin, config.hangingTransactionAfter(), config.hangingTransactionCheckInterval(), clock, metrics);
+        HangingTransactions hanging = new HangingTransactions(repairAdmin, config.hangingTransactionAfter(), config.hangingTransactionCheckInterval(), clock, metrics);
         host.readiness().add("hanging-transactions", hanging::readiness);
         jobs.every(config.hangingTransactionCheckInterval(), "hanging transaction check", hanging::abortHanging);
         // A measurement never outlasts its interval: a silent cluster skips a round instead of stacking them.

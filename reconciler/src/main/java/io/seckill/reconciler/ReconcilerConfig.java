@@ -2,6 +2,8 @@ package io.seckill.reconciler;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
+import io.seckill.config.KafkaAccess;
+import io.seckill.config.KafkaSecurity;
 import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.RelayBackoff;
@@ -22,6 +24,7 @@ import java.time.Duration;
  * SECKILL_REBUILD_SETTLE_MS (0): how long a rebuild keeps a lost sale closed before it reads MySQL (above the ingress's
  * outbox wait, every order reserved before the close is recorded or fenced by then),
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
+ * by a Kafka login of the repair's own (SECKILL_KAFKA_REPAIR_USER, SECKILL_KAFKA_REPAIR_PASSWORD: {@link KafkaSecurity#repairFrom}),
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
  * SECKILL_EXPIRY_BATCH (500): orders expired per transaction,
  * SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS (10000), SECKILL_LEAK_SWEEP_INTERVAL_MS (1000), SECKILL_REDIS_WATCH_INTERVAL_MS (1000): how often Redis is checked for lost state, SECKILL_RECONCILER_POOL_SIZE (8), SECKILL_REDIS_POOL_SIZE (16), SECKILL_ORDER_STATUS_TTL_MS (86400000), the topics' layout ({@link TopicLayout}).
@@ -33,7 +36,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                                Duration figuresInterval, Duration leakSweepAfter, Duration leakSweepInterval,
                                Duration redisWatchInterval, Duration rebuildSettle, Duration hangingTransactionAfter, Duration hangingTransactionCheckInterval,
                                Duration expiryInterval, int expiryBatch, int poolSize, int redisPoolSize, Duration orderStatusTtl,
-                               TopicLayout topics, DeploymentMode mode) {
+                               TopicLayout topics, DeploymentMode mode, KafkaAccess repairKafka) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
         return new ReconcilerConfig(infra,
@@ -58,6 +61,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.integer("SECKILL_REDIS_POOL_SIZE", 16),
                 OrderStatusStore.ttl(env),
                 TopicLayout.from(env),
-                DeploymentMode.of(env));
+                DeploymentMode.of(env),
+                new KafkaAccess(infra.kafkaBootstrap(), KafkaSecurity.repairFrom(env)));
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.KafkaAccess;
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
@@ -45,7 +47,8 @@ class HangingTransactionsIT {
         transactional.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 900_000);
         try (KafkaProducer<String, byte[]> quiet = new KafkaProducer<>(transactional);
              KafkaProbe kafka = new KafkaProbe(bootstrap);
-             Admin admin = Admin.create(KafkaClients.admin(bootstrap))) {
+             // As the repair runs in the reconciler: under its own principal, with only its own grants.
+             Admin admin = Admin.create(KafkaClients.admin(LocalInfrastructure.get().addressesFor(KafkaPrincipal.TRANSACTION_REPAIR).kafka()))) {
             quiet.initTransactions();
             quiet.beginTransaction();
             quiet.send(new ProducerRecord<>(topic, 5, "quiet", inside)).get();

@@ -19,10 +19,15 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -86,6 +91,39 @@ class KafkaAclsIT {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(sink, "seckill-stream-processor", "acl-test"))) {
             consumer.subscribe(List.of(Topic.ORDER_REQUESTS.topicName()));
             assertThatThrownBy(() -> consumer.poll(REFUSAL)).isInstanceOfAny(GroupAuthorizationException.class, TopicAuthorizationException.class);
+        }
+    }
+
+    /**
+     * Only the hanging-transaction repair's login may look at another producer's transaction on a topic its service does
+     * not read, and abort it (writing its markers takes the cluster's ClusterAction): the reconciler's own login can do
+     * neither, so a stolen reconciler credential writes no transaction marker.
+     */
+    @Test
+    void onlyTheRepairsLoginDescribesAndAbortsAnotherProducersTransaction() throws Exception {
+        TopicPartition partition = new TopicPartition(Topic.ORDERS_UNIQUE.topicName(), 7);
+        Properties transactional = KafkaClients.producer(INFRA.addresses().kafka(), "acl-repair-test");
+        transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "acl-repair-test-" + System.nanoTime());
+        try (KafkaProducer<String, byte[]> open = new KafkaProducer<>(transactional);
+             Admin reconciler = Admin.create(KafkaClients.admin(INFRA.addressesFor(KafkaPrincipal.RECONCILER).kafka()));
+             Admin repair = Admin.create(KafkaClients.admin(INFRA.addressesFor(KafkaPrincipal.TRANSACTION_REPAIR).kafka()))) {
+            open.initTransactions();
+            open.beginTransaction();
+            open.send(new ProducerRecord<>(partition.topic(), partition.partition(), "open", new byte[] {1})).get();
+
+            assertThatThrownBy(() -> reconciler.describeProducers(List.of(partition)).all().get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            ProducerState producer = repair.describeProducers(List.of(partition)).partitionResult(partition).get(REFUSAL.toSeconds(), TimeUnit.SECONDS)
+                    .activeProducers().stream().filter(state -> state.currentTransactionStartOffset().isPresent()).findFirst().orElseThrow();
+            AbortTransactionSpec abort = new AbortTransactionSpec(partition, producer.producerId(), (short) producer.producerEpoch(),
+                    producer.coordinatorEpoch().orElse(-1));
+            assertThatThrownBy(() -> reconciler.abortTransaction(abort).all().get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+
+            repair.abortTransaction(abort).all().get(REFUSAL.toSeconds() * 6, TimeUnit.SECONDS);
+
+            assertThat(repair.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers())
+                    .noneMatch(state -> state.producerId() == producer.producerId() && state.currentTransactionStartOffset().isPresent());
         }
     }
 

@@ -20,8 +20,10 @@ import org.apache.kafka.common.resource.ResourceType;
  * reads it and writes the unique orders and dead letters, with its own group, internal topics and transactional ids;
  * the db-sink reads the unique orders and writes results, compensations and dead letters; the reconciler reads results,
  * compensations, lifecycle events and dead letters, and writes {@code order-requests} and {@code order-lifecycle} (the
- * outbox relays, expiries) and dead letters, and may look at every group's lag and abort a hanging transaction (which
- * Kafka grants only with the cluster's ClusterAction). The operator's principal is a super user of the broker.
+ * outbox relays, expiries) and dead letters, and may look at every group's lag; the reconciler's hanging-transaction
+ * repair, under a principal of its own, may look at the producers and transactions on every partition it watches and
+ * abort one (which Kafka grants only with the cluster's ClusterAction): no other job holds that login. The operator's
+ * principal is a super user of the broker.
  */
 public final class KafkaAcls {
 
@@ -76,17 +78,23 @@ public final class KafkaAcls {
                 for (Topic<?> written : List.of(Topic.ORDER_REQUESTS, Topic.ORDER_LIFECYCLE, Topic.DEAD_LETTERS)) {
                     grants.topic(written, AclOperation.WRITE);
                 }
-                // The figures (every group's lag) and the hanging-transaction check (producers on every written partition).
+                // The figures: every group's lag, the stream-processor's internal topics' included. Descriptions only.
                 grants.literal(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, AclOperation.DESCRIBE);
+                grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
+            }
+            case TRANSACTION_REPAIR -> {
+                // The producers on every partition it watches (DescribeProducers wants Read on the topic): the catalogued
+                // topics, the stream-processor's internal ones and the consumer offsets, where transactional offset commits
+                // land (a transaction left hanging there blocks every read_committed group's committed offsets).
                 for (Topic<?> topic : Topic.all()) {
+                    grants.topic(topic, AclOperation.DESCRIBE);
                     grants.topic(topic, AclOperation.READ);
                 }
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.READ);
-                // Transactional offset commits land there: a transaction left hanging on it blocks every read_committed
-                // group's committed offsets (Streams cannot start its tasks) until the check aborts it.
                 grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.DESCRIBE);
                 grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.READ);
+                // Every coordinator's transactions, to tell an abandoned one from a live one; and the abort's markers.
                 grants.literal(ResourceType.TRANSACTIONAL_ID, ResourcePattern.WILDCARD_RESOURCE, AclOperation.DESCRIBE);
                 grants.literal(ResourceType.CLUSTER, Resource.CLUSTER_NAME, AclOperation.CLUSTER_ACTION);
             }
