@@ -9,6 +9,7 @@ import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
+import io.seckill.runtime.PerMinuteSample;
 import io.seckill.schemas.events.OrderIdFormat;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
@@ -30,7 +31,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Files every dead letter in MySQL with its reason. When the poison is an order request (it failed on
+ * Files dead letters in MySQL with their reason: every one that decides or releases something, and of those that change
+ * nothing (no order named, or one they prove nothing about) the first {@value #INERT_FILED_PER_MINUTE} a minute, the rest
+ * counted ({@code seckill_dead_letters_unfiled_total}); the topic keeps them all for its retention. When the poison is an order request (it failed on
  * the request path) that still names its order (orderId and skuId readable), the database never
  * decided that order and the order's own outbox row is poison too (its payload no valid order request
  * saying what its columns say), the order can never be decided: it is decided REJECTED (DEAD_LETTERED)
@@ -42,11 +45,22 @@ import org.slf4j.LoggerFactory;
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
 record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
-                          ReconcilerMetrics metrics) {
+                          ReconcilerMetrics metrics, PerMinuteSample inertFiled) {
+
+    DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
+                       ReconcilerMetrics metrics) {
+        this(dsl, deadLettered, saleStore, statuses, clock, metrics,
+                new PerMinuteSample("dead letters that changed nothing, filed", INERT_FILED_PER_MINUTE, System::nanoTime));
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRecorder.class);
     private static final ObjectMapper LENIENT = new ObjectMapper();
     private static final int MAX_REASON = 1000;
+    /**
+     * Dead letters that change nothing (they name no order, or one they cannot decide) filed per minute; the rest are
+     * counted only: anyone who may write the topic could otherwise fill the table.
+     */
+    static final int INERT_FILED_PER_MINUTE = 60;
 
     void onDeadLetters(List<Delivery<byte[]>> deliveries) {
         for (Delivery<byte[]> delivery : deliveries) {
@@ -60,6 +74,13 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
         Optional<OrderResult> rejected = order.isPresent() && fromRequestPath(record) ? rejectedAsDeadLettered(order.get().orderId()) : Optional.empty();
         boolean released = rejected.isPresent() && saleStore.release(rejected.get().skuId(), rejected.get().orderId(), rejected.get().userId()) > 0;
         String reason = Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.REASON)).orElse("no reason given");
+        metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
+                Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
+                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
+        if (rejected.isEmpty() && !inertFiled.keep("inert")) {
+            metrics.deadLetterNotFiled();
+            return;
+        }
         try {
             file(record, order, reason, released, true);
         } catch (RuntimeException refused) {
@@ -70,9 +91,6 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
             file(record, order, "could not be filed as received (" + refused.getMessage() + "); reason: " + reason, released, false);
         }
         rejected.ifPresent(rejection -> statuses.decide(rejection.orderId(), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
-        metrics.deadLetter(Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE)).orElse("unknown"),
-                Optional.ofNullable(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.EXCEPTION))
-                        .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("unknown"));
     }
 
     /** @param asReceived false to leave out the record's key and text headers (stage, source topic) */

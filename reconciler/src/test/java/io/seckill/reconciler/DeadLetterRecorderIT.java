@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,6 +99,55 @@ class DeadLetterRecorderIT {
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 1));
         assertThat(Stores.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.RECORD_VALUE.eq(garbage).and(DEAD_LETTERS.ORDER_ID.isNull()))).isTrue();
         assertThat(Stores.STATUSES.get(order.orderId())).isEmpty();
+    }
+
+    /**
+     * A flood of dead letters that change nothing (whoever may write the topic can send them) files a minute's sample and
+     * counts the rest; one that returns a reservation beside them is filed and does its work whatever the flood.
+     */
+    @Test
+    void aFloodOfDeadLettersThatChangeNothingFilesAMinutesSampleWhileOneThatReleasesIsFiled() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DeadLetterRecorder flooded = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
+                new ReconcilerMetrics(meters, Clock.systemUTC()));
+        String marker = "forged-flood-" + System.nanoTime();
+        List<Delivery<byte[]>> flood = new ArrayList<>();
+        for (int i = 0; i < 3 * DeadLetterRecorder.INERT_FILED_PER_MINUTE; i++) {
+            flood.add(deadLetter(Topic.ORDER_RESULTS, (marker + " " + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        long sku = Stores.openSale(5, 1);
+        OrderRequested order = Stores.accepted(sku, "amid-the-flood", Instant.now().plusSeconds(600));
+        flood.add(deadLetter(Topic.ORDER_REQUESTS, poisonedAtItsSource(order)));
+
+        flooded.onDeadLetters(flood);
+
+        long filed = Stores.sql().fetchCount(DEAD_LETTERS, DSL.field("CAST({0} AS CHAR)", String.class, DEAD_LETTERS.RECORD_VALUE).startsWith(marker));
+        assertThat(filed).isEqualTo(DeadLetterRecorder.INERT_FILED_PER_MINUTE);
+        assertThat(meters.counter("seckill.dead.letters.unfiled").count()).isEqualTo(2 * DeadLetterRecorder.INERT_FILED_PER_MINUTE);
+        assertThat(Stores.sql().fetchValue(DEAD_LETTERS.RELEASED, DEAD_LETTERS.ORDER_ID.eq(order.orderId()))).isTrue();
+        assertThat(Stores.PROBE.heldBy(sku, "amid-the-flood")).isZero();
+    }
+
+    /** Headers are what the writer chose: forged stages and failures cannot make meters without end. */
+    @Test
+    void forgedStagesAndFailuresMakeABoundedSetOfMeters() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
+                new ReconcilerMetrics(meters, Clock.systemUTC()));
+        List<Delivery<byte[]>> forged = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            byte[] value = ("forged header " + i).getBytes(StandardCharsets.UTF_8);
+            ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(Topic.DEAD_LETTERS.topicName(), 0, DLQ_OFFSET.incrementAndGet(), "key", value);
+            DeadLetterHeaders.describe(record.headers(), "stage-" + i, new InvalidEventException("forged"), Topic.ORDER_RESULTS.topicName(), 0, i);
+            record.headers().remove(DeadLetterHeaders.EXCEPTION);
+            record.headers().add(DeadLetterHeaders.EXCEPTION, ("com.example.Forged" + i).getBytes(StandardCharsets.UTF_8));
+            forged.add(new Delivery<>(value, record));
+        }
+
+        recorder.onDeadLetters(forged);
+
+        assertThat(meters.find("seckill.dead.letters").counters()).hasSizeLessThanOrEqualTo(ReconcilerMetrics.FAILURE_TAGS + 1)
+                .allSatisfy(counter -> assertThat(counter.getId().getTag("stage")).isEqualTo(ReconcilerMetrics.OTHER));
     }
 
     @Test

@@ -31,19 +31,34 @@ public final class UnsupportedRecords {
 
     private static final Logger LOG = LoggerFactory.getLogger(UnsupportedRecords.class);
 
+    /**
+     * Refused records dead-lettered (and logged) per topic and reason in a minute; the rest are counted only. Each
+     * copy of a refused record proves no more than the first, and a flood forged with a stolen credential must not
+     * become as many dead letters, rows and log lines.
+     */
+    public static final int DEAD_LETTERED_PER_MINUTE = 60;
+
     private final DeadLetterPublisher deadLetters;
     private final MeterRegistry meters;
     private final String stage;
+    private final PerMinuteSample sample;
 
     public UnsupportedRecords(DeadLetterPublisher deadLetters, MeterRegistry meters, String stage) {
         this.deadLetters = deadLetters;
         this.meters = meters;
         this.stage = stage;
+        this.sample = new PerMinuteSample(stage + ": refused records dead-lettered", DEAD_LETTERED_PER_MINUTE, System::nanoTime);
     }
 
-    /** Counts, logs and dead-letters {@code record}; returns once the dead letter is acknowledged. */
+    /**
+     * Counts {@code record}; logs and dead-letters it when it is among its topic's and reason's first
+     * {@link #DEAD_LETTERED_PER_MINUTE} this minute, returning once the dead letter is acknowledged.
+     */
     public void refuse(ConsumerRecord<String, byte[]> record, Reason reason, String detail) throws ExecutionException, InterruptedException {
         count(meters, stage, record.topic(), reason);
+        if (!sample.keep(record.topic() + " " + reason)) {
+            return;
+        }
         LOG.warn("{} refused a record of {} (partition {}, offset {}): {}: {}", stage, record.topic(), record.partition(), record.offset(),
                 reason, detail);
         deadLetters.publish(record, new UnsupportedRecordException(reason, detail));
