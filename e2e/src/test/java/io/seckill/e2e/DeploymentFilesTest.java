@@ -16,6 +16,9 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.seckill.config.PlaintextNetwork;
+import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.redisstate.RedisRelease;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -94,6 +97,24 @@ class DeploymentFilesTest {
         assertThat(CodeVariables.read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
         String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
+    }
+
+    /**
+     * Compose runs a Redis with the Lua fixes the services insist on in production, admins with a key of their own, the
+     * clear named as the one-host risk it is, and builds its image without the production secrets in the context.
+     */
+    @Test
+    void composeRunsAFixedRedisAdminsApartAndBuildsWithoutItsSecrets() {
+        String redis = String.valueOf(services().get("redis").get("image"));
+        assertThat(RedisRelease.lacking("redis_version:" + redis.substring(redis.indexOf(':') + 1))).as(redis).isEmpty();
+        assertThat(CodeVariables.read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"" + redis + "\"");
+        Map<String, Object> ingress = environment(services().get("ingress-api"));
+        assertThat(ingress).containsKeys(TokenSettings.ADMIN_SECRET, TokenSettings.ADMIN_ISSUER);
+        assertThat(String.valueOf(ingress.get(TokenSettings.ADMIN_SECRET))).isNotEqualTo(String.valueOf(ingress.get(TokenSettings.SECRET)));
+        for (String name : SERVICES) {
+            assertThat(environment(services().get(name))).as(name).containsEntry(PlaintextNetwork.SETTING, "true");
+        }
+        assertThat(CodeVariables.read(REPO.resolve(".dockerignore")).lines()).contains(".env");
     }
 
     /** Built by the package phase before this module's tests; the image ships each next to its jar. */

@@ -77,7 +77,7 @@ public final class RedisRelease {
      * @param infoServer a server's {@code INFO server}
      * @return why the server's release lacks the fixes, or empty when it has them
      */
-    static Optional<String> lacking(String infoServer) {
+    public static Optional<String> lacking(String infoServer) {
         Optional<String> valkey = field(infoServer, "valkey_version");
         String product = valkey.isPresent() ? "Valkey" : "Redis";
         Version version = Version.parse(valkey.or(() -> field(infoServer, "redis_version"))
