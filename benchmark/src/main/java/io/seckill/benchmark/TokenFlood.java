@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -103,26 +102,18 @@ final class TokenFlood {
 
         @Override
         public void run() {
-            HttpConnection connection = null;
-            for (int n = next.getAndIncrement(); n < requests; n = next.getAndIncrement()) {
-                long due = start + n * interval;
-                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                    LockSupport.parkNanos(wait);
-                }
-                try {
-                    if (connection == null) {
-                        connection = new HttpConnection(host, port);
+            try (PacedConnection connection = new PacedConnection(host, port)) {
+                for (int n = next.getAndIncrement(); n < requests; n = next.getAndIncrement()) {
+                    long due = start + n * interval;
+                    int status = connection.send(due, request(n), null);
+                    if (status == PacedConnection.NO_ANSWER) {
+                        failed++;
+                    } else {
+                        latency.recordValue(System.nanoTime() - due);
+                        statuses.merge(status, 1L, Long::sum);
                     }
-                    int status = connection.exchange(request(n));
-                    latency.recordValue(System.nanoTime() - due);
-                    statuses.merge(status, 1L, Long::sum);
-                } catch (Exception e) {
-                    failed++;
-                    HttpConnection.closeQuietly(connection);
-                    connection = null;
                 }
             }
-            HttpConnection.closeQuietly(connection);
         }
 
         /** The n-th spelling: padding character n mod 16, repeated 1 + (n / 16) mod the longest padding times. */

@@ -8,7 +8,6 @@ import java.util.Map;
 import io.seckill.ingress.pass.SalePasses;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
@@ -158,28 +157,20 @@ final class WholeSaleLoad {
         @Override
         public void run() {
             ByteArrayOutputStream body = new ByteArrayOutputStream(256);
-            HttpConnection connection = null;
-            for (int index = next.getAndIncrement(); index < attempts.size(); index = next.getAndIncrement()) {
-                Attempt attempt = attempts.get(index);
-                long due = interval > 0 ? start + index * interval : System.nanoTime();
-                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                    LockSupport.parkNanos(wait);
-                }
-                try {
-                    if (connection == null) {
-                        connection = new HttpConnection(host, port);
+            try (PacedConnection connection = new PacedConnection(host, port)) {
+                for (int index = next.getAndIncrement(); index < attempts.size(); index = next.getAndIncrement()) {
+                    Attempt attempt = attempts.get(index);
+                    long due = interval > 0 ? start + index * interval : System.nanoTime();
+                    int status = connection.send(due, request(attempt, passes), body);
+                    if (status == PacedConnection.NO_ANSWER) {
+                        failed++;
+                        continue;
                     }
-                    int status = connection.exchange(request(attempt, passes), body);
                     long done = System.nanoTime();
                     record(attempt, status, body, done - due);
                     slices.incrementAndGet((int) Math.min(MAX_SLICES - 1, (done - start) / (SLICE_MS * 1_000_000)));
-                } catch (Exception e) {
-                    failed++;
-                    HttpConnection.closeQuietly(connection);
-                    connection = null;
                 }
             }
-            HttpConnection.closeQuietly(connection);
         }
 
         private void record(Attempt attempt, int status, ByteArrayOutputStream body, long latency) {
