@@ -29,14 +29,15 @@ public final class BearerTokens {
             throw new Problem(ErrorCode.UNAUTHENTICATED, "an Authorization: Bearer <token> header is required");
         }
         String address = TrustedProxies.countedAs(proxies.clientAddress(ctx));
-        Duration wait = refusals.waitOf(address);
+        Duration wait = refusals.take(address);
         if (!wait.isZero()) {
             throw RateLimiter.limited(wait.toMillis());
         }
         try {
-            return tokens.verify(token);
+            Caller caller = tokens.verify(token);
+            refusals.valid(address);
+            return caller;
         } catch (AccessTokens.TokenException e) {
-            refusals.refused(address);
             throw e.expired()
                     ? new Problem(ErrorCode.TOKEN_EXPIRED, "the token has expired; get a new one")
                     : new Problem(ErrorCode.TOKEN_INVALID, "the token is not valid");

@@ -11,44 +11,61 @@ import java.util.function.LongSupplier;
  * refusals in a {@code window} has its next tokens refused unread until its count drains, so a flood of forged or
  * altered tokens costs a map lookup each, never a signature check, Redis or the verified-token cache. Counted by the
  * generic cell rate algorithm (one number per address: when its count will have drained), each refusal adding
- * {@code window / perWindow}; kept in this instance alone, because a shared counter would put a network call in front
- * of the cheap path it guards.
+ * {@code window / perWindow}. A token's cell is taken before it is read and given back if it proves valid, so requests
+ * read at once cannot together exceed the budget. Kept in this instance alone, because a shared counter would put a
+ * network call in front of the cheap path it guards.
  */
 public final class TokenRefusals {
 
-    /** Addresses tracked at once; past this the least recently refused are forgotten first. */
+    /** Addresses tracked at once; past this the least recently seen are forgotten first. */
     static final long ADDRESSES = 100_000;
 
     private final Cache<String, AtomicLong> drainedAt;
-    private final long windowNanos;
     private final long perRefusalNanos;
+    /** How far ahead of now the count may drain and a token still be read: a full budget's worth less one cell. */
+    private final long toleranceNanos;
     private final LongSupplier nanoTime;
 
     /** @param perWindow refusals an address may have in {@code window}; 0 counts none (the guard is off) */
     public TokenRefusals(int perWindow, Duration window, LongSupplier nanoTime) {
-        this.windowNanos = window.toNanos();
-        this.perRefusalNanos = perWindow > 0 ? windowNanos / perWindow : 0;
+        this.perRefusalNanos = perWindow > 0 ? window.toNanos() / perWindow : 0;
+        this.toleranceNanos = window.toNanos() - perRefusalNanos;
         this.nanoTime = nanoTime;
         this.drainedAt = Caffeine.newBuilder().maximumSize(ADDRESSES).expireAfterAccess(window).build();
     }
 
-    /** @return how long {@code address} must wait before a token of it is read again; zero when it may now */
-    public Duration waitOf(String address) {
+    /**
+     * Takes a cell of {@code address}'s budget for a token about to be read.
+     *
+     * @return zero when the token may be read (and {@link #valid} must follow if it proves valid), else how long the
+     *         address must wait before a token of it is read again
+     */
+    public Duration take(String address) {
         if (perRefusalNanos == 0) {
             return Duration.ZERO;
         }
-        AtomicLong drained = drainedAt.getIfPresent(address);
-        // The perWindow-th refusal in a row leaves the count a whole window from drained; one more would pass it.
-        long over = drained == null ? 0 : drained.get() - nanoTime.getAsLong() - (windowNanos - perRefusalNanos);
-        return over > 0 ? Duration.ofNanos(over) : Duration.ZERO;
+        long now = nanoTime.getAsLong();
+        AtomicLong drained = drainedAt.get(address, _ -> new AtomicLong(now));
+        while (true) {
+            long current = drained.get();
+            long from = Math.max(current, now);
+            if (from - now > toleranceNanos) {
+                return Duration.ofNanos(from - now - toleranceNanos);
+            }
+            if (drained.compareAndSet(current, from + perRefusalNanos)) {
+                return Duration.ZERO;
+            }
+        }
     }
 
-    /** A token from {@code address} was refused. */
-    public void refused(String address) {
+    /** The token read after {@link #take} was valid: its cell goes back. */
+    public void valid(String address) {
         if (perRefusalNanos == 0) {
             return;
         }
-        long now = nanoTime.getAsLong();
-        drainedAt.get(address, _ -> new AtomicLong(now)).accumulateAndGet(now, (drained, at) -> Math.max(drained, at) + perRefusalNanos);
+        AtomicLong drained = drainedAt.getIfPresent(address);
+        if (drained != null) {
+            drained.addAndGet(-perRefusalNanos);
+        }
     }
 }
