@@ -82,15 +82,19 @@ class BatchQueueTest {
     }
 
     @Test
-    void closingFailsWhatIsStillQueuedAndRefusesMore() {
+    void closingFailsWhatIsStillQueuedAndRefusesMore() throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         BatchQueue<Echo> queue = new BatchQueue<>("echo", 1, 1, batch -> {
+            held.countDown();
             await(release);
             batch.forEach(job -> job.result().complete(job.value()));
         }, IllegalStateException::new);
         Echo running = new Echo(1);
         Echo waiting = new Echo(2);
         queue.submit(List.of(running, waiting));
+        // The worker holds the first job in its batch, the second still queued: what close finds.
+        held.await();
 
         queue.close();
         release.countDown();
