@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
  * Keeps the first {@code perMinute} of each kind of event in every minute and lets the rest go: for records whose every
  * copy proves nothing more than the first (a flood forged with a stolen credential), so that what they cost downstream
  * (a dead letter, a row, a log line) stays bounded whoever sends them. Each kind's let-go events are said in one log
- * line when its next minute starts. Kinds must be few and fixed (a topic and a reason), never a value a record chose.
+ * line when its next minute starts, and the moment a minute's sample is full is said at once, so every event is either
+ * logged by its keeper or covered by a line saying that more are being counted only. Kinds must be few and fixed (a
+ * topic and a reason), never a value a record chose.
  */
 public final class PerMinuteSample {
 
@@ -42,6 +44,9 @@ public final class PerMinuteSample {
             }
             return new Window(now, 1);
         });
+        if (window.events == perMinute + 1) {
+            LOG.warn("{} ({}): the minute's {} kept; more in this minute are counted, not kept", what, kind, perMinute);
+        }
         return window.events <= perMinute;
     }
 

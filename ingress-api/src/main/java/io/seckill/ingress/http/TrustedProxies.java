@@ -65,7 +65,8 @@ public final class TrustedProxies {
 
     /** The client address of a request: its socket's, or what its trusted proxies say in every X-Forwarded-For line. */
     public String clientAddress(Context ctx) {
-        return clientAddress(ctx.ip(), Collections.list(ctx.req().getHeaders(HEADER)));
+        // Most requests carry no such header (no proxy in front): no list made for them.
+        return ctx.header(HEADER) == null ? ctx.ip() : clientAddress(ctx.ip(), Collections.list(ctx.req().getHeaders(HEADER)));
     }
 
     /**
@@ -95,6 +96,10 @@ public final class TrustedProxies {
      * {@code 2001:db8:1:2::/64}. An IPv4 address in IPv6 form counts as the IPv4 address.
      */
     public static String countedAs(String address) {
+        if (address.indexOf(':') < 0) {
+            // An IPv4 address (or no address at all) is counted as it is written.
+            return address;
+        }
         Optional<InetAddress> parsed = literal(address);
         if (parsed.isEmpty() || !(parsed.get() instanceof Inet6Address)) {
             return parsed.map(InetAddress::getHostAddress).orElse(address);

@@ -9,7 +9,9 @@ import java.time.Duration;
 
 /**
  * The caller a request's bearer token names, buyer or admin: 401 without a token or with one that is expired or not
- * trusted; 429 unread while the client's address has had too many tokens refused lately ({@link TokenRefusals}).
+ * trusted; 429 unread while the client's address has had too many tokens refused lately ({@link TokenRefusals}). A
+ * token verified lately (a buyer's every request after the first) is answered from memory: no client address worked
+ * out, no budget taken.
  */
 public final class BearerTokens {
 
@@ -27,6 +29,10 @@ public final class BearerTokens {
         String token = BearerCredential.of(ctx);
         if (token == null) {
             throw new Problem(ErrorCode.UNAUTHENTICATED, "an Authorization: Bearer <token> header is required");
+        }
+        Caller known = tokens.verifiedLately(token);
+        if (known != null) {
+            return known;
         }
         String address = TrustedProxies.countedAs(proxies.clientAddress(ctx));
         Duration wait = refusals.take(address);
