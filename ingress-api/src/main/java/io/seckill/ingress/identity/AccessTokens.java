@@ -98,8 +98,8 @@ public final class AccessTokens {
      *         tells why): a map lookup, no signature read
      */
     public Caller verifiedLately(String token) {
-        // Only canonical tokens, which fit the bound, are remembered: a longer one is not even hashed.
-        return token.length() > maxTokenBytes ? null : recent.caller(token, clock.instant());
+        // Only canonical tokens are remembered: any other spelling is passed over by a scan, never hashed.
+        return CompactToken.canonical(token, maxTokenBytes) ? recent.caller(token, clock.instant()) : null;
     }
 
     /** @return whom the token names */
