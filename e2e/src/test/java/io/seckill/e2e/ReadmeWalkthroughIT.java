@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,6 +37,8 @@ class ReadmeWalkthroughIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(bin/seckill build[^\\n]*&& bin/seckill all)\\n```");
     private static final Pattern MANAGEMENT_PORT = Pattern.compile("seckill management http://localhost:(\\d+)");
+    private static final Pattern BUYERS_PORT = Pattern.compile("ingress-api listening on http://localhost:(\\d+)");
+    private static final Pattern ADMIN_PORT = Pattern.compile("ingress-api listening on .* admin on http://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern CHARTED_METRIC = Pattern.compile("\\b((?:seckill|jvm|hikaricp|kafka)_[a-z0-9_]+)");
     private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
 
@@ -45,15 +46,14 @@ class ReadmeWalkthroughIT {
     void theRunCommandAnswersTheWalkthroughAndStopsCleanly() throws Exception {
         String readme = Files.readString(REPO.resolve("README.md"));
         String runCommand = secondHalf(only(RUN_COMMAND, readme));
-        int port = freePort();
-        int adminPort = freePort();
-        String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port).replace("127.0.0.1:8081", "127.0.0.1:" + adminPort);
 
         // A data directory of the test's own: the walk-through starts from an empty system.
         String dataDirectory = REPO.resolve("e2e/target/walkthrough-" + UUID.randomUUID()).toString();
         ProcessBuilder launcher = new ProcessBuilder("bash", "-c", "exec " + runCommand).directory(REPO.toFile()).redirectErrorStream(true);
-        launcher.environment().put("SECKILL_HTTP_PORT", Integer.toString(port));
-        launcher.environment().put("SECKILL_ADMIN_PORT", Integer.toString(adminPort));
+        // Every listener on a port of the system's own choosing, read from its output: a port picked free beforehand could be
+        // taken by any of the system's own servers before the ingress binds it, after its warm-up.
+        launcher.environment().put("SECKILL_HTTP_PORT", "0");
+        launcher.environment().put("SECKILL_ADMIN_PORT", "0");
         launcher.environment().put("SECKILL_MANAGEMENT_PORT", "0");
         launcher.environment().put("SECKILL_DATA_DIR", dataDirectory);
         // Frequent figures, so that every gauge the dashboard charts has a value before the test ends.
@@ -67,7 +67,9 @@ class ReadmeWalkthroughIT {
         try {
             assertThat(running.await(5, TimeUnit.MINUTES)).as("launcher output: %s", systemOutput).isTrue();
             assertThat(systemOutput).as("launcher output").anyMatch(line -> line.contains("seckill is running"));
-            assertThat(String.join("\n", systemOutput)).contains("http://localhost:" + port);
+            int port = Integer.parseInt(only(BUYERS_PORT, String.join("\n", systemOutput)));
+            int adminPort = Integer.parseInt(only(ADMIN_PORT, String.join("\n", systemOutput)));
+            String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port).replace("127.0.0.1:8081", "127.0.0.1:" + adminPort);
 
             ProcessBuilder walk = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true);
             walk.environment().put("SECKILL_DATA_DIR", dataDirectory);
@@ -151,12 +153,6 @@ class ReadmeWalkthroughIT {
         } finally {
             // A launcher that died before its banner ends the wait at once, not after the time limit.
             running.countDown();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }
