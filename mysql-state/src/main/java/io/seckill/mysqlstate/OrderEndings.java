@@ -1,7 +1,5 @@
 package io.seckill.mysqlstate;
 
-import static io.seckill.schemas.db.Tables.USER_PURCHASES;
-
 import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderExpired;
 import io.seckill.schemas.events.OrderLifecycleEvent;
@@ -10,28 +8,23 @@ import io.seckill.schemas.events.OrderStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
  * How a confirmed order ends, decided by MySQL alone: each transition locks the order's row and changes
  * it only from CONFIRMED, so a payment and an expiry (or a cancellation) racing at the deadline end with
- * exactly one winner, and the loser reads what won. A cancellation or an expiry gives the units back to
- * {@code sku.stock} and the buyer's {@code user_purchases} in the same transaction, and every ending writes
- * its event to {@link OrderEvents} there too, whence the reconciler returns the units to Redis, once.
- * Locks are taken orders, then user_purchases, then sku, the sink's order for the latter two; a deadlock
- * victim runs again ({@link DeadlockRetry}).
+ * exactly one winner, and the loser reads what won. Every ending writes its event to {@link OrderEvents} in
+ * the same transaction; a cancelled or expired order's units go back from there, to MySQL by
+ * {@link ReturnedUnits} and then to Redis, both by the reconciler: the buyer-facing ingress, which cancels,
+ * never writes stock. A deadlock victim runs again ({@link DeadlockRetry}).
  */
 public final class OrderEndings {
 
     private final Orders orders = new Orders();
-    private final Skus skus = new Skus();
     private final OrderEvents events = new OrderEvents();
     private final Duration relayGrace;
 
@@ -80,7 +73,6 @@ public final class OrderEndings {
     public Ending cancel(DSLContext db, String orderId, String userId, Instant now) {
         return end(db, orderId, userId, now, order -> order.status() == OrderStatus.CANCELLED, (tx, order) -> {
             orders.markCancelled(tx, orderId, now);
-            giveBack(tx, List.of(order), now);
             return new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, orderId, order.skuId(), userId, order.quantity(), now);
         });
     }
@@ -109,7 +101,7 @@ public final class OrderEndings {
 
     /**
      * Expires up to {@code limit} orders whose deadline passed at {@code now}, in one transaction: the
-     * batch bounds how long the sku rows stay locked. Orders being paid right now are skipped (their row is
+     * batch bounds how long the order rows stay locked. Orders being paid right now are skipped (their row is
      * locked) and either paid or expired by the next call.
      * @return the events written, one per expired order
      */
@@ -121,7 +113,6 @@ public final class OrderEndings {
                 return List.of();
             }
             orders.markExpired(tx, overdue.stream().map(Orders.Stored::orderId).toList(), now);
-            giveBack(tx, overdue, now);
             List<OrderExpired> expired = overdue.stream()
                     .map(order -> new OrderExpired(OrderLifecycleEvent.CURRENT_VERSION, order.orderId(), order.skuId(), order.userId(),
                             order.quantity(), order.payBy(), now))
@@ -129,21 +120,5 @@ public final class OrderEndings {
             events.insert(tx, expired, now.plus(relayGrace));
             return expired;
         }));
-    }
-
-    /** The units back to each buyer's purchases, then to each SKU's stock, in key order (no deadlock between two callers). */
-    private void giveBack(DSLContext tx, List<Orders.Stored> ended, Instant now) {
-        Map<Long, Map<String, Integer>> byBuyer = new TreeMap<>();
-        ended.forEach(order -> byBuyer.computeIfAbsent(order.skuId(), sku -> new TreeMap<>())
-                .merge(order.userId(), order.quantity(), Integer::sum));
-        tx.batch(byBuyer.entrySet().stream()
-                .flatMap(sku -> sku.getValue().entrySet().stream().map(buyer -> tx.update(USER_PURCHASES)
-                        .set(USER_PURCHASES.QUANTITY, USER_PURCHASES.QUANTITY.minus(buyer.getValue()))
-                        .where(USER_PURCHASES.SKU_ID.eq(sku.getKey()))
-                        .and(USER_PURCHASES.USER_ID.eq(buyer.getKey()))))
-                .toList()).execute();
-        ended.stream()
-                .collect(Collectors.groupingBy(Orders.Stored::skuId, TreeMap::new, Collectors.summingInt(Orders.Stored::quantity)))
-                .forEach((skuId, units) -> skus.giveBack(tx, skuId, units, now));
     }
 }

@@ -40,22 +40,22 @@ public final class OrderEvents {
 
     /**
      * Units MySQL took back from cancelled or expired orders that Redis has not been given yet, per SKU
-     * (SKUs with none are left out): stock on its way, not drift.
+     * (SKUs with none are left out): stock on its way, not drift. Units neither has taken back yet are in neither.
      */
     public Map<Long, Integer> returningQuantities(DSLContext db) {
         return db.select(ORDER_EVENTS.SKU_ID, DSL.sum(ORDER_EVENTS.QUANTITY))
                 .from(ORDER_EVENTS)
                 .where(ORDER_EVENTS.COMPLETED_AT.isNull())
-                .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
+                .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNotNull())
                 .groupBy(ORDER_EVENTS.SKU_ID)
                 .fetchMap(ORDER_EVENTS.SKU_ID, row -> row.value2().intValue());
     }
 
-    /** The orders of the SKU whose units MySQL took back, while their rows are kept. */
+    /** The orders of the SKU whose units MySQL took back ({@link ReturnedUnits}), while their rows are kept. */
     public List<String> returnedOrders(DSLContext db, long skuId) {
         return db.select(ORDER_EVENTS.ID).from(ORDER_EVENTS)
                 .where(ORDER_EVENTS.SKU_ID.eq(skuId))
-                .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
+                .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNotNull())
                 .fetch(ORDER_EVENTS.ID);
     }
 }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 /** How confirmed orders end, decided by MySQL on a real server: one winner per race, units back once. */
 class OrderEndingsIT {
 
-    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().addresses(), "endings-test", 12,
+    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().ownerAddresses(), "endings-test", 12,
             new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000 + 500);
     private static final Duration WINDOW = Duration.ofMinutes(15);
@@ -111,6 +111,8 @@ class OrderEndingsIT {
             assertThat(statuses.getOrDefault(OrderStatus.PAID, 0L)).isEqualTo(paid);
             assertThat(statuses.getOrDefault(OrderStatus.EXPIRED, 0L)).isEqualTo(expired);
             assertThat(db.fetchCount(ORDER_EVENTS, ORDER_EVENTS.SKU_ID.eq(sku))).as("one event per order").isEqualTo(200);
+            // The expired orders' units back to MySQL, as the reconciler does when it consumes their events (paid ones return none).
+            new ReturnedUnits().restore(db, confirmed.stream().map(Orders.Stored::orderId).toList(), deadline);
             long openConfirmed = orders.confirmedQuantity(db, sku) - orders.paidQuantity(db, sku);
             assertThat(skus.stock(db, sku).orElseThrow() + orders.paidQuantity(db, sku) + openConfirmed).isEqualTo(INITIAL_STOCK);
             assertThat(db.select(DSL.sum(USER_PURCHASES.QUANTITY)).from(USER_PURCHASES).where(USER_PURCHASES.SKU_ID.eq(sku))
@@ -121,7 +123,7 @@ class OrderEndingsIT {
     }
 
     @Test
-    void aCancellationGivesTheUnitsBackOnceAndIsFinal() {
+    void aCancellationIsFinalAndItsUnitsGoBackOnceWhenReturned() {
         long sku = newSale();
         Orders.Stored order = confirm(sku, 1, "canceller-").get(0);
 
@@ -135,6 +137,11 @@ class OrderEndingsIT {
         assertThat(again.outcome()).isEqualTo(OrderEndings.Outcome.ALREADY);
         assertThat(paidAfter.outcome()).isEqualTo(OrderEndings.Outcome.REFUSED);
         assertThat(paidAfter.order().orElseThrow().status()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(skus.stock(db, sku)).as("ending an order writes no stock").contains(INITIAL_STOCK - 1);
+        assertThat(new OrderEvents().returnedOrders(db, sku)).isEmpty();
+
+        new ReturnedUnits().restore(db, List.of(order.orderId()), now);
+        new ReturnedUnits().restore(db, List.of(order.orderId()), now.plusSeconds(3));
         assertThat(skus.stock(db, sku)).contains(INITIAL_STOCK);
         assertThat(db.fetchValue(USER_PURCHASES.QUANTITY, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
         assertThat(new OrderEvents().returningQuantities(db)).containsEntry(sku, 1);
@@ -173,6 +180,8 @@ class OrderEndingsIT {
         assertThat(afterSweep.outcome()).isEqualTo(OrderEndings.Outcome.REFUSED);
         assertThat(afterSweep.order().orElseThrow().status()).isEqualTo(OrderStatus.EXPIRED);
         assertThat(afterSweep.order().orElseThrow().expiredAt()).isEqualTo(after);
+        assertThat(skus.stock(db, sku)).contains(INITIAL_STOCK - 1);
+        new ReturnedUnits().restore(db, List.of(order.orderId()), after);
         assertThat(skus.stock(db, sku)).contains(INITIAL_STOCK);
     }
 

@@ -10,6 +10,7 @@ import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
@@ -118,7 +119,7 @@ public final class Reconciler implements AutoCloseable {
                 settler::onResults, host));
         opened.add(ConsumerLoop.start("reconciler-compensations", consumer(kafka, "compensations"), Topic.STOCK_COMPENSATIONS,
                 deadLetters, settler::onCompensations, host));
-        StockReturns returns = new StockReturns(database.dsl(), new Orders(), RelayedRows.LIFECYCLE, saleStore, unsupported, clock, metrics);
+        StockReturns returns = new StockReturns(database.dsl(), new Orders(), new ReturnedUnits(), RelayedRows.LIFECYCLE, saleStore, unsupported, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-lifecycle", consumer(kafka, "lifecycle"), Topic.ORDER_LIFECYCLE, deadLetters,
                 returns::onEvents, host));
         opened.add(ConsumerLoop.start("reconciler-dead-letters", consumer(kafka, "dead-letters"), Topic.DEAD_LETTERS,

@@ -2,6 +2,7 @@ package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.OrderTrail;
@@ -19,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes the lifecycle topic: a cancelled or expired order's units, which MySQL took back when it
- * ended, go back to Redis. An event counts only when the order's row shows it ended that way (same facts, that status);
- * any other is refused ({@link UnsupportedRecords}) and completes no row. Its units go back to Redis (the stock and the buyer's slot) once per order, and every consumed event's row
- * is completed. A sale Redis does not hold right now (being rebuilt from MySQL, which counts the units
+ * Consumes the lifecycle topic: a cancelled or expired order's units go back to MySQL ({@link ReturnedUnits}), then
+ * to Redis. An event counts only when the order's row shows it ended that way (same facts, that status); any other is
+ * refused ({@link UnsupportedRecords}) and completes no row. Its units go back to each once per order (the stock and
+ * the buyer's purchases, the buyer's slot in Redis), and every consumed event's row is completed. A sale Redis does not hold right now (being rebuilt from MySQL, which counts the units
  * already) leaves its event open: the relay brings it again, and the rebuild marks it returned if it saw it.
  */
 final class StockReturns {
@@ -31,16 +32,18 @@ final class StockReturns {
 
     private final DSLContext dsl;
     private final Orders orders;
+    private final ReturnedUnits returnedUnits;
     private final RelayedRows events;
     private final SaleStore saleStore;
     private final UnsupportedRecords unsupported;
     private final Clock clock;
     private final ReconcilerMetrics metrics;
 
-    StockReturns(DSLContext dsl, Orders orders, RelayedRows events, SaleStore saleStore, UnsupportedRecords unsupported, Clock clock,
-                 ReconcilerMetrics metrics) {
+    StockReturns(DSLContext dsl, Orders orders, ReturnedUnits returnedUnits, RelayedRows events, SaleStore saleStore,
+                 UnsupportedRecords unsupported, Clock clock, ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.orders = orders;
+        this.returnedUnits = returnedUnits;
         this.events = events;
         this.saleStore = saleStore;
         this.unsupported = unsupported;
@@ -50,7 +53,7 @@ final class StockReturns {
 
     void onEvents(List<Delivery<OrderLifecycleEvent>> deliveries) throws ExecutionException, InterruptedException {
         Map<String, Orders.Stored> stored = orders.stored(dsl, deliveries.stream().map(delivery -> delivery.value().orderId()).toList());
-        List<String> consumed = new ArrayList<>();
+        List<Delivery<OrderLifecycleEvent>> verified = new ArrayList<>();
         for (Delivery<OrderLifecycleEvent> delivery : deliveries) {
             OrderLifecycleEvent event = delivery.value();
             Orders.Stored truth = stored.get(event.orderId());
@@ -60,17 +63,25 @@ final class StockReturns {
                 unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + event.orderId() + " is "
                         + truth.status() + " for " + truth.facts() + ", not " + event.status() + " for " + OrderFacts.of(event));
             } else {
-                // Its lines (the return's, the trail's) carry the order and the trace its event continues.
-                OrderTrail.Scope scope = OrderTrail.about(truth.facts(), TraceHeaders.of(delivery.record().headers()));
-                try {
-                    if (!event.returnsStock() || returned(event)) {
-                        consumed.add(event.orderId());
-                        OrderTrail.step(truth.facts(), TraceHeaders.of(delivery.record().headers()), "reconciler",
-                                event.status() + (event.returnsStock() ? ", its units back in Redis" : ""));
-                    }
-                } finally {
-                    scope.close();
+                verified.add(delivery);
+            }
+        }
+        // MySQL first: Redis is given only units MySQL holds again.
+        returnedUnits.restore(dsl, verified.stream().map(Delivery::value).filter(OrderLifecycleEvent::returnsStock)
+                .map(OrderLifecycleEvent::orderId).toList(), clock.instant());
+        List<String> consumed = new ArrayList<>();
+        for (Delivery<OrderLifecycleEvent> delivery : verified) {
+            OrderLifecycleEvent event = delivery.value();
+            // Its lines (the return's, the trail's) carry the order and the trace its event continues.
+            OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(event), TraceHeaders.of(delivery.record().headers()));
+            try {
+                if (!event.returnsStock() || returned(event)) {
+                    consumed.add(event.orderId());
+                    OrderTrail.step(OrderFacts.of(event), TraceHeaders.of(delivery.record().headers()), "reconciler",
+                            event.status() + (event.returnsStock() ? ", its units back in MySQL and Redis" : ""));
                 }
+            } finally {
+                scope.close();
             }
         }
         if (!consumed.isEmpty()) {

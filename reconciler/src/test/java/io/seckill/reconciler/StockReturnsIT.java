@@ -11,6 +11,7 @@ import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
@@ -36,13 +37,13 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * A cancelled order's units reach Redis once however often its event comes (a redelivery, the relay's
+ * A cancelled order's units reach MySQL, then Redis, once however often its event comes (a redelivery, the relay's
  * re-send), not at all when Redis was rebuilt from a MySQL that already held them, and also when the
  * event's direct publish was lost: the relay sends it, and never again once it was consumed.
  */
 class StockReturnsIT {
 
-    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), RelayedRows.LIFECYCLE, Stores.SALES, Stores.UNSUPPORTED,
+    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), new ReturnedUnits(), RelayedRows.LIFECYCLE, Stores.SALES, Stores.UNSUPPORTED,
             Clock.systemUTC(), Stores.metrics());
     private final OrderEndings endings = new OrderEndings(Duration.ofSeconds(10));
 
@@ -51,23 +52,26 @@ class StockReturnsIT {
         long sku = Stores.openSale(10, 2);
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "returner");
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
+        assertThat(new Skus().stock(Stores.sql(), sku)).as("the cancellation itself writes no stock").contains(8);
+        assertThat(new OrderEvents().returningQuantities(Stores.sql())).as("in neither store yet: no drift").doesNotContainKey(sku);
 
         returns.onEvents(List.of(delivery(cancelled), delivery(cancelled)));
         returns.onEvents(List.of(delivery(cancelled)));
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
         assertThat(Stores.PROBE.heldBy(sku, "returner")).isZero();
+        assertThat(new Skus().stock(Stores.sql(), sku)).contains(10);
+        assertThat(Stores.sql().fetchValue(USER_PURCHASES.QUANTITY, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
         assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
         assertThat(new OrderEvents().returningQuantities(Stores.sql())).doesNotContainKey(sku);
     }
 
     @Test
-    void aRedisRebuiltAfterTheCancellationCountsTheUnitsAndALateEventAddsNothing() throws Exception {
-        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA), Duration.ZERO,
-                Stores.metrics());
-        recovery.rebuildIfLost();
+    void aRedisRebuiltAfterMySqlTookTheUnitsBackCountsThemAndALateEventAddsNothing() throws Exception {
+        RedisRecovery recovery = recovery();
         long sku = Stores.openSale(10, 2);
         OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "rebuilt");
+        new ReturnedUnits().restore(Stores.sql(), List.of(cancelled.orderId()), Instant.now());
 
         Stores.REDIS.flushAll();
         assertThat(recovery.rebuildIfLost()).isPositive();
@@ -76,6 +80,31 @@ class StockReturnsIT {
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
         assertThat(Stores.PROBE.heldBy(sku, "rebuilt")).isZero();
+        assertThat(new Skus().stock(Stores.sql(), sku)).contains(10);
+    }
+
+    @Test
+    void aRedisRebuiltBeforeMySqlTookTheUnitsBackGetsThemFromTheEventOnce() throws Exception {
+        RedisRecovery recovery = recovery();
+        long sku = Stores.openSale(10, 2);
+        OrderLifecycleEvent cancelled = confirmedThenCancelled(sku, "rebuilt-early");
+
+        Stores.REDIS.flushAll();
+        assertThat(recovery.rebuildIfLost()).isPositive();
+        assertThat(Stores.SALES.state(sku)).as("neither store holds the units yet").isEqualTo(new SaleStore.RedisSkuState(8, 0));
+        returns.onEvents(List.of(delivery(cancelled)));
+        returns.onEvents(List.of(delivery(cancelled)));
+
+        assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
+        assertThat(Stores.PROBE.heldBy(sku, "rebuilt-early")).isZero();
+        assertThat(new Skus().stock(Stores.sql(), sku)).contains(10);
+    }
+
+    private static RedisRecovery recovery() {
+        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA), Duration.ZERO,
+                Stores.metrics());
+        recovery.rebuildIfLost();
+        return recovery;
     }
 
     @Test
@@ -144,7 +173,8 @@ class StockReturnsIT {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, buyer, 2, Instant.now());
         Stores.SALES.reserve(sku, order.orderId(), buyer, 2, order.requestedAt().toEpochMilli(), false);
         OrderResult confirmed = OrderResult.confirmed(order, Instant.now());
-        Stores.sql().transaction(configuration -> {
+        // As the sink commits it.
+        Stores.owner().transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
             new Orders().insert(tx, List.of(order), List.of(confirmed), Duration.ofMinutes(15));
             new Skus().charge(tx, sku, 2, Instant.now());
@@ -152,7 +182,8 @@ class StockReturnsIT {
                     .set(USER_PURCHASES.QUANTITY, 2).execute();
         });
         Stores.SALES.confirmAll(List.of(confirmed));
-        return endings.cancel(Stores.sql(), order.orderId(), buyer, Instant.now()).event().orElseThrow();
+        // As the ingress's buyer cancels it.
+        return endings.cancel(Stores.owner(), order.orderId(), buyer, Instant.now()).event().orElseThrow();
     }
 
     private static Delivery<OrderLifecycleEvent> delivery(OrderLifecycleEvent event) {
