@@ -4,10 +4,10 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Where the three servers are, the MySQL account services connect as (the application account: DML on
- * the tables it uses, nothing else) and how they get into Kafka (each service as its own principal). Every service reads
- * the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link RedisAddress} settings,
- * SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
+ * Where the three servers are, the MySQL account a service connects as (its own {@link MySqlAccount}: the statements its
+ * code runs on the tables it uses, nothing else) and how it gets into Kafka (each service as its own principal). Every
+ * service reads the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link RedisAddress}
+ * settings, SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
  */
 public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, RedisAddress redis, KafkaAccess kafka) {
 
@@ -15,6 +15,8 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     public static final String MYSQL_USER = "SECKILL_MYSQL_USER";
     public static final String MYSQL_PASSWORD = "SECKILL_MYSQL_PASSWORD";
     public static final String KAFKA_BOOTSTRAP = "SECKILL_KAFKA_BOOTSTRAP";
+    public static final String ADMIN_MYSQL_USER = "SECKILL_ADMIN_MYSQL_USER";
+    public static final String ADMIN_MYSQL_PASSWORD = "SECKILL_ADMIN_MYSQL_PASSWORD";
     private static final Pattern AMPERSAND = Pattern.compile("&");
 
     /** The shortest MySQL password a production service takes. */
@@ -75,21 +77,24 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
         return false;
     }
 
-    /** The servers {@code env} names, Kafka reached as {@code principal} unless SECKILL_KAFKA_USER names another. */
+    /**
+     * The servers {@code env} names, MySQL reached as the service's own account and Kafka as {@code principal}, unless
+     * SECKILL_MYSQL_USER or SECKILL_KAFKA_USER names another.
+     */
     public static InfraAddresses from(Env env, KafkaPrincipal principal) {
-        return new InfraAddresses(mysqlUrl(env), mysqlUser(env), env.string(MYSQL_PASSWORD, ""),
+        return new InfraAddresses(mysqlUrl(env), mysqlUser(env, principal), env.string(MYSQL_PASSWORD, ""),
                 RedisAddress.from(env),
                 new KafkaAccess(env.string(KAFKA_BOOTSTRAP, "localhost:9092"), KafkaSecurity.from(env, principal)));
+    }
+
+    /** SECKILL_MYSQL_USER, by default the account of the service whose Kafka principal is {@code principal}. */
+    public static String mysqlUser(Env env, KafkaPrincipal principal) {
+        return env.string(MYSQL_USER, MySqlAccount.of(principal).map(MySqlAccount::user).orElse(""));
     }
 
     /** SECKILL_MYSQL_URL. */
     public static String mysqlUrl(Env env) {
         return env.string(MYSQL_URL, "jdbc:mysql://localhost:3306/seckill");
-    }
-
-    /** SECKILL_MYSQL_USER: the application account. */
-    public static String mysqlUser(Env env) {
-        return env.string(MYSQL_USER, "seckill_app");
     }
 
     /**
@@ -103,7 +108,44 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
 
     /** The same servers, MySQL reached as {@code account} (e.g. the migration account's). */
     public InfraAddresses as(MigrationAccount account) {
-        return new InfraAddresses(mysqlUrl, account.user(), account.password(), redis, kafka);
+        return asMySqlUser(account.user(), account.password());
+    }
+
+    /** The same servers, MySQL reached as {@code user}. */
+    public InfraAddresses asMySqlUser(String user, String password) {
+        return new InfraAddresses(mysqlUrl, user, password, redis, kafka);
+    }
+
+    /**
+     * The same servers as the service whose principal is {@code principal} reaches them when several run in one process
+     * on one password (a development system): Kafka as that principal, MySQL as the account {@code env} gives it.
+     */
+    public InfraAddresses forService(Env env, KafkaPrincipal principal) {
+        return as(principal).asMySqlUser(mysqlUser(env, principal), mysqlPassword);
+    }
+
+    /**
+     * The same servers as the ingress's admin listener reaches them: MySQL as an account of its own
+     * (SECKILL_ADMIN_MYSQL_USER, {@link MySqlAccount#INGRESS_ADMIN} by default), which may define sales and adjust stock
+     * where the buyers' account may not. In production its password is a secret of its own, never the buyers' account's;
+     * in development it defaults to the services' password.
+     */
+    public InfraAddresses forIngressAdmin(Env env) {
+        DeploymentMode mode = DeploymentMode.of(env);
+        String password = switch (mode) {
+            case PRODUCTION -> Secrets.required(env, mode, ADMIN_MYSQL_PASSWORD, MIN_MYSQL_PASSWORD_BYTES);
+            case DEVELOPMENT -> env.string(ADMIN_MYSQL_PASSWORD, mysqlPassword);
+        };
+        if (mode == DeploymentMode.PRODUCTION && password.equals(mysqlPassword)) {
+            throw new IllegalArgumentException(ADMIN_MYSQL_PASSWORD + " equals " + MYSQL_PASSWORD + ": the admin listener's account has a password "
+                    + "of its own, so that the buyers' password opens no admin's door");
+        }
+        return asMySqlUser(env.string(ADMIN_MYSQL_USER, MySqlAccount.INGRESS_ADMIN.user()), password);
+    }
+
+    /** The same servers, Redis reached at {@code redis} (e.g. as another user). */
+    public InfraAddresses withRedis(RedisAddress redis) {
+        return new InfraAddresses(mysqlUrl, mysqlUser, mysqlPassword, redis, kafka);
     }
 
     /** The same servers, Kafka reached as {@code principal} (the same security settings, its own login). */

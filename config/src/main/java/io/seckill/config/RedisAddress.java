@@ -1,6 +1,8 @@
 package io.seckill.config;
 
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +69,16 @@ public record RedisAddress(Topology topology, String url) {
         int colon = userInfo.indexOf(':');
         // userInfo ends with its '@'
         return colon > 0 && colon < userInfo.length() - 2;
+    }
+
+    /**
+     * The same servers reached as the ACL user {@code user} with {@code password} (URL-encoded into the URL): what a
+     * service gets on development servers that made its user.
+     */
+    public RedisAddress as(String user, String password) {
+        Parsed parsed = parse(topology, url);
+        return new RedisAddress(topology, parsed.scheme() + "://" + URLEncoder.encode(user, StandardCharsets.UTF_8) + ":"
+                + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@" + parsed.authority().substring(parsed.userInfo().length()) + parsed.path());
     }
 
     /** Whether the servers are reached over TLS ({@code rediss://}). */

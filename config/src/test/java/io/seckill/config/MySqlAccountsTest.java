@@ -20,7 +20,25 @@ class MySqlAccountsTest {
                 .hasMessageContaining(InfraAddresses.MYSQL_PASSWORD).hasMessageNotContaining(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
         assertThat(InfraAddresses.forMySqlUser(new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD,
                 InfraAddresses.MYSQL_URL, "jdbc:mysql://mysql.internal:3306/seckill?sslMode=VERIFY_IDENTITY")), KafkaPrincipal.DB_SINK).mysqlUser())
-                .isEqualTo("seckill_app");
+                .isEqualTo("seckill_sink");
+    }
+
+    @Test
+    void eachServiceConnectsAsItsOwnAccountAndTheIngressAdminListenerAsAnotherWithAPasswordOfItsOwn() {
+        Env production = new Env(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD));
+        assertThat(InfraAddresses.from(production, KafkaPrincipal.INGRESS).mysqlUser()).isEqualTo(MySqlAccount.INGRESS.user());
+        assertThat(InfraAddresses.from(production, KafkaPrincipal.RECONCILER).mysqlUser()).isEqualTo(MySqlAccount.RECONCILER.user());
+        InfraAddresses ingress = InfraAddresses.from(production, KafkaPrincipal.INGRESS);
+        assertThatThrownBy(() -> ingress.forIngressAdmin(production)).hasMessageContaining(InfraAddresses.ADMIN_MYSQL_PASSWORD);
+        assertThatThrownBy(() -> ingress.forIngressAdmin(production.withDefault(InfraAddresses.ADMIN_MYSQL_PASSWORD, PASSWORD)))
+                .hasMessageContaining(InfraAddresses.ADMIN_MYSQL_PASSWORD).hasMessageNotContaining(PASSWORD);
+        InfraAddresses admin = ingress.forIngressAdmin(production.withDefault(InfraAddresses.ADMIN_MYSQL_PASSWORD, "the-admins-own-password"));
+        assertThat(admin.mysqlUser()).isEqualTo(MySqlAccount.INGRESS_ADMIN.user());
+        assertThat(admin.mysqlPassword()).isEqualTo("the-admins-own-password");
+
+        Env development = new Env(Map.of(DeploymentMode.SETTING, "development", InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD));
+        assertThat(InfraAddresses.from(development, KafkaPrincipal.INGRESS).forIngressAdmin(development).mysqlPassword())
+                .as("development: every account on the services' password").isEqualTo(Secrets.DEVELOPMENT_APPLICATION_PASSWORD);
     }
 
     @Test

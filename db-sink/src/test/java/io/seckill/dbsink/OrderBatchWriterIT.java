@@ -6,6 +6,7 @@ import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Outbox;
@@ -32,18 +33,23 @@ import org.junit.jupiter.api.Test;
 class OrderBatchWriterIT {
 
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.nanoTime() % 1_000_000 * 1000);
+    /** As the sink's own account, so that its transaction is held to its grants. */
     private static Database database;
+    /** As the schema's owner: what others write (a sale an admin defines, an outbox row the ingress commits). */
+    private static Database owner;
     private static OrderBatchWriter writer;
 
     @BeforeAll
     static void connect() {
-        database = Database.connect(LocalInfrastructure.get().addresses(), "writer-test", 4, new SimpleMeterRegistry());
+        database = Database.connect(LocalInfrastructure.get().addressesFor(KafkaPrincipal.DB_SINK), "writer-test", 4, new SimpleMeterRegistry());
+        owner = Database.connect(LocalInfrastructure.get().ownerAddresses(), "writer-test-owner", 1, new SimpleMeterRegistry());
         writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
     }
 
     @AfterAll
     static void disconnect() {
         database.close();
+        owner.close();
     }
 
     @Test
@@ -175,7 +181,7 @@ class OrderBatchWriterIT {
 
     private static long sale(int stock, int limit, Instant startsAt, Instant endsAt) {
         long sku = NEXT_SKU.incrementAndGet();
-        new Skus().define(database.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null), Instant.now());
+        new Skus().define(owner.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null), Instant.now());
         return sku;
     }
 
@@ -197,7 +203,7 @@ class OrderBatchWriterIT {
     }
 
     private static OrderRequested recorded(OrderRequested order) {
-        new Outbox().insert(database.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO, TraceParent.start())));
+        new Outbox().insert(owner.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO, TraceParent.start())));
         return order;
     }
 

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import io.seckill.config.PlaintextNetwork;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.redisstate.RedisRelease;
+import io.seckill.schemas.redis.RedisUser;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -132,6 +133,15 @@ class DeploymentFilesTest {
         }
     }
 
+    /** The operators' ACL file for Redis is the catalogue's, user by user: what a production Redis is given. */
+    @Test
+    void operationsGivesEachRedisUserTheCataloguesRules() {
+        String operations = CodeVariables.read(REPO.resolve("docs/operations.md"));
+        for (RedisUser user : RedisUser.values()) {
+            assertThat(operations).contains("user " + user.user() + " reset on >PASSWORD " + user.rules() + "\n");
+        }
+    }
+
     /**
      * What {@code docker compose config} does with no {@code .env}, read from the file: every secret is a
      * required reference ({@code ${NAME:?message}}), so compose refuses to start naming each missing one, and
@@ -141,7 +151,8 @@ class DeploymentFilesTest {
     void composeHoldsNoSecretAndRefusesToStartWithoutEachOne() {
         String file = CodeVariables.read(REPO.resolve("docker-compose.yml"));
         Set<String> required = CodeVariables.matches(REQUIRED_REFERENCE, file);
-        assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "SECKILL_MYSQL_PASSWORD", "REDIS_PASSWORD",
+        assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "MYSQL_INGRESS_PASSWORD", "MYSQL_ADMIN_PASSWORD",
+                "MYSQL_DB_SINK_PASSWORD", "MYSQL_RECONCILER_PASSWORD", "REDIS_INGRESS_PASSWORD", "REDIS_RECONCILER_PASSWORD",
                 "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "SECKILL_ADMIN_TOKEN_SECRET", "SECKILL_ADMIN_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
                 "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
                 "KAFKA_RECONCILER_PASSWORD", "KAFKA_TRANSACTION_REPAIR_PASSWORD");
@@ -154,7 +165,10 @@ class DeploymentFilesTest {
                 assertThat(String.valueOf(value)).as(name + " " + variable + " is a required reference, never a value").matches("\\$\\{[A-Z_]+:\\?[^}]+\\}");
             }
         }));
-        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_REDIS_URL"))).contains("${REDIS_PASSWORD:?");
+        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_REDIS_URL")))
+                .startsWith("redis://" + RedisUser.INGRESS.user() + ":${REDIS_INGRESS_PASSWORD:?");
+        assertThat(String.valueOf(environment(services().get("reconciler")).get("SECKILL_REDIS_URL")))
+                .startsWith("redis://" + RedisUser.RECONCILER.user() + ":${REDIS_RECONCILER_PASSWORD:?");
         String example = CodeVariables.read(REPO.resolve(".env.example"));
         for (String name : required) {
             assertThat(example).as(".env.example lists " + name + " for the user to set").containsPattern("(?m)^" + name + "=$");
@@ -181,11 +195,25 @@ class DeploymentFilesTest {
         });
         Map<String, Object> grafana = environment(services().get("grafana"));
         assertThat(grafana).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "false").containsKey("GF_SECURITY_ADMIN_PASSWORD");
-        assertThat(String.valueOf(services().get("redis").get("entrypoint"))).contains("user default off").contains("--aclfile")
+        String redis = String.valueOf(services().get("redis").get("entrypoint"));
+        assertThat(redis).contains("user default off").contains("--aclfile")
                 .doesNotContain("requirepass").contains("--maxmemory ").contains("--maxmemory-policy volatile-lru");
+        for (RedisUser user : RedisUser.values()) {
+            assertThat(redis).as("each service's Redis user has the catalogue's rules, no more").contains("user " + user.user() + " reset on >%s " + user.rules() + "\\n");
+        }
+        assertThat(redis).doesNotContain("+@all").doesNotContain("~*");
+        Map<String, String> mysqlPasswords = Map.of("ingress-api", "MYSQL_INGRESS_PASSWORD", "db-sink", "MYSQL_DB_SINK_PASSWORD",
+                "reconciler", "MYSQL_RECONCILER_PASSWORD");
         for (String name : SERVICES) {
-            assertThat(environment(services().get(name))).as(name).containsEntry("SECKILL_MYSQL_USER", "seckill_app")
+            // Each its own account (the default of SECKILL_MYSQL_USER), with a password of its own; the stream-processor none.
+            assertThat(environment(services().get(name))).as(name).doesNotContainKey("SECKILL_MYSQL_USER")
                     .doesNotContainKey("SECKILL_MIGRATION_MYSQL_USER");
+            if (mysqlPasswords.containsKey(name)) {
+                assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_MYSQL_PASSWORD"))).as(name + "'s MySQL password")
+                        .startsWith("${" + mysqlPasswords.get(name) + ":?");
+            } else {
+                assertThat(environment(services().get(name))).as(name + " uses no MySQL").doesNotContainKey("SECKILL_MYSQL_PASSWORD");
+            }
             assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for the schema").contains("migrate");
             assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for its Kafka login and ACLs").contains("kafka-acls");
             assertThat(environment(services().get(name))).as(name + " logs in to Kafka").containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
@@ -193,6 +221,8 @@ class DeploymentFilesTest {
             assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_KAFKA_PASSWORD"))).as(name + " has a password of its own")
                     .contains("KAFKA_" + name.replace("-api", "").replace('-', '_').toUpperCase(java.util.Locale.ROOT) + "_PASSWORD");
         }
+        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_ADMIN_MYSQL_PASSWORD"))).as("the admin listener's own")
+                .startsWith("${MYSQL_ADMIN_PASSWORD:?");
         Map<String, Object> kafka = environment(services().get("kafka"));
         assertThat(kafka).containsEntry("KAFKA_AUTHORIZER_CLASS_NAME", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
                 .containsEntry("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND", "false");

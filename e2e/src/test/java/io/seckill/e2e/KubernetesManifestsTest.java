@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,31 @@ class KubernetesManifestsTest {
         assertThat(policy.getSpec().getIngress()).filteredOn(rule -> rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == buyersPort))
                 .singleElement().satisfies(rule -> assertThat(rule.getFrom()).as("only from the ingress controller").singleElement()
                         .satisfies(peer -> assertThat(peer.getNamespaceSelector().getMatchLabels()).containsKey("kubernetes.io/metadata.name")));
+    }
+
+    /**
+     * Each service reaches MySQL as its own account (none names another with SECKILL_MYSQL_USER), with a password of its
+     * own from the Secret; the ingress's admin listener with one apart from the buyers'; the stream-processor with none.
+     * Redis likewise: a URL of its own (its ACL user) for each service that uses Redis.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"development", "production"})
+    void eachServiceReachesMySqlAndRedisAsItsOwnUser(String overlay) throws Exception {
+        List<KubernetesResource> objects = render(overlay);
+        ConfigMap settings = only(objects, ConfigMap.class).stream().filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
+                .findFirst().orElseThrow();
+        assertThat(settings.getData()).doesNotContainKey("SECKILL_MYSQL_USER").doesNotContainKey("SECKILL_ADMIN_MYSQL_USER");
+        Map<String, String> keys = new HashMap<>();
+        workloads(objects).forEach((name, template) -> {
+            Container container = template.getSpec().getContainers().get(0);
+            assertThat(container.getEnv()).as(name).noneMatch(variable -> variable.getName().endsWith("MYSQL_USER"));
+            container.getEnv().stream().filter(variable -> variable.getName().endsWith("MYSQL_PASSWORD") || variable.getName().equals("SECKILL_REDIS_URL"))
+                    .forEach(variable -> assertThat(keys.put(name + " " + variable.getName(), variable.getValueFrom().getSecretKeyRef().getKey()))
+                            .isNull());
+        });
+        assertThat(keys).isEqualTo(Map.of("ingress-api SECKILL_MYSQL_PASSWORD", "ingress-api", "ingress-api SECKILL_ADMIN_MYSQL_PASSWORD", "admin",
+                "db-sink SECKILL_MYSQL_PASSWORD", "db-sink", "reconciler SECKILL_MYSQL_PASSWORD", "reconciler",
+                "ingress-api SECKILL_REDIS_URL", "ingress-api", "reconciler SECKILL_REDIS_URL", "reconciler"));
     }
 
     /** Production reaches every store over verified TLS: nothing in the clear, and no setting that allows it. */

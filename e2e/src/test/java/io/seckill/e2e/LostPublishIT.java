@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.IngressApi;
@@ -29,8 +31,9 @@ class LostPublishIT {
     void ordersWhosePublishFailedArriveThroughTheRelayAndConfirm() throws IOException {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 5, 1);
-        InfraAddresses noKafka = new InfraAddresses(pipeline.infra.mysqlUrl(), pipeline.infra.mysqlUser(),
-                pipeline.infra.mysqlPassword(), pipeline.infra.redis(), new KafkaAccess("127.0.0.1:" + closedPort(), pipeline.infra.kafka().security()));
+        InfraAddresses ingress = LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS);
+        InfraAddresses noKafka = new InfraAddresses(ingress.mysqlUrl(), ingress.mysqlUser(), ingress.mysqlPassword(), ingress.redis(),
+                new KafkaAccess("127.0.0.1:" + closedPort(), ingress.kafka().security()));
         IngressConfig config = IngressConfig.from(pipeline.env.withDefault("SECKILL_KAFKA_MAX_BLOCK_MS", "300"), noKafka);
 
         List<String> orderIds = new ArrayList<>();

@@ -66,7 +66,7 @@ final class Pipeline {
         // A short warm-up: the tests meet an ingress that warmed up, without a full one's seconds.
         settings.put(WarmUpSettings.REQUESTS, "100");
         env = new Env(settings);
-        system = SeckillSystem.start(env, infra, host.host());
+        system = SeckillSystem.start(env, LocalInfrastructure.get()::addressesFor, host.host());
         // As a service's process says once everything started: the operator page shows the instance ready.
         host.host().readiness().servicesStarted();
         LocalInfrastructure.get().closeFirstOnStop(system);

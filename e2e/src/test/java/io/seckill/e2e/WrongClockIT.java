@@ -3,6 +3,8 @@ package io.seckill.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.KafkaPrincipal;
+import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
@@ -32,7 +34,7 @@ class WrongClockIT {
         assertThat(pipeline.http.buy(sku, "on-time", 1).code()).isEqualTo("SALE_ENDED");
 
         TestHost slowHost = new TestHost(Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)));
-        try (IngressApi slow = IngressApi.start(IngressConfig.from(pipeline.env, pipeline.infra), slowHost.host())) {
+        try (IngressApi slow = IngressApi.start(IngressConfig.from(pipeline.env, LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS)), slowHost.host())) {
             HttpApi slowHttp = new HttpApi(slow.port(), slow.adminPort());
             HttpApi.Reply accepted = slowHttp.buy(sku, "slow-clock", 1);
             assertThat(accepted.status()).isEqualTo(202);

@@ -73,6 +73,7 @@ public final class IngressApi implements AutoCloseable {
     private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
     /** The operator page asks once a second: a Kafka that does not answer within this shows as such, not as a hung page. */
     private static final Duration WATCH_KAFKA_WAIT = Duration.ofMillis(800);
+    private static final int ADMIN_POOL_SIZE = 2;
 
     private final IngressRoutes routes;
     private final OpenedResources opened;
@@ -98,9 +99,12 @@ public final class IngressApi implements AutoCloseable {
             IngressMetrics metrics = new IngressMetrics(host.meters());
             Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
             // The bulkhead: the buyers' other routes query through a pool of their own, which fails fast when it is busy; the buy
-            // path and the operators' few admin requests (which must get through an incident) keep the main pool.
+            // path keeps the main pool.
             Database queries = opened.add(Database.connect(config.infra(), "ingress-api-queries", config.queryPool().size(), config.queryPool().connectionWait(),
                     host.meters()));
+            // The admin listener's account may write stock, the buyers' may not: its few requests (which must get through an
+            // incident) have a small pool of their own.
+            Database adminDatabase = opened.add(Database.connect(config.adminInfra(), "ingress-api-admin", ADMIN_POOL_SIZE, host.meters()));
             UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
             RedisRelease.check(redis, config.mode());
@@ -114,6 +118,7 @@ public final class IngressApi implements AutoCloseable {
 
             DSLContext dsl = database.dsl();
             DSLContext queryDsl = queries.dsl();
+            DSLContext adminDsl = adminDatabase.dsl();
             SaleStore saleStore = new SaleStore(lua);
             OrderStatusStore statuses = new OrderStatusStore(lua, config.orderStatusTtl());
             AccessTokens tokens = new AccessTokens(config.auth().tokens(), clock);
@@ -138,9 +143,9 @@ public final class IngressApi implements AutoCloseable {
                     new OrderPublisher(producer), idempotent, clock);
             OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics, soldOut);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(adminTokens),
-                    new AdminAudit(dsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
-                    new SaleAdmin(dsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
-                    new StockAdjustmentDesk(dsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
+                    new AdminAudit(adminDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
+                    new SaleAdmin(adminDsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
+                    new StockAdjustmentDesk(adminDsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
                     buying, new PassDesk(identity, rateLimiter, saleStore, knownSkus, config.passes().challenges(new SpentChallenges(lua)), passes,
                             config.passes(), clock),
                     new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * secrets have no default, and outside development mode ({@link DeploymentMode}) no published value
  * is taken for one.
  */
-public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost, int adminPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
+public record IngressConfig(InfraAddresses infra, InfraAddresses adminInfra, int httpPort, String adminHost, int adminPort, Duration relayGrace, Duration outboxWait, int mysqlPoolSize,
                             QueryPool queryPool,
                             int redisPoolSize, Duration kafkaMaxBlock, Auth auth, PassSettings passes, RateLimits rateLimits,
                             Duration idempotencyTtl, Duration soldOutMemory, Duration orderStatusTtl,
@@ -153,6 +153,7 @@ public record IngressConfig(InfraAddresses infra, int httpPort, String adminHost
         DeploymentMode mode = DeploymentMode.of(env);
         Auth auth = auth(env, mode);
         return new IngressConfig(infra,
+                infra.forIngressAdmin(env),
                 env.integer("SECKILL_HTTP_PORT", 8080),
                 // The admin API is for operators on this host (or a network they choose), never for buyers' network.
                 env.string("SECKILL_ADMIN_HOST", "127.0.0.1"),

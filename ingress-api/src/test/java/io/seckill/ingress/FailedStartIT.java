@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.localinfra.LocalInfrastructure;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
@@ -29,14 +30,14 @@ class FailedStartIT {
                     : Map.of("SECKILL_PAYMENT_VERIFIER", "no-such-provider");
             Set<String> threadsBefore = threadNames();
             int mysqlBefore = mysqlConnections(fixture);
-            int redisBefore = redisClients(fixture);
+            int redisBefore = redisClients();
 
             assertThatThrownBy(() -> fixture.start(settings)).as(failure).isInstanceOf(RuntimeException.class);
 
             await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
                 assertThat(newThreads(threadsBefore)).as("threads left by the failed start").isEmpty();
                 assertThat(mysqlConnections(fixture)).as("MySQL connections").isLessThanOrEqualTo(mysqlBefore);
-                assertThat(redisClients(fixture)).as("Redis connections").isLessThanOrEqualTo(redisBefore);
+                assertThat(redisClients()).as("Redis connections").isLessThanOrEqualTo(redisBefore);
             });
         }
     }
@@ -56,8 +57,8 @@ class FailedStartIT {
         return fixture.sql().fetchCount(fixture.sql().selectOne().from("information_schema.PROCESSLIST"));
     }
 
-    private static int redisClients(IngressFixture fixture) {
-        try (Jedis connection = new Jedis(fixture.infra.redis().firstNodeUri())) {
+    private static int redisClients() {
+        try (Jedis connection = new Jedis(LocalInfrastructure.get().addresses().redis().firstNodeUri())) {
             // This connection is one of the clients listed.
             return (int) connection.clientList().lines().filter(line -> !line.isBlank()).count() - 1;
         }

@@ -10,6 +10,7 @@ import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.http.Reply;
+import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.Concurrently;
 import java.io.IOException;
@@ -116,7 +117,7 @@ class IdempotencyIT {
                 "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET, TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
                 "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
         try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
-             Jedis operator = new Jedis(fixture.infra.redis().firstNodeUri())) {
+             Jedis operator = new Jedis(LocalInfrastructure.get().addresses().redis().firstNodeUri())) {
             CompletableFuture<HttpApi.Reply> answer = CompletableFuture.supplyAsync(() -> cutOff.http().buy(sku, "unkept", 1, "kept-nowhere"));
             await().atMost(Duration.ofSeconds(10)).until(() -> new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").isPresent());
             operator.clientPause(5_000, ClientPauseMode.ALL);

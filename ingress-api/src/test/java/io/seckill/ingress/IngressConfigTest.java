@@ -135,11 +135,12 @@ class IngressConfigTest {
         assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_ISSUER, ""))).hasMessageContaining(TokenSettings.ADMIN_ISSUER);
     }
 
-    /** {@code settings} over an admins' issuer and secret of the test's own: each test names what it is about. */
+    /** {@code settings} over an admins' issuer, secret and MySQL password of the test's own: each test names what it is about. */
     private static IngressConfig config(Map<String, String> settings) {
         Map<String, String> withAdmins = new HashMap<>(Map.of(TokenSettings.ADMIN_ISSUER, ADMIN_ISSUER, TokenSettings.ADMIN_SECRET, ADMIN_SECRET));
         withAdmins.putAll(settings);
-        Env env = new Env(withAdmins).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password");
+        Env env = new Env(withAdmins).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password")
+                .withDefault(InfraAddresses.ADMIN_MYSQL_PASSWORD, "the-admin-listeners-password");
         return IngressConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.INGRESS));
     }
 }

@@ -5,6 +5,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
@@ -55,14 +56,15 @@ final class IngressFixture {
     }
 
     private IngressFixture() {
-        infra = LocalInfrastructure.get().addresses();
+        infra = LocalInfrastructure.get().operatorAddressesFor(KafkaPrincipal.INGRESS);
         env = new Env(SETTINGS);
         managed = ManagedIngress.start(IngressConfig.from(env, infra));
         LocalInfrastructure.get().closeFirstOnStop(managed);
         ingress = managed.ingress();
         http = managed.http();
         database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "ingress-checks", 4, new SimpleMeterRegistry());
-        redis = RedisConnections.open(infra.redis(), 8);
+        // As the default user: tests stage and read what the ingress's own user may not.
+        redis = RedisConnections.open(LocalInfrastructure.get().addresses().redis(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);
     }

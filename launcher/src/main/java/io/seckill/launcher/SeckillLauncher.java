@@ -35,7 +35,7 @@ public final class SeckillLauncher {
         }
         ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
         Env services = env;
-        SeckillSystem system = management.start(host -> SeckillSystem.start(services, infra.addresses(), host));
+        SeckillSystem system = management.start(host -> SeckillSystem.start(services, infra::addressesFor, host));
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));

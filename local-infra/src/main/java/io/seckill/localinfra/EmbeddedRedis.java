@@ -1,5 +1,7 @@
 package io.seckill.localinfra;
 
+import io.seckill.config.Secrets;
+import io.seckill.schemas.redis.RedisUser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -46,6 +48,10 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
                 builder.setting("appendonly yes").setting("appendfsync everysec");
             }
             settings.forEach(builder::setting);
+            // Each service's ACL user, as production has them (the default user stays open: harnesses and tests stage with it).
+            for (RedisUser user : RedisUser.values()) {
+                builder.setting(user.aclLine(Secrets.DEVELOPMENT_REDIS_PASSWORD));
+            }
             RedisServer server = builder.build();
             server.start();
             return new EmbeddedRedis(server, port, storage);

@@ -7,16 +7,20 @@ import io.seckill.config.KafkaGroups;
 import io.seckill.config.KafkaPrincipal;
 import io.seckill.config.KafkaSecurity;
 import io.seckill.config.MigrationAccount;
+import io.seckill.config.MySqlAccount;
 import io.seckill.config.RedisAddress;
 import io.seckill.config.Secrets;
 import io.seckill.schemas.kafka.KafkaAcls;
+import io.seckill.schemas.redis.RedisUser;
 import io.seckill.schemas.migration.SchemaMigration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +42,19 @@ public final class LocalInfrastructure {
     private static LocalInfrastructure instance;
 
     private final InfraAddresses addresses;
+    /** Which MySQL account each service connects as: unset (each its own) on a server started here, the given one else. */
+    private final Map<String, String> mysqlAccounts;
+    /** Whether Redis has every service's ACL user ({@link RedisUser}), on the development password. */
+    private final boolean redisUsers;
     private final MigrationAccount migration;
     private final Map<String, String> origins;
     private final Deque<AutoCloseable> running;
 
-    private LocalInfrastructure(InfraAddresses addresses, MigrationAccount migration, Map<String, String> origins, Deque<AutoCloseable> running) {
+    private LocalInfrastructure(InfraAddresses addresses, Map<String, String> mysqlAccounts, boolean redisUsers, MigrationAccount migration,
+                                Map<String, String> origins, Deque<AutoCloseable> running) {
         this.addresses = addresses;
+        this.mysqlAccounts = mysqlAccounts;
+        this.redisUsers = redisUsers;
         this.migration = migration;
         this.origins = origins;
         this.running = running;
@@ -87,34 +98,42 @@ public final class LocalInfrastructure {
         Map<String, String> origins = new LinkedHashMap<>();
         try {
             RedisAddress redis = redis(env, kind, origins, running);
+            // Made with every service's ACL user: an embedded Redis (a container's and a given one are used as they are).
+            boolean redisUsers = running.peek() instanceof EmbeddedRedis || running.peek() instanceof EmbeddedRedisCluster;
             KafkaAccess kafka = kafka(env, kind, origins, running);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
-            String user;
             String password;
+            Map<String, String> accounts;
             MigrationAccount migration;
+            Set<MySqlAccount> grantees;
             if (mysqlUrl != null) {
-                user = env.string(InfraAddresses.MYSQL_USER, "root");
+                // A given server: every service connects as its one given account (its owner, in a test run).
+                String user = env.string(InfraAddresses.MYSQL_USER, "root");
                 password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
-                // A given server without a migration account is migrated with the given one (its owner, in a test run).
+                accounts = Map.of(InfraAddresses.MYSQL_USER, user, InfraAddresses.ADMIN_MYSQL_USER, user);
                 migration = MigrationAccount.from(env).orElse(new MigrationAccount(user, password));
+                grantees = EnumSet.noneOf(MySqlAccount.class);
                 origins.put("mysql", "given " + mysqlUrl);
             } else {
                 MySqlServer mysql = remember(running, kind.mysql().get());
                 DevelopmentAccounts.create(mysql);
                 mysqlUrl = mysql.address();
-                user = DevelopmentAccounts.APPLICATION_USER;
-                password = DevelopmentAccounts.APPLICATION_PASSWORD;
+                password = DevelopmentAccounts.SERVICES_PASSWORD;
+                accounts = Map.of();
                 migration = DevelopmentAccounts.MIGRATION;
+                grantees = EnumSet.allOf(MySqlAccount.class);
                 origins.put("mysql", mysqlUrl + " (" + kind.description() + ")");
             }
-            int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), user);
-            LOG.info("MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}", migration.user(), applied, user);
+            int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), grantees);
+            LOG.info("MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}", migration.user(), applied,
+                    accounts.isEmpty() ? "their own accounts" : accounts.get(InfraAddresses.MYSQL_USER));
             LocalInfrastructure started = new LocalInfrastructure(
-                    new InfraAddresses(mysqlUrl, user, password, redis, kafka), migration, origins, running);
+                    new InfraAddresses(mysqlUrl, accounts.getOrDefault(InfraAddresses.MYSQL_USER, ""), password, redis, kafka), accounts,
+                    redisUsers, migration, origins, running);
             LOG.info("local infrastructure ready: {}", origins);
             return started;
         } catch (RuntimeException e) {
-            new LocalInfrastructure(null, null, origins, running).stop();
+            new LocalInfrastructure(null, null, false, null, origins, running).stop();
             throw e;
         }
     }
@@ -171,16 +190,25 @@ public final class LocalInfrastructure {
     }
 
     /**
-     * The servers, MySQL as the application account, Kafka as the operator (a super user: test harnesses write any
-     * topic; a service given these in a test has every right, {@link #addressesFor} gives it its own).
+     * The servers, Kafka as the operator (a super user: test harnesses write any topic), MySQL with the services' password
+     * and no account of a service's ({@link #addressesFor} gives each service its own; {@link #ownerAddresses} the schema's
+     * owner).
      */
     public InfraAddresses addresses() {
         return addresses;
     }
 
-    /** The servers, MySQL as the application account, Kafka as {@code principal}: what that service gets, with its rights only. */
+    /** The servers as the service whose principal is {@code principal} reaches them: Kafka, MySQL and Redis with its rights only. */
     public InfraAddresses addressesFor(KafkaPrincipal principal) {
-        return addresses.as(principal);
+        InfraAddresses service = addresses.forService(new Env(mysqlAccounts), principal);
+        return RedisUser.of(principal).filter(_ -> redisUsers)
+                .map(user -> service.withRedis(service.redis().as(user.user(), Secrets.DEVELOPMENT_REDIS_PASSWORD)))
+                .orElse(service);
+    }
+
+    /** The servers, Kafka as the operator, MySQL as the service's account: a service in a test that stages records for it. */
+    public InfraAddresses operatorAddressesFor(KafkaPrincipal principal) {
+        return addressesFor(principal).as(KafkaPrincipal.OPERATOR);
     }
 
     /**
@@ -211,7 +239,8 @@ public final class LocalInfrastructure {
         variables.put(RedisAddress.URL, addresses.redis().url());
         variables.put(RedisAddress.TOPOLOGY, addresses.redis().topology().label());
         variables.put(InfraAddresses.MYSQL_URL, addresses.mysqlUrl());
-        variables.put(InfraAddresses.MYSQL_USER, addresses.mysqlUser());
+        // Users only for a given server: on one started here each service connects as its own account, on one password.
+        variables.putAll(mysqlAccounts);
         variables.put(InfraAddresses.MYSQL_PASSWORD, addresses.mysqlPassword());
         variables.put(MigrationAccount.USER, migration.user());
         variables.put(MigrationAccount.PASSWORD, migration.password());

@@ -29,7 +29,7 @@ class TablesIT {
 
     private static final RelayBackoff BACKOFF = new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(1));
 
-    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().addresses(), "tables-test", 4, new SimpleMeterRegistry());
+    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().ownerAddresses(), "tables-test", 4, new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
     private final DSLContext db = DATABASE.dsl();
     private final Outbox outbox = new Outbox();

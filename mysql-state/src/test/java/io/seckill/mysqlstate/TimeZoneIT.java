@@ -27,7 +27,7 @@ class TimeZoneIT {
     void anInstantWrittenFromAJvmAheadOfUtcIsStoredAsUtcBesideMySqlsClock() {
         TimeZone original = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
-        try (Database database = Database.connect(LocalInfrastructure.get().addresses(), "time-zone-test", 1, new SimpleMeterRegistry())) {
+        try (Database database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "time-zone-test", 1, new SimpleMeterRegistry())) {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), 1, "tokyo-buyer", 1, now);
             // relay_after written by Java as now; created_at by MySQL's clock as it inserts the row.

@@ -82,7 +82,7 @@ class DriftCheckIT {
     @Test
     void anAdditionRedisNeverTookIsAppliedOnceNotCorrectedAsDrift() {
         long sku = Stores.openSale(10, 1);
-        adjustments.record(Stores.sql(), new StockAdjustments.Adjustment("restock-" + sku, sku, 5, "found in the warehouse", false), false,
+        adjustments.record(Stores.owner(), new StockAdjustments.Adjustment("restock-" + sku, sku, 5, "found in the warehouse", false), false,
                 Instant.now());
 
         for (int checks = 0; checks < REPAIR_AFTER * 2; checks++) {

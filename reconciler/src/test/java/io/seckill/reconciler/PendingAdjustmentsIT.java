@@ -21,7 +21,7 @@ class PendingAdjustmentsIT {
     void anAdditionMySqlRecordedIsAppliedToRedisOnce() {
         long sku = Stores.openSale(5, 1);
         String id = "restock-" + sku;
-        adjustments.record(Stores.sql(), new StockAdjustments.Adjustment(id, sku, 3, "found in the warehouse", false), false, Instant.now());
+        adjustments.record(Stores.owner(), new StockAdjustments.Adjustment(id, sku, 3, "found in the warehouse", false), false, Instant.now());
 
         pending.apply();
         pending.apply();

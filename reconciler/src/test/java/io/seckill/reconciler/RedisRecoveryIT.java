@@ -188,7 +188,7 @@ class RedisRecoveryIT {
     /** What the sink does for a confirmed order, and the settler after it. */
     private static void decideConfirmed(long sku, OrderRequested order) {
         OrderResult result = OrderResult.confirmed(order, Instant.now());
-        Stores.sql().transaction(configuration -> {
+        Stores.owner().transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
             new Orders().insert(tx, List.of(order), List.of(result), Duration.ofMinutes(15));
             new Skus().charge(tx, sku, order.quantity(), Instant.now());

@@ -3,6 +3,7 @@ package io.seckill.reconciler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaPrincipal;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Orders;
@@ -37,13 +38,15 @@ import redis.clients.jedis.UnifiedJedis;
 /** The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids. */
 final class Stores {
 
-    static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
-    /** As the reconciler's own account, so that these tests hold its work to the application account's grants. */
+    static final InfraAddresses INFRA = LocalInfrastructure.get().operatorAddressesFor(KafkaPrincipal.RECONCILER);
+    /** As the reconciler's own account, so that these tests hold its work to its grants. */
     static final Database DATABASE = Database.connect(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
     private static final Database OWNER = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test-owner", 1,
             new SimpleMeterRegistry());
-    static final UnifiedJedis REDIS = RedisConnections.open(INFRA.redis(), 8);
-    static final LuaRunner LUA = new LuaRunner(REDIS);
+    /** As the default user, for what no service may do: flush Redis, rewrite a key by hand. */
+    static final UnifiedJedis REDIS = RedisConnections.open(LocalInfrastructure.get().addresses().redis(), 8);
+    /** As the reconciler's ACL user, so that these tests hold its work to its rights. */
+    static final LuaRunner LUA = new LuaRunner(RedisConnections.open(INFRA.redis(), 8));
     static final RedisProbe PROBE = new RedisProbe(REDIS);
     static final SaleStore SALES = new SaleStore(LUA);
     static final OrderStatusStore STATUSES = new OrderStatusStore(LUA, Duration.ofMinutes(10));
@@ -73,7 +76,10 @@ final class Stores {
                 .mapToDouble(Counter::count).sum();
     }
 
-    /** As the migration account, which owns the schema: for a test that stages a failure with a trigger. */
+    /**
+     * As the migration account, which owns the schema: for a test that stages what another service writes (a sale an
+     * admin defines, a purchase the sink counts) or a failure with a trigger.
+     */
     static DSLContext owner() {
         return OWNER.dsl();
     }
@@ -100,10 +106,10 @@ final class Stores {
         return openSplitSale(sku, stock, perUserLimit, 1);
     }
 
-    /** A sale open now, its stock split over {@code buckets} buckets in Redis, as its definition in MySQL says. */
+    /** A sale open now, its stock split over {@code buckets} buckets in Redis, as its definition in MySQL says (as an admin defines it). */
     static long openSplitSale(long sku, int stock, int perUserLimit, int buckets) {
         Instant now = Instant.now();
-        new Skus().define(sql(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, buckets),
+        new Skus().define(owner(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, buckets),
                 now);
         SALES.loadSale(sku, stock, buckets, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
                 new Skus().current(sql(), sku).orElseThrow().version(), false);
