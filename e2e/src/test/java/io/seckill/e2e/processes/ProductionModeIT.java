@@ -35,6 +35,7 @@ class ProductionModeIT {
                     TokenSettings.PREVIOUS_SECRET, Map.of(TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET),
                     TokenSettings.ADMIN_SECRET, Map.of(TokenSettings.ADMIN_SECRET, Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET),
                     InfraAddresses.MYSQL_PASSWORD, Map.of(InfraAddresses.MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD),
+                    InfraAddresses.ADMIN_MYSQL_PASSWORD, Map.of(InfraAddresses.ADMIN_MYSQL_PASSWORD, Secrets.DEVELOPMENT_APPLICATION_PASSWORD),
                     KafkaSecurity.PASSWORD, Map.of(KafkaSecurity.PASSWORD, Secrets.DEVELOPMENT_KAFKA_PASSWORD),
                     KafkaSecurity.PROTOCOL, Map.of(KafkaSecurity.PROTOCOL, "PLAINTEXT"),
                     IngressConfig.PAYMENT_VERIFIER, Map.of(IngressConfig.PAYMENT_VERIFIER, "development"));
@@ -66,6 +67,7 @@ class ProductionModeIT {
                 TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, HttpApi.TOKEN_SECRET,
                 TokenSettings.ADMIN_ISSUER, "https://staff-id.shop.example", TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
                 InfraAddresses.MYSQL_PASSWORD, "a-mysql-password-nobody-published",
+                InfraAddresses.ADMIN_MYSQL_PASSWORD, "an-admin-mysql-password-nobody-published",
                 KafkaSecurity.PASSWORD, "a-kafka-password-nobody-published",
                 IngressConfig.PAYMENT_VERIFIER, "none"));
         // The development servers listen on loopback without TLS, which production takes only when told; Redis as a user of its own.
