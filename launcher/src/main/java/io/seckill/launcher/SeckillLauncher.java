@@ -7,6 +7,7 @@ import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.localinfra.ServersMain;
 import io.seckill.runtime.ServiceMain;
 import io.seckill.runtime.management.ManagedProcess;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -30,8 +31,11 @@ public final class SeckillLauncher {
         Map<String, String> development = ServersMain.developmentSettings(given, data);
         LocalInfrastructure infra = LocalInfrastructure.keptIn(data, given, development);
         Env env = given;
-        for (Map.Entry<String, String> setting : development.entrySet()) {
-            env = env.withDefault(setting.getKey(), setting.getValue());
+        // The servers' settings too (on a given MySQL with one account, the account the admin listener connects as).
+        for (Map<String, String> settings : List.of(development, infra.variables())) {
+            for (Map.Entry<String, String> setting : settings.entrySet()) {
+                env = env.withDefault(setting.getKey(), setting.getValue());
+            }
         }
         ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
         Env services = env;

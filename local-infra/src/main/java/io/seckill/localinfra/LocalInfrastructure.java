@@ -107,12 +107,13 @@ public final class LocalInfrastructure {
             MigrationAccount migration;
             Set<MySqlAccount> grantees;
             if (mysqlUrl != null) {
-                // A given server: every service connects as its one given account (its owner, in a test run).
-                String user = env.string(InfraAddresses.MYSQL_USER, "root");
+                // A given server: each service connects as its own account (one the development servers made), or, where
+                // SECKILL_MYSQL_USER names one, every service as that one (a bare server's owner, in a test run).
+                String user = env.string(InfraAddresses.MYSQL_USER, null);
                 password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
-                accounts = Map.of(InfraAddresses.MYSQL_USER, user, InfraAddresses.ADMIN_MYSQL_USER, user);
-                migration = MigrationAccount.from(env).orElse(new MigrationAccount(user, password));
-                grantees = EnumSet.noneOf(MySqlAccount.class);
+                accounts = user == null ? Map.of() : Map.of(InfraAddresses.MYSQL_USER, user, InfraAddresses.ADMIN_MYSQL_USER, user);
+                migration = MigrationAccount.from(env).orElse(new MigrationAccount(user == null ? "root" : user, password));
+                grantees = user == null ? EnumSet.allOf(MySqlAccount.class) : EnumSet.noneOf(MySqlAccount.class);
                 origins.put("mysql", "given " + mysqlUrl);
             } else {
                 MySqlServer mysql = remember(running, kind.mysql().get());
