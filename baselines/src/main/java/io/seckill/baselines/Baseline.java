@@ -7,25 +7,32 @@ import java.util.stream.Collectors;
 public enum Baseline {
 
     /** One MySQL transaction per buy request, answered after commit. */
-    NAIVE("naive", "naive"),
+    NAIVE("naive"),
     /** Redis Lua decrement, the order to Kafka answered before any durable record, a consumer writing MySQL. */
-    REDIS_QUEUE("redis-queue", "rq");
+    REDIS_QUEUE("redis-queue"),
+    /**
+     * The physical limit every design is measured against: the same HTTP stack reading the same request, answering every
+     * buy with the loser's 409 from memory; no store, no token, nothing sold.
+     */
+    NO_OP("no-op");
 
     private final String label;
-    private final String tablePrefix;
 
-    Baseline(String label, String tablePrefix) {
+    Baseline(String label) {
         this.label = label;
-        this.tablePrefix = tablePrefix;
     }
 
     public String label() {
         return label;
     }
 
-    /** The tables this design keeps its stock and orders in. */
+    /** The tables this design keeps its stock and orders in. @throws IllegalStateException for no-op, which keeps none */
     public BaselineSql tables() {
-        return new BaselineSql(tablePrefix);
+        return switch (this) {
+            case NAIVE -> new BaselineSql("naive");
+            case REDIS_QUEUE -> new BaselineSql("rq");
+            case NO_OP -> throw new IllegalStateException("the no-op design keeps no tables");
+        };
     }
 
     /** @throws IllegalArgumentException naming the baselines there are, when {@code label} is none of them */

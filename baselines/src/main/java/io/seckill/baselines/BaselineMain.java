@@ -23,7 +23,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * One baseline design as a process of its own, for the whole-sale comparison only (never part of the
- * product): {@code naive} or {@code redis-queue}, on the servers the environment names (the same
+ * product): {@code naive}, {@code redis-queue} or {@code no-op}, on the servers the environment names (the same
  * variables the services read), serving buyers on {@code BASELINE_PORT}. Runs until killed.
  */
 public final class BaselineMain {
@@ -40,18 +40,19 @@ public final class BaselineMain {
         // The baseline designs keep tables of their own, which they create: the migration account's work, not a service's.
         InfraAddresses infra = InfraAddresses.ofMigrationAccount(env);
         int port = env.integer("BASELINE_PORT", 8090);
-        HikariDataSource database = pool(infra);
         if (args.length != 1) {
-            throw new IllegalArgumentException("usage: BaselineMain naive|redis-queue");
+            throw new IllegalArgumentException("usage: BaselineMain naive|redis-queue|no-op");
         }
         Baseline design = Baseline.of(args[0]);
         Javalin server = switch (design) {
             case NAIVE -> {
+                HikariDataSource database = pool(infra);
                 schema(database, NaiveDesign.SQL.schema());
                 NaiveDesign naive = new NaiveDesign(database);
                 yield BaselineHttp.start(port, naive::buy);
             }
             case REDIS_QUEUE -> {
+                HikariDataSource database = pool(infra);
                 schema(database, RedisQueueDesign.SQL.schema());
                 createTopic(infra.kafka());
                 // The baselines are measured on one node, as they were designed.
@@ -63,6 +64,7 @@ public final class BaselineMain {
                 }
                 yield BaselineHttp.start(port, redisQueue::buy);
             }
+            case NO_OP -> BaselineHttp.start(port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
         };
         System.out.println("baseline " + design.label() + " listening on http://localhost:" + server.port());
         new CountDownLatch(1).await();

@@ -3,34 +3,28 @@ package io.seckill.benchmark;
 import io.seckill.baselines.BaselineSql;
 import io.seckill.baselines.RedisQueueDesign;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A baseline design ({@code naive} or {@code redis-queue}) as a JVM process of its own beside the
- * development servers, run from its packaged jar ({@code baselines/target/baselines.jar}); its orders in
- * its own tables ({@code naive_*}, {@code rq_*}).
+ * A baseline design that sells ({@code naive} or {@code redis-queue}) as a JVM process of its own beside the
+ * development servers ({@link BaselineProcess}); its orders in its own tables ({@code naive_*}, {@code rq_*}).
  */
 final class BaselineSaleDesign implements SaleDesign {
 
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
-
     private final Design design;
     private final BaselineSql tables;
-    private final Process process;
+    private final BaselineProcess process;
     private final int port;
     private final SaleQueries queries;
     private final UnifiedJedis redis;
 
-    private BaselineSaleDesign(Design design, Process process, int port, SaleQueries queries, UnifiedJedis redis) {
+    private BaselineSaleDesign(Design design, BaselineProcess process, int port, SaleQueries queries, UnifiedJedis redis) {
         this.design = design;
         this.tables = design.baseline().tables();
         this.process = process;
@@ -41,24 +35,7 @@ final class BaselineSaleDesign implements SaleDesign {
 
     static BaselineSaleDesign start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
                                     UnifiedJedis redis) throws IOException, InterruptedException {
-        Path jar = repository.resolve("baselines/target/baselines.jar");
-        Files.createDirectories(logs);
-        Path log = logs.resolve("baseline-" + design.label() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-jar", jar.toString(), design.baseline().label())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().putAll(serverSettings);
-        builder.environment().put("BASELINE_PORT", Integer.toString(port));
-        Process process = builder.start();
-        Instant deadline = Instant.now().plus(READY_TIMEOUT);
-        while (!Files.readString(log).contains("listening on")) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("baseline " + design.label() + " did not start; its output:\n" + Files.readString(log));
-            }
-            Thread.sleep(250);
-        }
-        return new BaselineSaleDesign(design, process, port, queries, redis);
+        return new BaselineSaleDesign(design, BaselineProcess.start(design, repository, serverSettings, logs, port), port, queries, redis);
     }
 
     @Override
@@ -117,14 +94,6 @@ final class BaselineSaleDesign implements SaleDesign {
 
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (process.waitFor(30, TimeUnit.SECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        process.destroyForcibly();
+        process.close();
     }
 }

@@ -13,7 +13,9 @@ public enum Design {
     /** One MySQL transaction per buy request, answered after commit. */
     NAIVE("naive"),
     /** Redis Lua decrement, the order to Kafka answered before any durable record, a consumer writing MySQL. */
-    REDIS_QUEUE("redis-queue");
+    REDIS_QUEUE("redis-queue"),
+    /** The physical limit: the same HTTP stack answering every buy 409 from memory, nothing sold. */
+    NO_OP("no-op");
 
     private final String label;
 
@@ -31,6 +33,7 @@ public enum Design {
             case SECKILL -> throw new IllegalStateException("seckill is the product (bin/seckill all), not a baseline");
             case NAIVE -> Baseline.NAIVE;
             case REDIS_QUEUE -> Baseline.REDIS_QUEUE;
+            case NO_OP -> Baseline.NO_OP;
         };
     }
 

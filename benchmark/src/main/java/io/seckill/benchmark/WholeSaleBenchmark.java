@@ -29,17 +29,19 @@ import redis.clients.jedis.UnifiedJedis;
  * attempts each for 1-3 units, all arriving as fast as {@code --connections} connections can send them
  * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
  * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
- * and what the stores hold afterwards (oversold, lost, over the limit, drift). First the cold rounds: every
+ * and what the stores hold afterwards (oversold, lost, over the limit, drift), and requests/s as a share of the no-op
+ * design's (the same HTTP stack answering 409 from memory: what the machine can answer at all). First the cold rounds: every
  * design's processes started afresh and their first sale measured, as a sale starts in production (services
  * up and ready, the buy path never used). Then, on the last cold round's processes, warm-up rounds and the
  * warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the warm rounds
  * (and the worst round's correctness) as tables, Markdown and a PNG chart under
  * {@code benchmark/target/whole-sale-*}/report.
  */
-@Command(name = "whole-sale", mixinStandardHelpOptions = true, description = "A whole flash sale against seckill, naive and redis-queue.")
+@Command(name = "whole-sale", mixinStandardHelpOptions = true,
+        description = "A whole flash sale against seckill, naive and redis-queue, each beside the no-op design's limit.")
 public final class WholeSaleBenchmark implements Callable<Integer> {
 
-    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue", converter = Design.Converter.class,
+    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue,no-op", converter = Design.Converter.class,
             description = "designs to run (default ${DEFAULT-VALUE})")
     List<Design> designs;
 
@@ -210,6 +212,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             case SECKILL -> SeckillSaleDesign.start(servers, queries, ServersOptions.freePort(), topology, this::seckillJavaOptions, seckillSettings);
             case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, null);
             case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, redis);
+            case NO_OP -> NoOpSaleDesign.start(repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort());
         };
     }
 

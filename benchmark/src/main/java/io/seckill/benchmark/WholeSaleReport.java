@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToLongFunction;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
@@ -22,12 +23,13 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The whole-sale comparison's report: tables of each design's medians over the cold rounds and over the warm
  * rounds (printed, and written as Markdown) and a chart (PNG): answers per second over the last warm round,
- * and latency percentiles of winners and losers per design over the warm rounds.
+ * latency percentiles of winners and losers per design over the warm rounds, and each design's requests/s as a share
+ * of the no-op design's, cold and warm.
  */
 final class WholeSaleReport {
 
     private static final String HEADER = "| design | every buyer answered in | req/s | winners p50/p99/p999 ms | losers p50/p99/p999 ms "
-            + "| drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue |";
+            + "| drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue | req/s of no-op |";
 
     private final Map<Design, List<WholeSaleRound>> coldByDesign = new LinkedHashMap<>();
     private final Map<Design, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
@@ -51,11 +53,11 @@ final class WholeSaleReport {
 
     /** The medians table as Markdown; the speed ratios compare the time to answer every buyer. */
     private static String table(Map<Design, List<WholeSaleRound>> byDesign) {
-        StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(13)).append("|\n");
+        StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(14)).append("|\n");
         for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             List<WholeSaleRound> rounds = design.getValue();
             double seconds = Report.median(rounds, round -> round.load().seconds());
-            table.append(String.format(Locale.ROOT, "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d | %d | %d | %s | %s |%n",
+            table.append(String.format(Locale.ROOT, "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d | %d | %d | %s | %s | %s |%n",
                     design.getKey().label(), seconds, Report.median(rounds, round -> round.load().requestsPerSecond()),
                     Report.median(rounds, round -> round.winnersMs(50)), Report.median(rounds, round -> round.winnersMs(99)),
                     Report.median(rounds, round -> round.winnersMs(99.9)),
@@ -64,7 +66,8 @@ final class WholeSaleReport {
                     Report.median(rounds, WholeSaleRound::drainP50Ms), Report.median(rounds, WholeSaleRound::drainP99Ms),
                     Report.median(rounds, round -> round.sold()),
                     worst(rounds, WholeSaleRound::oversold), worst(rounds, WholeSaleRound::lost), worst(rounds, WholeSaleRound::overLimit),
-                    worst(rounds, WholeSaleRound::drift), ratio(byDesign, Design.NAIVE, seconds), ratio(byDesign, Design.REDIS_QUEUE, seconds)));
+                    worst(rounds, WholeSaleRound::drift), ratio(byDesign, Design.NAIVE, seconds), ratio(byDesign, Design.REDIS_QUEUE, seconds),
+                    shareOfNoOp(byDesign, design.getKey()).map(share -> String.format(Locale.ROOT, "%.1f%%", share * 100)).orElse("-")));
         }
         return table.toString();
     }
@@ -73,6 +76,13 @@ final class WholeSaleReport {
     private static String ratio(Map<Design, List<WholeSaleRound>> byDesign, Design baseline, double seconds) {
         List<WholeSaleRound> rounds = byDesign.get(baseline);
         return rounds == null ? "-" : String.format(Locale.ROOT, "%.1fx", Report.median(rounds, round -> round.load().seconds()) / seconds);
+    }
+
+    /** The design's median requests/s over the no-op design's, in the same rounds' kind (cold or warm), when no-op ran. */
+    private static Optional<Double> shareOfNoOp(Map<Design, List<WholeSaleRound>> byDesign, Design design) {
+        List<WholeSaleRound> limit = byDesign.get(Design.NO_OP);
+        return limit == null ? Optional.empty() : Optional.of(Report.median(byDesign.get(design), round -> round.load().requestsPerSecond())
+                / Report.median(limit, round -> round.load().requestsPerSecond()));
     }
 
     /** Each round's figures, as the run printed them. */
@@ -117,10 +127,18 @@ final class WholeSaleReport {
                 "answers/s", throughput, PlotOrientation.VERTICAL, true, false, false);
         JFreeChart percentiles = ChartFactory.createBarChart("Latency percentiles (medians over the rounds)", "", "ms", latency,
                 PlotOrientation.VERTICAL, true, false, false);
-        BufferedImage image = new BufferedImage(1200, 1000, BufferedImage.TYPE_INT_RGB);
+        DefaultCategoryDataset shares = new DefaultCategoryDataset();
+        for (Map.Entry<String, Map<Design, List<WholeSaleRound>>> kind : List.of(Map.entry("cold", coldByDesign), Map.entry("warm", byDesign))) {
+            kind.getValue().keySet().forEach(design -> shareOfNoOp(kind.getValue(), design)
+                    .ifPresent(share -> shares.addValue(share * 100, design.label(), kind.getKey())));
+        }
+        JFreeChart limit = ChartFactory.createBarChart("Requests/s as a share of the no-op design's (medians)", "", "%", shares,
+                PlotOrientation.VERTICAL, true, false, false);
+        BufferedImage image = new BufferedImage(1200, 1500, BufferedImage.TYPE_INT_RGB);
         Graphics2D canvas = image.createGraphics();
         canvas.drawImage(overTime.createBufferedImage(1200, 500), 0, 0, null);
         canvas.drawImage(percentiles.createBufferedImage(1200, 500), 0, 500, null);
+        canvas.drawImage(limit.createBufferedImage(1200, 500), 0, 1000, null);
         canvas.dispose();
         return image;
     }

@@ -14,7 +14,8 @@ import picocli.CommandLine;
  * {@code mvn -q -pl benchmark exec:java@whole-sale} runs it: each sells exactly its stock, answers every
  * buyer, loses no accepted order and keeps every buyer within the limit, with its stores agreeing at rest.
  * The speed figures are the benchmark's business; what is checked here is that each design in the
- * comparison is a correct one, and that the sale's checks find what the stores hold.
+ * comparison is a correct one, that the sale's checks find what the stores hold, and that the no-op design beside
+ * them answers every buyer and sells nothing.
  */
 class WholeSaleIT {
 
@@ -36,8 +37,14 @@ class WholeSaleIT {
 
         // A cold round on fresh processes, then a warm one on the same processes.
         assertThat(rounds).extracting(WholeSaleRound::design, WholeSaleRound::cold).containsExactly(tuple(Design.SECKILL, true), tuple(Design.NAIVE, true),
-                tuple(Design.REDIS_QUEUE, true), tuple(Design.SECKILL, false), tuple(Design.NAIVE, false), tuple(Design.REDIS_QUEUE, false));
-        assertThat(rounds).allSatisfy(round -> {
+                tuple(Design.REDIS_QUEUE, true), tuple(Design.NO_OP, true), tuple(Design.SECKILL, false), tuple(Design.NAIVE, false),
+                tuple(Design.REDIS_QUEUE, false), tuple(Design.NO_OP, false));
+        // The limit beside them answers every buyer sold out and keeps nothing.
+        assertThat(rounds).filteredOn(round -> round.design() == Design.NO_OP).allSatisfy(round -> {
+            assertThat(round.losers()).isEqualTo(BUYERS * ATTEMPTS);
+            assertThat(round.winners() + round.failed() + round.sold()).isZero();
+        });
+        assertThat(rounds).filteredOn(round -> round.design() != Design.NO_OP).allSatisfy(round -> {
             assertThat(round.failed()).as("%s: attempts not answered 2xx or 409", round.design()).isZero();
             assertThat(round.winners() + round.losers()).as("%s: answers", round.design()).isEqualTo(BUYERS * ATTEMPTS);
             assertThat(round.sold()).as("%s: units sold", round.design()).isEqualTo(UNITS);
