@@ -64,7 +64,11 @@ public final class BaselineMain {
                 }
                 yield BaselineHttp.start(port, redisQueue::buy);
             }
-            case NO_OP -> BaselineHttp.start(port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
+            case NO_OP -> {
+                Javalin noOp = BaselineHttp.start(port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
+                NoOpWarmUp.run(noOp.port());
+                yield noOp;
+            }
         };
         System.out.println("baseline " + design.label() + " listening on http://localhost:" + server.port());
         new CountDownLatch(1).await();
