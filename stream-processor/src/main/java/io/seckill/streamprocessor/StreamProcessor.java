@@ -18,6 +18,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.rocksdb.RocksDB;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +58,9 @@ public final class StreamProcessor implements AutoCloseable {
     /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
     private static StreamProcessor start(StreamProcessorConfig config, TopicLayout.Replication replication, ServiceHost host, OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
+        // The de-duplication store opens its first RocksDB segment at the first order, and RocksDB's class, on first use,
+        // unpacks its native library from the jar and loads it: a second of a cold sale's first orders, spent here instead.
+        RocksDB.loadLibrary();
         Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

@@ -8,6 +8,8 @@ import io.seckill.ingress.HttpApi;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +50,11 @@ class ScaleOutIT {
             List.of(streams, sinks, reconcilers, ingresses).forEach(all::addAll);
             ProcessCluster.awaitReady(all.toArray(SeckillProcess[]::new));
             assertThat(sinks.get(0).readiness().orElseThrow().detail("db-sink")).startsWith("order-requests-unique partitions");
+            for (SeckillProcess stream : streams) {
+                assertThat(Files.readString(Path.of("/proc", Long.toString(stream.pid()), "maps")))
+                        .as("%s ready with RocksDB's native library loaded, not left for the sale's first order", stream.name())
+                        .contains("librocksdbjni");
+            }
 
             List<HttpApi> buyersApis = ingresses.stream().map(ProcessCluster::buyersApi).toList();
             long firstSku = System.currentTimeMillis() % 1_000_000 * 100;
