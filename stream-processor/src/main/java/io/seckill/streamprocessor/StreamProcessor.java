@@ -59,7 +59,7 @@ public final class StreamProcessor implements AutoCloseable {
     private static StreamProcessor start(StreamProcessorConfig config, TopicLayout.Replication replication, ServiceHost host, OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
         // The de-duplication store opens its first RocksDB segment at the first order, and RocksDB's class, on first use,
-        // unpacks its native library from the jar and loads it: a second of a cold sale's first orders, spent here instead.
+        // unpacks its native library from the jar and loads it: done here, before ready, so a sale's first orders do not wait.
         RocksDB.loadLibrary();
         Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
