@@ -113,10 +113,10 @@ public final class FaultMatrix implements Callable<Integer> {
         }
         long repairedAt = injector.injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
-        double converged = SaleAtRest.await(cluster, skus, accepted(answers), repairedAt, PATIENCE);
+        SaleAtRest.Rest rest = SaleAtRest.await(cluster, skus, accepted(answers), repairedAt, PATIENCE);
         injector.awaitRestarts();
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
-        return judge(cluster, fault, moment, shape, skus, answers, converged, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
+        return judge(cluster, fault, moment, shape, skus, answers, rest, newSaleWorks, cluster.supervisorRestarts() - restartsBefore);
     }
 
     /** The row's SKUs, each its sale defined with its stock. */
@@ -144,15 +144,16 @@ public final class FaultMatrix implements Callable<Integer> {
         List<Long> skus = defineSale(cluster, Fault.SaleShape.THREE_SKUS);
         long started = System.nanoTime();
         List<String> accepted = accepted(new Buyers().start("warm-up-" + skus.get(0), cluster.ingresses(), skus, buyerCount, concurrencyLimit).get());
-        double atRest = SaleAtRest.await(cluster, skus, accepted, started, PATIENCE);
-        if (atRest < 0) {
-            throw new IllegalStateException("the warm-up sale on SKUs " + skus + " did not come to rest within " + PATIENCE + ", with no fault");
+        SaleAtRest.Rest atRest = SaleAtRest.await(cluster, skus, accepted, started, PATIENCE);
+        if (!atRest.reached()) {
+            throw new IllegalStateException("the warm-up sale on SKUs " + skus + " did not come to rest within " + PATIENCE + ", with no fault; waited on: "
+                    + String.join(", ", atRest.waitedOn()));
         }
-        System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted.size(), atRest);
+        System.out.printf(Locale.ROOT, "warm-up sale on SKUs %s: %d accepted, at rest %.1f s after it started%n", skus, accepted.size(), atRest.seconds());
     }
 
     private static RowResult judge(FaultCluster cluster, Fault fault, Moment moment, Fault.SaleShape shape, List<Long> skus, List<Buyers.Answer> answers,
-                                   double converged, boolean newSaleWorks, int restarts) {
+                                   SaleAtRest.Rest rest, boolean newSaleWorks, int restarts) {
         DSLContext db = cluster.database().dsl();
         List<String> accepted = accepted(answers);
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
@@ -174,7 +175,8 @@ public final class FaultMatrix implements Callable<Integer> {
         int unanswered = (int) answers.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
         int badAnswers = (int) answers.stream().filter(answer -> !answer.allowed()).count();
         return new RowResult(fault, moment, accepted.size(), confirmed, decidedCount - confirmed, accepted.size() - decidedCount, oversold, ghosts, mischarged,
-                SaleAtRest.drift(cluster, skus), unanswered, badAnswers, converged, newSaleWorks, restarts);
+                SaleAtRest.drift(cluster, skus), unanswered, badAnswers, rest.seconds(), newSaleWorks, restarts,
+                rest.waitedOn());
     }
 
     /** A fresh sale: one buyer buys, and the order is confirmed within the patience. */

@@ -131,24 +131,27 @@ public final class RandomFaultRun implements Callable<Integer> {
         }
         cluster.awaitAllReady();
         List<Buyers.Answer> told = answers.get();
-        if (!atRest(cluster, sale, told)) {
-            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the last fault's end");
+        SaleAtRest.Rest afterFaults = atRest(cluster, sale, told);
+        if (!afterFaults.reached()) {
+            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the last fault's end; waited on: " + String.join(", ", afterFaults.waitedOn()));
         }
         // What a request left open (a 503, no answer, still in progress) is asked again with its key, as P7 promises a retry learns the truth.
         List<Buyers.Answer> learned = buyers.learnTheTruth(cluster.ingresses().get(0), told, PATIENCE);
         learned.stream().filter(answer -> answer.idempotencyKey() != null && !answer.definitive())
                 .forEach(answer -> broken.add("P7: buyer " + answer.userId() + "'s key " + answer.idempotencyKey() + " still answers " + answer.status()
                         + " " + answer.code() + " at rest: a retry does not learn the truth"));
-        if (!atRest(cluster, sale, learned)) {
-            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the retries that learned the truth");
+        SaleAtRest.Rest afterRetries = atRest(cluster, sale, learned);
+        if (!afterRetries.reached()) {
+            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the retries that learned the truth; waited on: "
+                    + String.join(", ", afterRetries.waitedOn()));
         }
         SalePromises.check(cluster, sale, learned).forEach(violation -> broken.add(violation.toString()));
         return new SaleRun(told, broken);
     }
 
-    private static boolean atRest(FaultCluster cluster, SalePromises.Sale sale, List<Buyers.Answer> answers) throws InterruptedException {
+    private static SaleAtRest.Rest atRest(FaultCluster cluster, SalePromises.Sale sale, List<Buyers.Answer> answers) throws InterruptedException {
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
-        return SaleAtRest.await(cluster, sale.skus(), accepted, System.nanoTime(), PATIENCE) >= 0;
+        return SaleAtRest.await(cluster, sale.skus(), accepted, System.nanoTime(), PATIENCE);
     }
 
     public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package io.seckill.faultmatrix;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,9 +15,12 @@ import java.util.Locale;
  *                   is a 503, never a 500)
  * @param supervisorRestarts services that ended on their own during the row and were started again: a fault the
  *                           system is built to outlive ends no service (a repair that splits a live transaction does)
+ * @param waitedOn what the sale waited on after the repair, each from when it was first seen (see {@link SaleAtRest.Rest}):
+ *                 a row slow to converge says which part held it
  */
 public record RowResult(Fault fault, Moment moment, int accepted, int confirmed, int rejected, int stuck, long oversold, int ghosts, long mischarged,
-                        long drift, int unanswered, int badAnswers, double convergeSeconds, boolean newSaleWorks, int supervisorRestarts) {
+                        long drift, int unanswered, int badAnswers, double convergeSeconds, boolean newSaleWorks, int supervisorRestarts,
+                        List<String> waitedOn) {
 
     /**
      * The bound: orders were taken, every promise kept, every answer one a buyer may get, settled within

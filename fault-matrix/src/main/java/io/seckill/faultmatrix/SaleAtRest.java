@@ -10,8 +10,11 @@ import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.jooq.DSLContext;
 
@@ -28,34 +31,64 @@ final class SaleAtRest {
     }
 
     /**
-     * Waits until the sale is at rest, reading again every half second.
-     * @return seconds from {@code since} ({@link System#nanoTime()}) until it was, -1 when it was not within {@code patience}
+     * How a wait for rest went: the seconds it took (-1: not within the patience), and what it waited on, each with the
+     * second it was first seen, so that a slow row says which part of the sale held it.
      */
-    static double await(FaultCluster cluster, List<Long> skus, List<String> accepted, long since, Duration patience) throws InterruptedException {
+    record Rest(double seconds, List<String> waitedOn) {
+
+        boolean reached() {
+            return seconds >= 0;
+        }
+    }
+
+    /**
+     * Waits until the sale is at rest, reading again every half second, counting from {@code since}
+     * ({@link System#nanoTime()}).
+     */
+    static Rest await(FaultCluster cluster, List<Long> skus, List<String> accepted, long since, Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
+        List<String> waitedOn = new ArrayList<>();
+        Optional<String> last = Optional.empty();
         while (System.nanoTime() < deadline) {
-            if (reached(cluster, skus, accepted)) {
-                return (System.nanoTime() - since) / 1e9;
+            Optional<String> waitingOn = waitingOn(cluster, skus, accepted);
+            if (!waitingOn.equals(last)) {
+                waitingOn.ifPresent(what -> waitedOn.add(String.format(Locale.ROOT, "%s from %.1f s", what, seconds(since))));
+                last = waitingOn;
+            }
+            if (waitingOn.isEmpty()) {
+                return new Rest(seconds(since), waitedOn);
             }
             Thread.sleep(500);
         }
-        return -1;
+        return new Rest(-1, waitedOn);
     }
 
-    private static boolean reached(FaultCluster cluster, List<Long> skus, List<String> accepted) {
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    /** What the sale still waits on, in the order checked; empty once at rest. */
+    private static Optional<String> waitingOn(FaultCluster cluster, List<Long> skus, List<String> accepted) {
         try {
             DSLContext db = cluster.database().dsl();
-            if (decided(db, accepted).size() < accepted.size()
-                    || db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
-                return false;
+            int undecided = accepted.size() - decided(db, accepted).size();
+            if (undecided > 0) {
+                return Optional.of(undecided + " accepted order(s) undecided");
+            }
+            if (db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
+                return Optional.of("open outbox rows");
             }
             // Checked before Redis is read: a rebuild asked for is answered only once every SKU is written again.
             if (!new RedisEpoch(new LuaRunner(cluster.redis())).allIntact()) {
-                return false;
+                return Optional.of("a Redis rebuild");
             }
-            return drift(cluster, skus) == 0 && skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0);
+            long drift = drift(cluster, skus);
+            if (drift != 0) {
+                return Optional.of("drift " + drift);
+            }
+            return skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0) ? Optional.empty() : Optional.of("units pending in Redis");
         } catch (RuntimeException stillBroken) {
-            return false;
+            return Optional.of("a store not answering (" + stillBroken.getClass().getSimpleName() + ")");
         }
     }
 
