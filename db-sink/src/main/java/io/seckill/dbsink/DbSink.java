@@ -18,6 +18,7 @@ import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.StockCompensation;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.kafka.WarmUpHeaders;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
 import java.time.Duration;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -55,6 +57,7 @@ public final class DbSink implements AutoCloseable {
     private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
 
     private final KafkaProducer<String, byte[]> producer;
+    private final OrderBatchWriter writer;
     private final OrderDecisions decisions;
     private final DeadLetterPublisher deadLetters;
     private final UnsupportedRecords unsupported;
@@ -65,7 +68,7 @@ public final class DbSink implements AutoCloseable {
                    ServiceHost host, OpenedResources opened) {
         this.producer = producer;
         this.opened = opened;
-        OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow);
+        this.writer = new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow);
         this.decisions = new OrderDecisions(writer, UNEXPECTED_ATTEMPTS, UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
         this.unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
@@ -97,7 +100,11 @@ public final class DbSink implements AutoCloseable {
         }
     }
 
-    private void handle(List<Delivery<OrderRequested>> deliveries) throws Exception {
+    private void handle(List<Delivery<OrderRequested>> polled) throws Exception {
+        Map<Boolean, List<Delivery<OrderRequested>>> warmUp = polled.stream()
+                .collect(Collectors.partitioningBy(delivery -> WarmUpHeaders.marked(delivery.record().headers())));
+        rehearse(warmUp.get(true));
+        List<Delivery<OrderRequested>> deliveries = warmUp.get(false);
         Map<Long, List<OrderRequested>> bySku = new LinkedHashMap<>();
         // By identity: a forged copy equal to the real record still has its own origin.
         IdentityHashMap<OrderRequested, ConsumerRecord<String, byte[]>> origins = new IdentityHashMap<>();
@@ -118,6 +125,23 @@ public final class DbSink implements AutoCloseable {
             }
         }
         publish(results, traces);
+    }
+
+    /**
+     * A warm-up's orders, decided in a transaction rolled back and then dropped: nothing is published, counted or
+     * dead-lettered for them, and a rehearsal that fails (MySQL away) only leaves the first sale's batch colder.
+     */
+    private void rehearse(List<Delivery<OrderRequested>> warmUps) {
+        Map<Long, List<OrderRequested>> bySku = warmUps.stream()
+                .collect(Collectors.groupingBy(delivery -> delivery.value().skuId(), LinkedHashMap::new,
+                        Collectors.mapping(Delivery::value, Collectors.toList())));
+        bySku.forEach((sku, orders) -> {
+            try {
+                writer.rehearse(sku, orders);
+            } catch (RuntimeException e) {
+                LOG.debug("warm-up orders of SKU {} not rehearsed ({})", sku, e.toString());
+            }
+        });
     }
 
     /** Each decision, with the trace of the order it decides, when the order carried one. */

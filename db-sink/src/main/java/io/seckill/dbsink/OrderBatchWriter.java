@@ -77,6 +77,33 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
     public record Unsupported(OrderRequested order, UnsupportedRecords.Reason reason, String detail) {
     }
 
+    /**
+     * Runs a warm-up's orders ({@link io.seckill.schemas.kafka.WarmUpHeaders}) through the decision in a transaction
+     * that is rolled back, so that a sale's first batch finds the decision's reads, its transaction and the connection
+     * warm. The warm-up's SKU is not in MySQL and its orders have no outbox row, so they are found unsupported before
+     * anything is written (rehearsing the writes would take rows this account must not insert); whatever a forged
+     * marked record might reach is rolled back too.
+     */
+    public void rehearse(long skuId, List<OrderRequested> batch) {
+        try {
+            dsl.transaction(configuration -> {
+                var _ = decide(DSL.using(configuration), skuId, batch);
+                throw new RolledBack();
+            });
+        } catch (RolledBack expected) {
+            // The rehearsal's end: nothing was committed.
+        }
+    }
+
+    /** Thrown inside the rehearsal's transaction, so that jOOQ rolls it back. */
+    private static final class RolledBack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RolledBack() {
+            super(null, null, false, false);
+        }
+    }
+
     /** Decides {@code batch}, orders of {@code skuId} in arrival order, in one transaction. */
     @Override
     public SkuDecisions write(long skuId, List<OrderRequested> batch) {

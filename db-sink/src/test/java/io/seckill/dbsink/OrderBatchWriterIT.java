@@ -174,6 +174,26 @@ class OrderBatchWriterIT {
         assertThat(stock(sku)).isEqualTo(10);
     }
 
+    /**
+     * A warm-up's orders are rehearsed and nothing is kept: neither those of a SKU MySQL does not hold (the warm-up's),
+     * nor a recorded order of a real sale that a forged mark sent this way; that order is decided later as any other.
+     */
+    @Test
+    void aRehearsalKeepsNothingEvenOfARecordedOrder() {
+        long sku = sale(5, 1);
+        OrderRequested recorded = order(sku, "marked-by-someone", 1);
+        long warmUpSku = NEXT_SKU.incrementAndGet();
+
+        writer.rehearse(warmUpSku, List.of(OrderRequested.of(UUID.randomUUID().toString(), warmUpSku, "seckill-warm-up-0", 1, Instant.now())));
+        writer.rehearse(sku, List.of(recorded));
+
+        assertThat(database.dsl().fetchCount(ORDERS, ORDERS.SKU_ID.in(sku, warmUpSku))).isZero();
+        assertThat(database.dsl().fetchCount(USER_PURCHASES, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
+        assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(recorded.orderId()))).as("still open").isNull();
+        assertThat(stock(sku)).isEqualTo(5);
+        assertThat(decided(sku, List.of(recorded))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
+    }
+
     private static long sale(int stock, int limit) {
         Instant now = Instant.now();
         return sale(stock, limit, now.minusSeconds(3600), now.plusSeconds(3600));

@@ -139,8 +139,9 @@ public final class IngressApi implements AutoCloseable {
             RateLimitCounters rateLimitCounters = new RateLimitCounters(lua);
             RateLimiter rateLimiter = new RateLimiter(rateLimitCounters, config.rateLimits(), metrics);
             SoldOutMemory soldOut = new SoldOutMemory(config.soldOutMemory(), System::nanoTime);
+            OrderPublisher publisher = new OrderPublisher(producer);
             BuyDesk buyDesk = new BuyDesk(saleStore, outbox, fence, new KeyedOrders(dsl, outboxTable, outboxRows, clock), knownSkus,
-                    new OrderPublisher(producer), idempotent, clock);
+                    publisher, idempotent, clock);
             OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics, soldOut);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(adminTokens),
                     new AdminAudit(adminDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
@@ -153,7 +154,7 @@ public final class IngressApi implements AutoCloseable {
                             idempotent, clock),
                     new SaleWatch(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
                             new WatchedInstances(config.watchedInstances(), host.readiness()), () -> metrics.answersTo(IngressRoutes.BUY), clock));
-            BuyPathWarmUp.Outcome warmUp = new BuyPathWarmUp(config.warmUp(), config.auth(), config.rateLimits(), dsl, saleStore, rateLimitCounters, outbox, clock)
+            BuyPathWarmUp.Outcome warmUp = new BuyPathWarmUp(config.warmUp(), config.auth(), config.rateLimits(), dsl, saleStore, rateLimitCounters, outbox, publisher, clock)
                     .run((warmIdentity, warmPasses, warmLimits) -> {
                         // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
                         IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());

@@ -8,6 +8,7 @@ import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.kafka.WarmUpHeaders;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,8 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * MySQL has not decided within its grace, so the first copy's forward may have been lost (an aborted
  * transaction) while this store kept its id; the sink is idempotent by order id. Anything that does
  * not decode into a valid {@link OrderRequested} goes to the dead-letter topic untouched, with the
- * reason in its headers.
+ * reason in its headers. A warm-up's order ({@link WarmUpHeaders}) is looked up and forwarded, mark and all, but never
+ * remembered, counted or logged: it warms the gate, the transaction and the sink and leaves the store as it was.
  */
 final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -58,6 +60,11 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
             order = Topic.ORDER_REQUESTS.decode(record.value());
         } catch (InvalidEventException e) {
             deadLetter(record, e);
+            return;
+        }
+        if (WarmUpHeaders.marked(record.headers())) {
+            var _ = alreadySeen(order.orderId(), record.timestamp());
+            context.forward(record.withKey(SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8)), OrderDedupTopology.UNIQUE_SINK);
             return;
         }
         OrderFacts facts = OrderFacts.of(order);

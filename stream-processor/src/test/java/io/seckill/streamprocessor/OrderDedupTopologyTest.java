@@ -8,6 +8,7 @@ import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.kafka.WarmUpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,6 +66,22 @@ class OrderDedupTopologyTest {
         assertThat(unique.readRecordsToList()).as("the first copy and the relay's, not the plain duplicate").hasSize(2);
         assertThat(meters.counter("seckill.gate.resends.passed").count()).isEqualTo(1);
         assertThat(meters.counter("seckill.gate.duplicates.dropped").count()).isEqualTo(1);
+    }
+
+    @Test
+    void aWarmUpOrderPassesWithItsMarkAndTheGateRemembersNothingOfIt() {
+        OrderRequested order = order(9);
+        RecordHeaders warmUp = new RecordHeaders();
+        WarmUpHeaders.mark(warmUp);
+        requests.pipeInput(new TestRecord<>(key(9), EventJson.encode(order), warmUp, T0));
+        requests.pipeInput(new TestRecord<>(key(9), EventJson.encode(order), warmUp, T0.plusSeconds(1)));
+        requests.pipeInput(key(9), EventJson.encode(order), T0.plusSeconds(2));
+
+        List<TestRecord<byte[], byte[]>> out = unique.readRecordsToList();
+        assertThat(out).as("both warm-up copies, then the plain one: no copy was remembered").hasSize(3);
+        assertThat(out.subList(0, 2)).allSatisfy(record -> assertThat(WarmUpHeaders.marked(record.headers())).isTrue());
+        assertThat(WarmUpHeaders.marked(out.get(2).headers())).isFalse();
+        assertThat(meters.counter("seckill.gate.duplicates.dropped").count()).isZero();
     }
 
     @Test

@@ -1,11 +1,15 @@
 package io.seckill.ingress.buying;
 
+import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.kafka.WarmUpHeaders;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import io.seckill.runtime.RelayedSend;
@@ -29,5 +33,25 @@ public final class OrderPublisher {
                 SkuKey.of(order.skuId()), payload.getBytes(StandardCharsets.UTF_8));
         TraceHeaders.put(record.headers(), trace);
         RelayedSend.send(producer, record, "order " + order.orderId());
+    }
+
+    /**
+     * Sends a rehearsed order of the warm-up's hidden sale the way a winner's is sent, marked ({@link WarmUpHeaders}) so
+     * that the pipeline runs it through and keeps nothing of it; nothing sends it again, {@code failed} hears of a
+     * send that did not reach the broker.
+     */
+    public void publishWarmUp(OrderRequested order, Consumer<Exception> failed) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topic.ORDER_REQUESTS.topicName(),
+                SkuKey.of(order.skuId()), EventJson.encodeToString(order).getBytes(StandardCharsets.UTF_8));
+        WarmUpHeaders.mark(record.headers());
+        try {
+            var _ = producer.send(record, (metadata, failure) -> {
+                if (failure != null) {
+                    failed.accept(failure);
+                }
+            });
+        } catch (KafkaException e) {
+            failed.accept(e);
+        }
     }
 }

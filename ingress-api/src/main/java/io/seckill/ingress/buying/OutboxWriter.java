@@ -64,8 +64,9 @@ public final class OutboxWriter implements AutoCloseable {
      * A winner's outbox write, rehearsed: a fresh order of one unit, encoded as the buy path encodes it, inserted by the
      * same statement in a transaction that is then rolled back, so the code runs and no row, lock or key is left. For
      * the warm-up before a sale; it goes around the batching threads, which a batch of one would not warm any better.
+     * @return the order rehearsed, for the warm-up to send down the pipeline
      */
-    public void rehearseWrite(long skuId, String userId) {
+    public OrderRequested rehearseWrite(long skuId, String userId) {
         OrderRequested order = OrderRequested.of(OrderIds.next(), skuId, userId, 1, Instant.now().truncatedTo(ChronoUnit.MILLIS));
         Outbox.NewRow row = Outbox.NewRow.of(order, EventJson.encodeToString(order), null, relayGrace, TraceParent.start());
         try {
@@ -76,6 +77,7 @@ public final class OutboxWriter implements AutoCloseable {
         } catch (RolledBack expected) {
             // The rehearsal's end: nothing was committed.
         }
+        return order;
     }
 
     /** Thrown inside the rehearsal's transaction, so that jOOQ rolls it back. */

@@ -1,6 +1,7 @@
 package io.seckill.ingress.warmup;
 
 import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.buying.OrderPublisher;
 import io.seckill.ingress.buying.OutboxWriter;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.BuyerIdentity;
@@ -8,6 +9,7 @@ import io.seckill.ingress.pass.SalePasses;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.kafka.WarmUpHeaders;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,8 +35,11 @@ import org.slf4j.LoggerFactory;
  * requests over loopback HTTP to a desk built of the ingress's own parts (the same classes, so the JIT's work
  * carries over) but with the warm-up's credentials, uncounted metrics and its own sold-out memory, against a hidden
  * sale that cannot take an order ({@link WarmUpSale}); meanwhile the winner's outbox write runs in transactions
- * that are rolled back. What it leaves: nothing in MySQL, Kafka or the service's metrics; in Redis, nothing once it
- * ends (the hidden sale and the warm-up buyers' rate-limit counters are deleted).
+ * that are rolled back, and each order so rehearsed is sent down the pipeline marked as a warm-up's
+ * ({@link WarmUpHeaders}), so that the broker, the stream-processor and the sink have run a winner's path too before
+ * the first sale (a cold pipeline decides a sale's orders only once its burst is over). What it leaves: nothing in
+ * MySQL or the service's metrics; on the order topic, the marked orders of the hidden sale, which every consumer drops;
+ * in Redis, nothing once it ends (the hidden sale and the warm-up buyers' rate-limit counters are deleted).
  */
 public final class BuyPathWarmUp {
 
@@ -74,10 +79,11 @@ public final class BuyPathWarmUp {
     private final SaleStore saleStore;
     private final RateLimitCounters counters;
     private final OutboxWriter outbox;
+    private final OrderPublisher publisher;
     private final Clock clock;
 
     public BuyPathWarmUp(WarmUpSettings settings, IngressConfig.Auth auth, IngressConfig.RateLimits rateLimits, DSLContext dsl, SaleStore saleStore,
-                         RateLimitCounters counters, OutboxWriter outbox, Clock clock) {
+                         RateLimitCounters counters, OutboxWriter outbox, OrderPublisher publisher, Clock clock) {
         this.settings = settings;
         this.auth = auth;
         this.rateLimits = rateLimits;
@@ -85,6 +91,7 @@ public final class BuyPathWarmUp {
         this.saleStore = saleStore;
         this.counters = counters;
         this.outbox = outbox;
+        this.publisher = publisher;
         this.clock = clock;
     }
 
@@ -129,6 +136,7 @@ public final class BuyPathWarmUp {
         Map<Integer, LongAdder> answers = new ConcurrentHashMap<>();
         AtomicInteger sent = new AtomicInteger();
         List<Exception> failures = new CopyOnWriteArrayList<>();
+        PipelineRehearsal pipeline = new PipelineRehearsal(publisher);
         long deadline = started + settings.timeout().toNanos();
         try (Served served = route.serve(credentials.identity(), credentials.passes(), loopbackLimits());
              HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
@@ -139,7 +147,7 @@ public final class BuyPathWarmUp {
                     try {
                         for (int n = sent.getAndIncrement(); n < settings.requests() && System.nanoTime() < deadline; n = sent.getAndIncrement()) {
                             if (n % REQUESTS_PER_REHEARSAL == 0) {
-                                outbox.rehearseWrite(sale.notStarted(), buyers.get(0));
+                                pipeline.send(outbox.rehearseWrite(sale.notStarted(), buyers.get(0)));
                             }
                             Request request = requests.get(n % requests.size());
                             int status = client.send(HttpRequest.newBuilder(base.resolve(request.path())).headers(request.headers().toArray(String[]::new))
