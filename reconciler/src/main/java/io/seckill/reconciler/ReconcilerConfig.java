@@ -21,8 +21,7 @@ import java.time.Duration;
  * SECKILL_FIGURES_INTERVAL_MS (5000): how often the outbox backlog and consumer lag are measured,
  * SECKILL_LEAK_SWEEP_AFTER_MS (7000): how long a reservation may stay unsettled before the sweep settles it (the ingress's
  * outbox wait and fence wait, plus a second: a live ingress settles its own winners first),
- * SECKILL_REBUILD_SETTLE_MS (0): how long a rebuild keeps a lost sale closed before it reads MySQL (above the ingress's
- * outbox wait, every order reserved before the close is recorded or fenced by then),
+ * SECKILL_REBUILD_SETTLE_MS (4000): how long a rebuild keeps a lost sale closed before it reads MySQL ({@link #rebuildSettle}),
  * SECKILL_HANGING_TRANSACTION_AFTER_MS (60000): how long a transaction may stay open on a partition before it is aborted,
  * by a Kafka login of the repair's own (SECKILL_KAFKA_REPAIR_USER, SECKILL_KAFKA_REPAIR_PASSWORD: {@link KafkaSecurity#repairFrom}),
  * SECKILL_EXPIRY_INTERVAL_MS (1000): how often confirmed orders past their payment deadline are expired,
@@ -52,7 +51,7 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 env.millis("SECKILL_LEAK_SWEEP_AFTER_MS", Duration.ofSeconds(7)),
                 env.millis("SECKILL_LEAK_SWEEP_INTERVAL_MS", Duration.ofSeconds(1)),
                 env.millis("SECKILL_REDIS_WATCH_INTERVAL_MS", Duration.ofSeconds(1)),
-                env.millis("SECKILL_REBUILD_SETTLE_MS", Duration.ZERO),
+                rebuildSettle(env),
                 env.millis("SECKILL_HANGING_TRANSACTION_AFTER_MS", Duration.ofMinutes(1)),
                 env.millis("SECKILL_HANGING_TRANSACTION_CHECK_INTERVAL_MS", Duration.ofSeconds(10)),
                 env.millis("SECKILL_EXPIRY_INTERVAL_MS", Duration.ofSeconds(1)),
@@ -63,5 +62,14 @@ public record ReconcilerConfig(InfraAddresses infra, RelayBackoff relayBackoff, 
                 TopicLayout.from(env),
                 DeploymentMode.of(env),
                 new KafkaAccess(infra.kafkaBootstrap(), KafkaSecurity.repairFrom(env)));
+    }
+
+    /**
+     * A second above the ingress's default outbox wait: an order reserved before the close is then recorded, or fenced
+     * by its ingress, before the rebuild reads MySQL, so none is missing from the rebuilt ledger and its unit sold again.
+     * An ingress given a longer SECKILL_OUTBOX_WAIT_MS wants a longer settle.
+     */
+    static Duration rebuildSettle(Env env) {
+        return env.millis("SECKILL_REBUILD_SETTLE_MS", Duration.ofSeconds(4));
     }
 }

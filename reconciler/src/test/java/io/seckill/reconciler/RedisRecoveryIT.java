@@ -4,6 +4,7 @@ import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.Env;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
@@ -16,6 +17,7 @@ import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -120,13 +122,13 @@ class RedisRecoveryIT {
 
     /**
      * An order reserved just before a rebuild closes its sale, whose outbox row commits while the sale is closed (its
-     * ingress was slow): the rebuild reads MySQL only once the settle has passed, so the order is in the rebuilt ledger and
-     * its unit is not sold twice.
+     * ingress was slow): with the reconciler's default settle the rebuild reads MySQL only once it has passed, so the
+     * order is in the rebuilt ledger and its unit is not sold twice.
      */
     @Test
     void anOrderRecordedWhileItsSaleIsClosedIsInTheRebuiltLedger() throws Exception {
-        RedisRecovery settling = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ofSeconds(3),
-                Stores.metrics());
+        RedisRecovery settling = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch,
+                ReconcilerConfig.rebuildSettle(new Env(Map.of())), Stores.metrics());
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 2);
         OrderRequested late = OrderRequested.of(UUID.randomUUID().toString(), sku, "slow-ingress", 1, Instant.now());
