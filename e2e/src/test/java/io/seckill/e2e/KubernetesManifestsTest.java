@@ -194,7 +194,7 @@ class KubernetesManifestsTest {
         try {
             kustomize = new ProcessBuilder("kubectl", "kustomize", MANIFESTS.resolve("overlays").resolve(overlay).toString()).start();
         } catch (IOException missing) {
-            throw new AssertionError("rendering the manifests needs kubectl (its built-in Kustomize) on the PATH", missing);
+            throw new AssertionError("rendering the manifests needs kubectl (its built-in Kustomize) on the PATH: bin/seckill test fetches one", missing);
         }
         String rendered = new String(kustomize.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String errors = new String(kustomize.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -32,7 +32,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The operator page in a real browser (Debian's Chromium, headless, through its chromedriver): an admin signs in,
  * defines a sale on the page, buyers race for it through the API, and the page's figures follow until the sale is
  * sold and settled. Leaves target/operator-page.png (docs/images/operator-page.png is one such). A machine without
- * Chromium skips it and says what to install; CI installs both (.ci/run).
+ * Chromium skips it and says what to install; the test command installs both (bin/seckill test).
  */
 @ExtendWith(Pipeline.StaysAlive.class)
 class OperatorPageIT {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The browser's proof-of-work solver that docs/api.md gives, run as written under Node (the JavaScript a browser runs,
  * with the same typed arrays and TextEncoder) against a real ingress's challenges: the ingress takes its solutions.
- * CI installs Node (.ci/run); a machine without it skips this test and says so.
+ * The test command (bin/seckill test, as CI) installs Node; a machine without it skips this test and says so.
  */
 class SolverScriptIT {
 
@@ -28,7 +28,7 @@ class SolverScriptIT {
 
     @Test
     void theDocumentedBrowserSolverEarnsAPass(@TempDir Path directory) throws Exception {
-        assumeTrue(nodeIsInstalled(), "Node.js is not installed: the documented browser solver is not run (CI installs it)");
+        assumeTrue(nodeIsInstalled(), "Node.js is not installed: the documented browser solver is not run (bin/seckill test installs it)");
         Matcher solver = SOLVER.matcher(Files.readString(API_DOCS));
         assertThat(solver.find()).as("docs/api.md gives the solver").isTrue();
         Path script = directory.resolve("solver.js");
