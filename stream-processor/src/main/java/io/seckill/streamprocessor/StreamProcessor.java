@@ -36,6 +36,10 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** How long a stop waits for the stream threads to commit and leave the group. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+    /** Deprecated only because Kafka Streams 5.0 drops the setting when its {@code true} is the one behaviour. */
+    @SuppressWarnings("deprecation")
+    private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED =
+            StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG;
 
     private final OpenedResources opened;
 
@@ -68,6 +72,11 @@ public final class StreamProcessor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        // Kafka Streams 5.0's behaviour, asked for now: the topology has no global store for it to change, and Streams
+        // warns at every start until it is set.
+        props.put(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED, true);
+        // The partition assignor reads its Streams settings from the main consumer's, which carry only prefixed ones.
+        props.put(StreamsConfig.mainConsumerPrefix(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED), true);
         // The de-duplication store's changelog is replicated as the catalogued topics are: it is what a new owner of a
         // partition restores the orders already seen from.
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replication.factor());
