@@ -1,14 +1,18 @@
 package io.seckill.localinfra;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import io.seckill.config.KafkaPrincipal;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.NetworkClient;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.LoggerFactory;
 
 /**
  * A single-node KRaft broker+controller in this JVM ({@link KafkaNodeConfig}); new storage is formatted first, kept
@@ -56,8 +60,21 @@ record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, Ka
 
     @Override
     public void close() {
-        server.shutdown();
-        server.awaitShutdown();
-        storage.release();
+        // A broker and controller in one node close their registration channel twice as they stop, and its client says so
+        // at WARN. The services' own clients are closed before their servers stop, so only the broker's are quieted here.
+        org.slf4j.Logger clients = LoggerFactory.getLogger(NetworkClient.class);
+        Level level = clients instanceof Logger logback ? logback.getLevel() : null;
+        if (clients instanceof Logger logback) {
+            logback.setLevel(Level.ERROR);
+        }
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } finally {
+            if (clients instanceof Logger logback) {
+                logback.setLevel(level);
+            }
+            storage.release();
+        }
     }
 }

@@ -9,11 +9,11 @@ import java.util.List;
 import redis.embedded.RedisServer;
 
 /**
- * A real redis-server binary (embedded-redis) on a loopback port. Scratch storage runs without
+ * A real redis-server binary (embedded-redis's, run as a {@link RedisProcess}) on a loopback port. Scratch storage runs without
  * persistence; kept storage appends every write to a log flushed each second, as a production
  * Redis holding reservations would, so a restart keeps the sale.
  */
-record EmbeddedRedis(RedisServer server, int port, Storage storage) implements RunningServer {
+record EmbeddedRedis(RedisProcess server, int port, Storage storage) implements RunningServer {
 
     private static final String MAX_MEMORY = "1gb";
 
@@ -52,9 +52,7 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
             for (RedisUser user : RedisUser.values()) {
                 builder.setting(user.aclLine(Secrets.DEVELOPMENT_REDIS_PASSWORD));
             }
-            RedisServer server = builder.build();
-            server.start();
-            return new EmbeddedRedis(server, port, storage);
+            return new EmbeddedRedis(RedisProcess.start(builder.buildCommandArgs()), port, storage);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start embedded redis-server", e);
         }
@@ -68,9 +66,7 @@ record EmbeddedRedis(RedisServer server, int port, Storage storage) implements R
     @Override
     public void close() {
         try {
-            server.stop();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            server.close();
         } finally {
             storage.release();
         }
