@@ -2,9 +2,9 @@ package io.seckill.ingress;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.ingress.admin.AdminAudit;
-import io.seckill.ingress.admin.RedisAdmin;
-import io.seckill.ingress.admin.SaleAdmin;
+import io.seckill.ingress.admin.AuditDesk;
+import io.seckill.ingress.admin.RedisRebuildDesk;
+import io.seckill.ingress.admin.SaleDesk;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
 import io.seckill.ingress.buying.KeyedOrders;
 import io.seckill.ingress.buying.KnownSkus;
@@ -22,9 +22,9 @@ import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.identity.BearerTokens;
 import io.seckill.ingress.identity.TokenRefusals;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.orders.OrderStatusDesk;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
-import io.seckill.ingress.watch.SaleWatch;
+import io.seckill.ingress.watch.WatchDesk;
 import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.pass.SalePasses;
@@ -144,15 +144,15 @@ public final class IngressApi implements AutoCloseable {
                     publisher, idempotent, clock);
             OrderDesk buying = buyDesk.with(identity, passes, rateLimiter, metrics, soldOut);
             IngressRoutes.Desks desks = new IngressRoutes.Desks(new AdminGuard(adminTokens),
-                    new AdminAudit(adminDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
-                    new SaleAdmin(adminDsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
-                    new StockAdjustmentDesk(adminDsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisAdmin(new RedisEpoch(lua)),
+                    new AuditDesk(adminDsl, new AdminAuditLog(), new Skus(), config.rateLimits().trustedProxies(), clock),
+                    new SaleDesk(adminDsl, new Skus(), new SaleDefinitions(), orders, outboxRows, saleStore, clock),
+                    new StockAdjustmentDesk(adminDsl, new StockAdjustments(), saleStore, soldOut, knownSkus, clock), new RedisRebuildDesk(new RedisEpoch(lua)),
                     buying, new PassDesk(identity, rateLimiter, saleStore, knownSkus, config.passes().challenges(new SpentChallenges(lua)), passes,
                             config.passes(), clock),
-                    new OrderStatusQuery(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
+                    new OrderStatusDesk(identity, rateLimiter, statuses, queryDsl, orders, outboxRows),
                     new OrderEndingDesk(identity, rateLimiter, queryDsl, orders, outboxRows, new OrderEndings(Duration.ZERO), payments,
                             idempotent, clock),
-                    new SaleWatch(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
+                    new WatchDesk(queryDsl, new Skus(), orders, outboxRows, saleStore, new ConsumerGroupLag(kafkaAdmin, WATCH_KAFKA_WAIT),
                             new WatchedInstances(config.watchedInstances(), host.readiness()), () -> metrics.answersTo(IngressRoutes.BUY), clock));
             BuyPathWarmUp.Outcome warmUp = new BuyPathWarmUp(config.warmUp(), config.auth(), config.rateLimits(), dsl, saleStore, rateLimitCounters, outbox, publisher, clock)
                     .run((warmIdentity, warmPasses, warmLimits) -> {

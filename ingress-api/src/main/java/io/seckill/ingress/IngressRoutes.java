@@ -7,9 +7,9 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.router.Endpoint;
-import io.seckill.ingress.admin.AdminAudit;
-import io.seckill.ingress.admin.RedisAdmin;
-import io.seckill.ingress.admin.SaleAdmin;
+import io.seckill.ingress.admin.AuditDesk;
+import io.seckill.ingress.admin.RedisRebuildDesk;
+import io.seckill.ingress.admin.SaleDesk;
 import io.seckill.ingress.admin.StockAdjustmentDesk;
 import io.seckill.ingress.buying.OrderDesk;
 import io.seckill.ingress.endings.OrderEndingDesk;
@@ -23,10 +23,10 @@ import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.ProblemErrorHandler;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
-import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.orders.OrderStatusDesk;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
-import io.seckill.ingress.watch.SaleWatch;
+import io.seckill.ingress.watch.WatchDesk;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -57,8 +57,8 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     static final String API_REFERENCE = "/api-docs";
 
     /** The desks the routes hand requests to. */
-    record Desks(AdminGuard adminGuard, AdminAudit audit, SaleAdmin sales, StockAdjustmentDesk stockAdjustments, RedisAdmin redis,
-                 OrderDesk buying, PassDesk passes, OrderStatusQuery orders, OrderEndingDesk endings, SaleWatch watch) {
+    record Desks(AdminGuard adminGuard, AuditDesk audit, SaleDesk sales, StockAdjustmentDesk stockAdjustments, RedisRebuildDesk redis,
+                 OrderDesk buying, PassDesk passes, OrderStatusDesk orders, OrderEndingDesk endings, WatchDesk watch) {
 
         /** The same desks with another buy desk. */
         Desks withBuying(OrderDesk other) {

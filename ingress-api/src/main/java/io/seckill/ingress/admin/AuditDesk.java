@@ -16,8 +16,8 @@ import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.mysqlstate.AdminAuditLog;
 import io.seckill.mysqlstate.Skus;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * when MySQL cannot take the row, so no action goes unrecorded; every field in it is escaped, as any of them can be
  * what a client wrote.
  */
-public final class AdminAudit {
+public final class AuditDesk {
 
-    private static final Logger LOG = LoggerFactory.getLogger(AdminAudit.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AuditDesk.class);
     private static final Pattern SKU_PATH = Pattern.compile("^/admin/v1/skus/(\\d{1,18})(/.*)?$");
     private static final String BEFORE = "seckill.audit.before";
     private static final Pattern LIMIT = Pattern.compile("[0-9]{1,4}");
@@ -59,7 +59,7 @@ public final class AdminAudit {
     private final TrustedProxies trustedProxies;
     private final Clock clock;
 
-    public AdminAudit(DSLContext dsl, AdminAuditLog log, Skus skus, TrustedProxies trustedProxies, Clock clock) {
+    public AuditDesk(DSLContext dsl, AdminAuditLog log, Skus skus, TrustedProxies trustedProxies, Clock clock) {
         this.dsl = dsl;
         this.log = log;
         this.skus = skus;
@@ -107,7 +107,15 @@ public final class AdminAudit {
     public void newest(Context ctx) {
         String asked = ctx.queryParam("limit");
         int limit = asked == null ? DEFAULT_LIMIT : parseLimit(asked);
-        Json.respond(ctx, 200, Map.of("records", log.newest(dsl, limit)));
+        Json.respond(ctx, 200, new Records(log.newest(dsl, limit)));
+    }
+
+    /** The answer to {@code GET /admin/v1/audit}. */
+    record Records(List<AdminAuditLog.Entry> records) {
+    }
+
+    /** A sale as a record keeps it, before and after the change. */
+    record SaleState(String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, long version) {
     }
 
     private static int parseLimit(String asked) {
@@ -127,20 +135,14 @@ public final class AdminAudit {
         if (!sku.matches()) {
             return null;
         }
-        return skus.current(dsl, Long.parseLong(sku.group(1))).map(AdminAudit::json).orElse(null);
+        return skus.current(dsl, Long.parseLong(sku.group(1))).map(AuditDesk::json).orElse(null);
     }
 
     private static String json(Skus.VersionedSale current) {
         Skus.Sale sale = current.sale();
-        Map<String, Object> state = new LinkedHashMap<>();
-        state.put("name", sale.name());
-        state.put("stock", sale.stock());
-        state.put("perUserLimit", sale.perUserLimit());
-        state.put("startsAt", sale.startsAt());
-        state.put("endsAt", sale.endsAt());
-        state.put("version", current.version());
         try {
-            return JSON.writeValueAsString(state);
+            return JSON.writeValueAsString(new SaleState(sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
+                    current.version()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a sale's fields are plain values", e);
         }

@@ -1,18 +1,17 @@
 package io.seckill.ingress.admin;
 
+import io.javalin.http.Context;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
-import io.javalin.http.Context;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Instant;
 import org.jooq.DSLContext;
 
 /**
@@ -23,7 +22,7 @@ import org.jooq.DSLContext;
  * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
  * both stores, and a definition MySQL refused or failed leaves both as they were.
  */
-public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock) {
+public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock) {
 
     public void put(Context ctx) {
         long skuId = PathParams.skuId(ctx);
@@ -55,16 +54,18 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
             }
         };
         Skus.Sale loaded = load(defined.sale());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("skuId", skuId);
-        body.put("name", loaded.name());
-        body.put("stock", loaded.stock());
-        body.put("perUserLimit", loaded.perUserLimit());
-        body.put("startsAt", loaded.startsAt());
-        body.put("endsAt", loaded.endsAt());
-        body.put("passRequired", loaded.passRequired());
-        body.put("stockBuckets", loaded.bucketsOrOne());
-        Json.respond(ctx, status, body);
+        Json.respond(ctx, status, new DefinedSale(skuId, loaded.name(), loaded.stock(), loaded.perUserLimit(), loaded.startsAt(),
+                loaded.endsAt(), loaded.passRequired(), loaded.bucketsOrOne()));
+    }
+
+    /** The answer to a definition: the sale as both stores now hold it. */
+    record DefinedSale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired,
+                       int stockBuckets) {
+    }
+
+    /** {@code GET /admin/v1/skus/{skuId}}: the sale's figures in each store. */
+    record SaleFigures(long skuId, int mysqlStock, long redisStock, long pendingReservations, int stockBuckets, long confirmedQuantity,
+                       long paidQuantity) {
     }
 
     /** Loads what MySQL holds, its stock over the buckets MySQL holds; a newer definition already loaded stays (STALE). */
@@ -93,14 +94,7 @@ public record SaleAdmin(DSLContext dsl, Skus skus, SaleDefinitions definitions, 
         int mysqlStock = skus.stock(dsl, skuId)
                 .orElseThrow(() -> new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
         SaleStore.RedisSkuState redis = saleStore.state(skuId);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("skuId", skuId);
-        body.put("mysqlStock", mysqlStock);
-        body.put("redisStock", redis.stock());
-        body.put("pendingReservations", redis.pending());
-        body.put("stockBuckets", saleStore.layout(skuId).buckets());
-        body.put("confirmedQuantity", orders.confirmedQuantity(dsl, skuId));
-        body.put("paidQuantity", orders.paidQuantity(dsl, skuId));
-        Json.respond(ctx, 200, body);
+        Json.respond(ctx, 200, new SaleFigures(skuId, mysqlStock, redis.stock(), redis.pending(), saleStore.layout(skuId).buckets(),
+                orders.confirmedQuantity(dsl, skuId), orders.paidQuantity(dsl, skuId)));
     }
 }

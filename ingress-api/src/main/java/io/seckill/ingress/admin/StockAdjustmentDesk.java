@@ -1,18 +1,16 @@
 package io.seckill.ingress.admin;
 
+import io.javalin.http.Context;
 import io.seckill.ingress.buying.KnownSkus;
+import io.seckill.ingress.buying.SoldOutMemory;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
-import io.javalin.http.Context;
-import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.mysqlstate.StockAdjustments.Adjustment;
-import io.seckill.ingress.buying.SoldOutMemory;
+import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 
@@ -110,13 +108,15 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
     }
 
     private static void respond(Context ctx, int status, Adjustment adjustment) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("adjustmentId", adjustment.adjustmentId());
-        body.put("skuId", adjustment.skuId());
-        body.put("delta", adjustment.delta());
-        body.put("reason", adjustment.reason());
-        body.put("status", adjustment.inRedis() ? "APPLIED" : "APPLIED_IN_MYSQL");
-        Json.respond(ctx, status, body);
+        Json.respond(ctx, status, new AdjustmentReply(adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta(),
+                adjustment.reason(), adjustment.inRedis() ? Applied.APPLIED : Applied.APPLIED_IN_MYSQL));
+    }
+
+    /** Where an adjustment stands: in both stores, or recorded in MySQL and given to Redis when its sale is restored. */
+    enum Applied { APPLIED, APPLIED_IN_MYSQL }
+
+    /** The answer to an adjustment, made now or replayed. */
+    record AdjustmentReply(String adjustmentId, long skuId, int delta, String reason, Applied status) {
     }
 
     private static Problem unknownSku(long skuId) {

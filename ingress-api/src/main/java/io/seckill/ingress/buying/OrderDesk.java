@@ -1,5 +1,6 @@
 package io.seckill.ingress.buying;
 
+import io.javalin.http.Context;
 import io.seckill.ingress.IngressMetrics;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
@@ -7,26 +8,23 @@ import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.RateLimiter;
-import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.pass.SalePasses;
-import io.javalin.http.Context;
 import io.seckill.mysqlstate.SqlFailures;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
-import io.seckill.schemas.events.EventJson;
 import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
-import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -205,11 +203,11 @@ public final class OrderDesk {
 
     private static Reply accepted(String orderId) {
         String statusUrl = "/api/v1/orders/" + orderId;
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("orderId", orderId);
-        body.put("status", OrderStatus.PENDING.name());
-        body.put("statusUrl", statusUrl);
-        return Reply.json(202, body, statusUrl);
+        return Reply.json(202, new Accepted(orderId, OrderStatus.PENDING, statusUrl), statusUrl);
+    }
+
+    /** The answer to an order taken: pending, and where its status is read. */
+    record Accepted(String orderId, OrderStatus status, String statusUrl) {
     }
 
     private static Reply soldOutAnswer(long skuId, String path) {

@@ -8,8 +8,8 @@ import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.orders.OrderBodies;
-import io.seckill.ingress.orders.OrderStatusQuery;
+import io.seckill.ingress.orders.OrderReply;
+import io.seckill.ingress.orders.OrderStatusDesk;
 import io.javalin.http.Context;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.mysqlstate.OrderEndings;
@@ -110,7 +110,7 @@ public final class OrderEndingDesk {
     private Problem notFoundOrPending(String orderId, String userId) {
         return outbox.find(dsl, orderId).filter(entry -> entry.userId().equals(userId))
                 .map(entry -> new Problem(ErrorCode.ORDER_NOT_CONFIRMED, "order " + orderId + " is "
-                        + OrderStatusQuery.viewOf(entry).status() + ", not CONFIRMED"))
+                        + OrderStatusDesk.viewOf(entry).status() + ", not CONFIRMED"))
                 .orElseGet(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
     }
 
@@ -123,7 +123,7 @@ public final class OrderEndingDesk {
     }
 
     private static Reply ok(OrderEndings.Ending ending) {
-        return Reply.json(200, OrderBodies.of(ending.order().orElseThrow()), null);
+        return Reply.json(200, OrderReply.of(ending.order().orElseThrow()), null);
     }
 
     private static Problem refusal(Orders.Stored order, Instant now) {

@@ -12,10 +12,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.stream.Collectors;
 import java.util.Locale;
-import java.util.Map;
 
 /** Strict request bodies in, JSON and problem+json out. */
 public final class Json {
@@ -92,19 +90,7 @@ public final class Json {
             ctx.header("Retry-After", retryAfter.toString());
         }
         ctx.attribute(Reply.OUTCOME, problem.code().name());
-        ctx.status(problem.code().status()).contentType(PROBLEM_JSON).result(write(problemBody(problem, ctx.path())));
-    }
-
-    static Map<String, Object> problemBody(Problem problem, String instance) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", problem.code().type());
-        body.put("title", problem.code().title());
-        body.put("status", problem.code().status());
-        body.put("detail", problem.getMessage());
-        body.put("code", problem.code().name());
-        body.put("instance", instance);
-        body.putAll(problem.extensions());
-        return body;
+        ctx.status(problem.code().status()).contentType(PROBLEM_JSON).result(write(ProblemBody.of(problem, ctx.path())));
     }
 
     static byte[] write(Object body) {

@@ -25,6 +25,6 @@ public final class ProblemErrorHandler extends ErrorHandler {
 
     private static byte[] body(int status, String reason, String path) {
         ErrorCode code = ErrorCode.forHttpStatus(status);
-        return Json.write(Json.problemBody(new Problem(code, reason == null ? code.title() : reason), path));
+        return Json.write(ProblemBody.of(new Problem(code, reason == null ? code.title() : reason), path));
     }
 }

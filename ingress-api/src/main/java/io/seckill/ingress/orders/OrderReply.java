@@ -2,50 +2,33 @@ package io.seckill.ingress.orders;
 
 import io.seckill.mysqlstate.Orders;
 import io.seckill.redisstate.OrderView;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.seckill.schemas.events.OrderStatus;
+import io.seckill.schemas.events.RejectReason;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * An order as its buyer reads it: {@code GET /api/v1/orders/{orderId}}, the buyer's list, and the answers
  * to a payment or a cancellation. Every step's time is there, null until the order took it.
  */
-public final class OrderBodies {
-
-    private OrderBodies() {
-    }
+public record OrderReply(String orderId, long skuId, String userId, int quantity, OrderStatus status, RejectReason reason,
+                         Instant requestedAt, Instant decidedAt, Instant payBy, Instant paidAt, String paymentReference,
+                         Instant cancelledAt, Instant expiredAt) {
 
     /** An order MySQL has decided, with its lifecycle. */
-    public static Map<String, Object> of(Orders.Stored order) {
-        Map<String, Object> body = common(order.orderId(), order.skuId(), order.userId(), order.quantity());
-        body.put("status", order.status());
-        body.put("reason", order.reason());
-        body.put("requestedAt", order.requestedAt());
-        body.put("decidedAt", order.decidedAt());
-        body.put("payBy", order.payBy());
-        body.put("paidAt", order.paidAt());
-        body.put("paymentReference", order.paymentReference());
-        body.put("cancelledAt", order.cancelledAt());
-        body.put("expiredAt", order.expiredAt());
-        return body;
+    public static OrderReply of(Orders.Stored order) {
+        return new OrderReply(order.orderId(), order.skuId(), order.userId(), order.quantity(), order.status(), order.reason(),
+                order.requestedAt(), order.decidedAt(), order.payBy(), order.paidAt(), order.paymentReference(), order.cancelledAt(),
+                order.expiredAt());
     }
 
     /** An order not decided in MySQL (pending, or closed without a decision): no step has a time yet. */
-    public static Map<String, Object> of(OrderView order) {
-        Map<String, Object> body = common(order.orderId(), order.skuId(), order.userId(), order.quantity());
-        body.put("status", order.status());
-        body.put("reason", order.reason());
-        for (String step : new String[] {"requestedAt", "decidedAt", "payBy", "paidAt", "paymentReference", "cancelledAt", "expiredAt"}) {
-            body.put(step, null);
-        }
-        return body;
+    public static OrderReply of(OrderView order) {
+        return new OrderReply(order.orderId(), order.skuId(), order.userId(), order.quantity(), order.status(), order.reason(),
+                null, null, null, null, null, null, null);
     }
 
-    private static Map<String, Object> common(String orderId, long skuId, String userId, int quantity) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("orderId", orderId);
-        body.put("skuId", skuId);
-        body.put("userId", userId);
-        body.put("quantity", quantity);
-        return body;
+    /** {@code GET /api/v1/orders?skuId=}: the buyer's orders of one SKU. */
+    public record OfSku(long skuId, List<OrderReply> orders) {
     }
 }

@@ -1,18 +1,18 @@
 package io.seckill.ingress.orders;
 
-import io.seckill.ingress.http.RateLimiter;
+import io.javalin.http.Context;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.javalin.http.Context;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
-import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.OrderView;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import org.jooq.DSLContext;
  * out what became of the request. Both are rate-limited per buyer and per address ({@link RateLimitCounters.Scope#ORDERS}),
  * and {@code dsl} is the query pool, apart from the buy path's.
  */
-public record OrderStatusQuery(BuyerIdentity identity, RateLimiter rateLimiter, OrderStatusStore statuses, DSLContext dsl, Orders orders,
+public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, OrderStatusStore statuses, DSLContext dsl, Orders orders,
                                OutboxLookups outbox) {
 
     private static final int LIST_LIMIT = 100;
@@ -42,11 +42,11 @@ public record OrderStatusQuery(BuyerIdentity identity, RateLimiter rateLimiter, 
         String userId = identity.userId(ctx);
         rateLimiter.admit(RateLimitCounters.Scope.ORDERS, userId, ctx);
         String orderId = PathParams.orderId(ctx);
-        Map<String, Object> order = statuses.get(orderId)
+        OrderReply order = statuses.get(orderId)
                 .filter(found -> found.status() == OrderStatus.PENDING)
-                .map(OrderBodies::of)
+                .map(OrderReply::of)
                 .or(() -> fromMySql(orderId))
-                .filter(found -> userId.equals(found.get("userId")))
+                .filter(found -> userId.equals(found.userId()))
                 .orElseThrow(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
         Json.respond(ctx, 200, order);
     }
@@ -59,14 +59,14 @@ public record OrderStatusQuery(BuyerIdentity identity, RateLimiter rateLimiter, 
         List<OutboxLookups.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
         Map<String, Orders.Stored> decided = orders.ofBuyer(dsl, userId, skuId, LIST_LIMIT).stream()
                 .collect(Collectors.toMap(Orders.Stored::orderId, Function.identity(), (first, second) -> first, LinkedHashMap::new));
-        List<Map<String, Object>> found = new ArrayList<>();
+        List<OrderReply> found = new ArrayList<>();
         for (OutboxLookups.Entry entry : recorded) {
             Orders.Stored decision = decided.remove(entry.orderId());
-            found.add(decision != null ? OrderBodies.of(decision) : OrderBodies.of(viewOf(entry)));
+            found.add(decision != null ? OrderReply.of(decision) : OrderReply.of(viewOf(entry)));
         }
         // Decided orders whose outbox row was purged after its retention.
-        decided.values().stream().limit(Math.max(0, LIST_LIMIT - found.size())).forEach(decision -> found.add(OrderBodies.of(decision)));
-        Json.respond(ctx, 200, Map.of("skuId", skuId, "orders", found));
+        decided.values().stream().limit(Math.max(0, LIST_LIMIT - found.size())).forEach(decision -> found.add(OrderReply.of(decision)));
+        Json.respond(ctx, 200, new OrderReply.OfSku(skuId, found));
     }
 
     /**
@@ -74,10 +74,10 @@ public record OrderStatusQuery(BuyerIdentity identity, RateLimiter rateLimiter, 
      * sink inserts the order and closes its outbox row in one transaction, so a closed row read here
      * guarantees the order row, if there is one, is visible to the next read.
      */
-    private Optional<Map<String, Object>> fromMySql(String orderId) {
+    private Optional<OrderReply> fromMySql(String orderId) {
         Optional<OutboxLookups.Entry> accepted = outbox.find(dsl, orderId);
         Optional<Orders.Stored> decided = orders.stored(dsl, orderId);
-        return decided.map(OrderBodies::of).or(() -> accepted.map(entry -> OrderBodies.of(viewOf(entry))));
+        return decided.map(OrderReply::of).or(() -> accepted.map(entry -> OrderReply.of(viewOf(entry))));
     }
 
     /** An order the database has not decided: still open, fenced off before it was recorded, or closed by the dead-letter path. */

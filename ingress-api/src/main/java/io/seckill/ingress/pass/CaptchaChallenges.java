@@ -14,8 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A captcha provider's check, by the verification protocol reCAPTCHA, hCaptcha and Turnstile share: the buyer's page
@@ -41,11 +39,12 @@ public final class CaptchaChallenges implements ChallengePort {
     }
 
     @Override
-    public Map<String, Object> pose(String buyer, long skuId, Instant now) {
-        Map<String, Object> challenge = new LinkedHashMap<>();
-        challenge.put("type", "captcha");
-        challenge.put("siteKey", siteKey);
-        return challenge;
+    public Posed pose(String buyer, long skuId, Instant now) {
+        return new Posed("captcha", siteKey);
+    }
+
+    /** A captcha to solve with the provider's widget for {@code siteKey}. */
+    record Posed(String type, String siteKey) implements Challenge {
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.seckill.ingress.pass;
 
 import java.time.Instant;
-import java.util.Map;
 
 /**
  * What a buyer must do to earn a sale pass: the built-in proof of work ({@link ProofOfWorkChallenges}) or a captcha
@@ -10,7 +9,7 @@ import java.util.Map;
 public interface ChallengePort {
 
     /** The challenge for {@code buyer} to get a pass to SKU {@code skuId}: the body of the answer to a challenge request. */
-    Map<String, Object> pose(String buyer, long skuId, Instant now);
+    Challenge pose(String buyer, long skuId, Instant now);
 
     /**
      * Checks the buyer's answer; returns only when it earns a pass.

@@ -1,5 +1,6 @@
 package io.seckill.ingress.pass;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.javalin.http.Context;
 import io.seckill.ingress.buying.KnownSkus;
 import io.seckill.ingress.http.ErrorCode;
@@ -12,8 +13,6 @@ import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The sale-pass endpoints: a buyer asks for a challenge (from {@link PassSettings#window()} before the sale opens until
@@ -56,9 +55,15 @@ public final class PassDesk {
         rateLimiter.admit(RateLimitCounters.Scope.PASS, buyer, ctx);
         Instant now = clock.instant();
         openWindow(skuId, now);
-        Map<String, Object> body = new LinkedHashMap<>(challenges.pose(buyer, skuId, now));
-        body.put("passUrl", "/api/v1/skus/" + skuId + "/passes");
-        Json.respond(ctx, 201, body);
+        Json.respond(ctx, 201, new Posed(challenges.pose(buyer, skuId, now), "/api/v1/skus/" + skuId + "/passes"));
+    }
+
+    /** The answer to a challenge request: the challenge's own fields, and where its answer earns a pass. */
+    record Posed(@JsonUnwrapped Challenge challenge, String passUrl) {
+    }
+
+    /** The answer to a pass request: the pass, the header that carries it, and until when it is good. */
+    record Issued(String pass, String header, String expiresAt) {
     }
 
     /** {@code POST /api/v1/skus/{skuId}/passes}. */
@@ -72,11 +77,7 @@ public final class PassDesk {
         challenges.check(buyer, skuId, answer, rateLimiter.clientAddress(ctx), now);
         Instant opens = Instant.ofEpochMilli(sale.startsAtMs());
         Instant expiresAt = (now.isAfter(opens) ? now : opens).plus(settings.lifetime());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("pass", passes.issue(buyer, skuId, expiresAt));
-        body.put("header", SalePasses.HEADER);
-        body.put("expiresAt", expiresAt.toString());
-        Json.respond(ctx, 201, body);
+        Json.respond(ctx, 201, new Issued(passes.issue(buyer, skuId, expiresAt), SalePasses.HEADER, expiresAt.toString()));
     }
 
     /** The sale, if passes for it are given out now; else the problem saying when they are. */

@@ -1,16 +1,13 @@
 package io.seckill.ingress.pass;
 
-import io.seckill.schemas.pass.ProofOfWork;
-
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Problem;
 import io.seckill.redisstate.SpentChallenges;
+import io.seckill.schemas.pass.ProofOfWork;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,18 +35,17 @@ public final class ProofOfWorkChallenges implements ChallengePort {
     }
 
     @Override
-    public Map<String, Object> pose(String buyer, long skuId, Instant now) {
+    public Posed pose(String buyer, long skuId, Instant now) {
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
         long expiresMs = now.plus(LIFETIME).toEpochMilli();
         String body = VERSION + "." + skuId + "." + expiresMs + "." + difficulty + "." + ENCODER.encodeToString(nonce);
-        Map<String, Object> challenge = new LinkedHashMap<>();
-        challenge.put("type", "proof-of-work");
-        challenge.put("challenge", body + "." + key.sign(signed(buyer, body)));
-        challenge.put("difficulty", difficulty);
-        challenge.put("algorithm", "SHA-256(challenge + \":\" + solution) begins with `difficulty` zero bits");
-        challenge.put("expiresAt", Instant.ofEpochMilli(expiresMs).toString());
-        return challenge;
+        return new Posed("proof-of-work", body + "." + key.sign(signed(buyer, body)), difficulty,
+                "SHA-256(challenge + \":\" + solution) begins with `difficulty` zero bits", Instant.ofEpochMilli(expiresMs).toString());
+    }
+
+    /** A proof of work posed: the signed challenge, how many leading zero bits its solution's digest needs, and until when. */
+    record Posed(String type, String challenge, int difficulty, String algorithm, String expiresAt) implements Challenge {
     }
 
     @Override
