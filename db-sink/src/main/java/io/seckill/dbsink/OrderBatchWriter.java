@@ -1,14 +1,12 @@
 package io.seckill.dbsink;
 
-import static io.seckill.schemas.db.Tables.USER_PURCHASES;
-
 import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.mysqlstate.UserPurchases;
 import io.seckill.runtime.UnsupportedRecords;
-import io.seckill.schemas.db.tables.records.UserPurchasesRecord;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -27,7 +25,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
-import org.jooq.InsertValuesStep3;
 import org.jooq.impl.DSL;
 
 /**
@@ -60,6 +57,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
     private final RelayedRows outbox = RelayedRows.ORDERS;
     private final OutboxLookups outboxRows = new OutboxLookups();
     private final DeadLetteredOrders deadLettered = new DeadLetteredOrders();
+    private final UserPurchases purchases = new UserPurchases();
 
     /** @param paymentWindow how long an order confirmed here awaits payment */
     public OrderBatchWriter(DSLContext dsl, Clock clock, Duration windowTolerance, Duration paymentWindow) {
@@ -178,12 +176,7 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
                 rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);
             }
         }
-        Map<String, Integer> held = new HashMap<>(tx.select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY)
-                .from(USER_PURCHASES)
-                .where(USER_PURCHASES.SKU_ID.eq(skuId))
-                .and(USER_PURCHASES.USER_ID.in(fresh.stream().map(OrderRequested::userId).distinct().toList()))
-                .forUpdate()
-                .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY));
+        Map<String, Integer> held = purchases.lockHeld(tx, skuId, fresh.stream().map(OrderRequested::userId).distinct().toList());
 
         List<OrderRequested> withinLimit = new ArrayList<>();
         for (OrderRequested order : fresh) {
@@ -237,21 +230,12 @@ public final class OrderBatchWriter implements OrderDecisions.Writer {
         return soldOut;
     }
 
-    private static void upsertPurchases(DSLContext tx, long skuId, List<OrderRequested> withinLimit,
-                                        Map<String, RejectReason> rejected, Map<String, Integer> held) {
-        List<String> buyers = withinLimit.stream()
+    private void upsertPurchases(DSLContext tx, long skuId, List<OrderRequested> withinLimit, Map<String, RejectReason> rejected,
+                                 Map<String, Integer> held) {
+        Map<String, Integer> bought = new LinkedHashMap<>();
+        withinLimit.stream()
                 .filter(order -> !rejected.containsKey(order.orderId()))
-                .map(OrderRequested::userId)
-                .distinct()
-                .toList();
-        if (buyers.isEmpty()) {
-            return;
-        }
-        InsertValuesStep3<UserPurchasesRecord, Long, String, Integer> insert =
-                tx.insertInto(USER_PURCHASES, USER_PURCHASES.SKU_ID, USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY);
-        for (String buyer : buyers) {
-            insert = insert.values(skuId, buyer, held.get(buyer));
-        }
-        insert.onDuplicateKeyUpdate().set(USER_PURCHASES.QUANTITY, DSL.excluded(USER_PURCHASES.QUANTITY)).execute();
+                .forEach(order -> bought.put(order.userId(), held.get(order.userId())));
+        purchases.record(tx, skuId, bought);
     }
 }

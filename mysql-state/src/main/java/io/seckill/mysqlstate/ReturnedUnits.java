@@ -1,7 +1,6 @@
 package io.seckill.mysqlstate;
 
 import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
-import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -22,6 +21,7 @@ import org.jooq.impl.DSL;
 public final class ReturnedUnits {
 
     private final Skus skus = new Skus();
+    private final UserPurchases purchases = new UserPurchases();
 
     /** Gives back the units of those of {@code orderIds} whose events return stock and have not given it back yet. */
     public void restore(DSLContext db, Collection<String> orderIds, Instant now) {
@@ -56,12 +56,7 @@ public final class ReturnedUnits {
             byBuyer.computeIfAbsent(event.value2(), sku -> new TreeMap<>()).merge(event.value3(), event.value4(), Integer::sum);
             bySku.merge(event.value2(), event.value4(), Integer::sum);
         }
-        tx.batch(byBuyer.entrySet().stream()
-                .flatMap(sku -> sku.getValue().entrySet().stream().map(buyer -> tx.update(USER_PURCHASES)
-                        .set(USER_PURCHASES.QUANTITY, USER_PURCHASES.QUANTITY.minus(buyer.getValue()))
-                        .where(USER_PURCHASES.SKU_ID.eq(sku.getKey()))
-                        .and(USER_PURCHASES.USER_ID.eq(buyer.getKey()))))
-                .toList()).execute();
+        purchases.giveBack(tx, byBuyer);
         bySku.forEach((skuId, units) -> skus.giveBack(tx, skuId, units, now));
     }
 }

@@ -1,17 +1,16 @@
 package io.seckill.reconciler;
 
-import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.mysqlstate.DeadLetteredOrders;
+import io.seckill.mysqlstate.DeadLetters;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.PerMinuteSample;
 import io.seckill.schemas.events.OrderIdFormat;
-import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
@@ -19,14 +18,11 @@ import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
-import io.seckill.schemas.events.OrderResult;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,18 +40,17 @@ import org.slf4j.LoggerFactory;
  * order with no open row (the leak sweep settles a reservation no row stands for).
  * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
  */
-record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
-                          ReconcilerMetrics metrics, PerMinuteSample inertFiled) {
+record DeadLetterRecorder(DSLContext dsl, DeadLetters letters, DeadLetteredOrders deadLettered, SaleStore saleStore,
+                          OrderStatusStore statuses, Clock clock, ReconcilerMetrics metrics, PerMinuteSample inertFiled) {
 
-    DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleStore saleStore, OrderStatusStore statuses, Clock clock,
-                       ReconcilerMetrics metrics) {
-        this(dsl, deadLettered, saleStore, statuses, clock, metrics,
+    DeadLetterRecorder(DSLContext dsl, DeadLetters letters, DeadLetteredOrders deadLettered, SaleStore saleStore,
+                       OrderStatusStore statuses, Clock clock, ReconcilerMetrics metrics) {
+        this(dsl, letters, deadLettered, saleStore, statuses, clock, metrics,
                 new PerMinuteSample("dead letters that changed nothing, filed", INERT_FILED_PER_MINUTE, System::nanoTime));
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRecorder.class);
     private static final ObjectMapper LENIENT = new ObjectMapper();
-    private static final int MAX_REASON = 1000;
     /**
      * Dead letters that change nothing (they name no order, or one they cannot decide) filed per minute; the rest are
      * counted only: anyone who may write the topic could otherwise fill the table.
@@ -96,23 +91,13 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
     /** @param asReceived false to leave out the record's key and text headers (stage, source topic) */
     private void file(ConsumerRecord<String, byte[]> record, Optional<OrderRef> order, String reason, boolean released,
                       boolean asReceived) {
-        dsl.transaction(configuration -> {
-            DSLContext tx = DSL.using(configuration);
-            tx.insertInto(DEAD_LETTERS)
-                    .set(DEAD_LETTERS.DLQ_PARTITION, record.partition())
-                    .set(DEAD_LETTERS.DLQ_OFFSET, record.offset())
-                    .set(DEAD_LETTERS.SOURCE_TOPIC, asReceived ? DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_TOPIC) : null)
-                    .set(DEAD_LETTERS.SOURCE_PARTITION, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_PARTITION)).map(Long::intValue).orElse(null))
-                    .set(DEAD_LETTERS.SOURCE_OFFSET, number(DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.SOURCE_OFFSET)).orElse(null))
-                    .set(DEAD_LETTERS.REASON, reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason)
-                    .set(DEAD_LETTERS.FAILED_STAGE, asReceived ? DeadLetterHeaders.read(record.headers(), DeadLetterHeaders.STAGE) : null)
-                    .set(DEAD_LETTERS.ORDER_ID, order.map(OrderRef::orderId).orElse(null))
-                    .set(DEAD_LETTERS.RECORD_KEY, asReceived && record.key() != null ? truncated(record.key().getBytes(StandardCharsets.UTF_8)) : null)
-                    .set(DEAD_LETTERS.RECORD_VALUE, record.value())
-                    .set(DEAD_LETTERS.RELEASED, released)
-                    .onDuplicateKeyIgnore()
-                    .execute();
-        });
+        Headers headers = record.headers();
+        letters.file(dsl, new DeadLetters.Letter(record.partition(), record.offset(),
+                asReceived ? DeadLetterHeaders.read(headers, DeadLetterHeaders.SOURCE_TOPIC) : null,
+                number(DeadLetterHeaders.read(headers, DeadLetterHeaders.SOURCE_PARTITION)).map(Long::intValue).orElse(null),
+                number(DeadLetterHeaders.read(headers, DeadLetterHeaders.SOURCE_OFFSET)).orElse(null), reason,
+                asReceived ? DeadLetterHeaders.read(headers, DeadLetterHeaders.STAGE) : null, order.map(OrderRef::orderId).orElse(null),
+                asReceived && record.key() != null ? record.key().getBytes(StandardCharsets.UTF_8) : null, record.value(), released));
     }
 
     /**
@@ -163,9 +148,6 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetteredOrders deadLettered, SaleS
         }
     }
 
-    private static byte[] truncated(byte[] key) {
-        return key.length <= 512 ? key : Arrays.copyOf(key, 512);
-    }
 
     private record OrderRef(String orderId, long skuId) {
     }

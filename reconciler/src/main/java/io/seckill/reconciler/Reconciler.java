@@ -7,6 +7,7 @@ import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.DeadLetteredOrders;
+import io.seckill.mysqlstate.DeadLetters;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.RelayedRows;
@@ -114,7 +115,7 @@ public final class Reconciler implements AutoCloseable {
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer, STAGE);
         UnsupportedRecords unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
         ReservationSettler settler = new ReservationSettler(database.dsl(), new Orders(), saleStore, statuses, unsupported, metrics);
-        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new DeadLetteredOrders(), saleStore, statuses, clock, metrics);
+        DeadLetterRecorder recorder = new DeadLetterRecorder(database.dsl(), new DeadLetters(), new DeadLetteredOrders(), saleStore, statuses, clock, metrics);
         opened.add(ConsumerLoop.start("reconciler-results", consumer(kafka, "results"), Topic.ORDER_RESULTS, deadLetters,
                 settler::onResults, host));
         opened.add(ConsumerLoop.start("reconciler-compensations", consumer(kafka, "compensations"), Topic.STOCK_COMPENSATIONS,

@@ -5,6 +5,7 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.mysqlstate.DeadLetteredOrders;
+import io.seckill.mysqlstate.DeadLetters;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayedRows;
@@ -51,7 +52,7 @@ import org.junit.jupiter.api.Test;
 class DeadLetterRecorderIT {
 
     private static final AtomicLong DLQ_OFFSET = new AtomicLong(System.nanoTime());
-    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+    private final DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetters(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
             Clock.systemUTC(), Stores.metrics());
 
     @Test
@@ -108,7 +109,7 @@ class DeadLetterRecorderIT {
     @Test
     void aFloodOfDeadLettersThatChangeNothingFilesAMinutesSampleWhileOneThatReleasesIsFiled() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        DeadLetterRecorder flooded = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
+        DeadLetterRecorder flooded = new DeadLetterRecorder(Stores.sql(), new DeadLetters(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
                 new ReconcilerMetrics(meters, Clock.systemUTC()));
         String marker = "forged-flood-" + System.nanoTime();
         List<Delivery<byte[]>> flood = new ArrayList<>();
@@ -132,7 +133,7 @@ class DeadLetterRecorderIT {
     @Test
     void forgedStagesAndFailuresMakeABoundedSetOfMeters() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
+        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetters(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES, Clock.systemUTC(),
                 new ReconcilerMetrics(meters, Clock.systemUTC()));
         List<Delivery<byte[]>> forged = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
@@ -200,7 +201,7 @@ class DeadLetterRecorderIT {
             }
         });
         DeadLetterRecorder racing = new DeadLetterRecorder(DSL.using(Stores.sql().configuration().derive(
-                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+                new DefaultExecuteListenerProvider(sinkDecidesAfterTheFirstStatement))), new DeadLetters(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
                 Clock.systemUTC(), Stores.metrics());
         try {
             Delivery<byte[]> poison = deadLetter(Topic.ORDER_REQUESTS, zeroQuantity(order));
@@ -241,7 +242,7 @@ class DeadLetterRecorderIT {
         long sku = Stores.openSale(5, 1);
         OrderRequested order = Stores.accepted(sku, "sound", Instant.now().plusSeconds(600));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
+        DeadLetterRecorder recorder = new DeadLetterRecorder(Stores.sql(), new DeadLetters(), new DeadLetteredOrders(), Stores.SALES, Stores.STATUSES,
                 Clock.systemUTC(), new ReconcilerMetrics(meters, Clock.systemUTC()));
 
         recorder.onDeadLetters(List.of(deadLetter(Topic.ORDERS_UNIQUE, EventJson.encodeToString(order).getBytes(StandardCharsets.UTF_8))));
