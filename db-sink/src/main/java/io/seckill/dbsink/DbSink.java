@@ -61,7 +61,7 @@ public final class DbSink implements AutoCloseable {
     private final OrderDecisions decisions;
     private final DeadLetterPublisher deadLetters;
     private final UnsupportedRecords unsupported;
-    private final DecidedOrders decided;
+    private final DecisionCounters decisionCounts;
     private final OpenedResources opened;
 
     private DbSink(Database database, KafkaProducer<String, byte[]> producer, Duration windowTolerance, Duration paymentWindow,
@@ -72,7 +72,7 @@ public final class DbSink implements AutoCloseable {
         this.decisions = new OrderDecisions(writer, UNEXPECTED_ATTEMPTS, UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
         this.unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
-        this.decided = new DecidedOrders(host.meters());
+        this.decisionCounts = new DecisionCounters(host.meters());
     }
 
     /** Starts consuming; a start that fails closes what it opened, in reverse. */
@@ -158,7 +158,7 @@ public final class DbSink implements AutoCloseable {
             ack.get();
         }
         for (OrderResult result : results) {
-            decided.published(result);
+            decisionCounts.published(result);
             OrderTrail.step(OrderFacts.of(result), Optional.ofNullable(traces.get(result.orderId())), "db-sink",
                     "decided " + result.status() + (result.reason() == null ? "" : " (" + result.reason() + ")") + " and published");
         }

@@ -12,12 +12,12 @@ import java.util.Map;
  * {@code seckill.orders.decided{status, reason}}: results the sink published, by outcome. A replayed
  * batch publishes its results again, so under redelivery the count can exceed the orders decided.
  */
-final class DecidedOrders {
+final class DecisionCounters {
 
     private final Counter confirmed;
     private final Map<RejectReason, Counter> rejected = new EnumMap<>(RejectReason.class);
 
-    DecidedOrders(MeterRegistry meters) {
+    DecisionCounters(MeterRegistry meters) {
         this.confirmed = counter(meters, OrderStatus.CONFIRMED, "none");
         for (RejectReason reason : RejectReason.values()) {
             rejected.put(reason, counter(meters, OrderStatus.REJECTED, reason.name()));
