@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinSeckillTest {
 
+    /** What bin/seckill gives every JVM first: leave to load native code and to use sun.misc.Unsafe, unwarned. */
+    private static final String JVM_PERMITS = "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ";
+
     private static final Path SCRIPT = Path.of("").toAbsolutePath().getParent().resolve("bin/seckill");
 
     @TempDir
@@ -79,10 +82,10 @@ class BinSeckillTest {
         Files.writeString(checkout.resolve("ingress-api/target/ingress-api.aot.jars"), shell("stat -c '%n %s %Y' '" + jar + "' '"
                 + checkout.resolve("ingress-api/target/lib/library.jar") + "' | sha256sum | cut -d' ' -f1"));
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
-        assertThat(Files.readString(arguments)).startsWith("-XX:AOTCache=" + cache + " ").contains("-jar " + jar);
+        assertThat(Files.readString(arguments)).startsWith(JVM_PERMITS + "-XX:AOTCache=" + cache + " ").contains("-jar " + jar);
 
         assertThat(run(bin, jdk, Map.of("JAVA_OPTS", "-XX:AOTMode=off"), "ingress-api").exitValue()).isZero();
-        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith("-XX:AOTMode=off ");
+        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith(JVM_PERMITS + "-XX:AOTMode=off ");
 
         // A rebuilt library: JDK 25.0.3 would run the cache's classes of the old one, so the script leaves the cache out.
         Files.writeString(checkout.resolve("ingress-api/target/lib/library.jar"), "a library, rebuilt");
