@@ -151,4 +151,10 @@ record DeadLetterRecorder(DSLContext dsl, DeadLetters letters, DeadLetteredOrder
 
     private record OrderRef(String orderId, long skuId) {
     }
+
+    /** The filing of dead letters, on the reconciler's parts. */
+    static DeadLetterRecorder of(ReconcilerParts parts) {
+        return new DeadLetterRecorder(parts.dsl(), parts.tables().deadLetters(), parts.tables().deadLettered(), parts.saleStore(),
+                parts.statuses(), parts.clock(), parts.metrics());
+    }
 }

@@ -96,4 +96,12 @@ final class DriftCheck {
 
     private record Streak(long drift, int checks) {
     }
+
+    /** The job that compares the stores and repairs a drift seen at rest, its figures to the metrics. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerParts.Tables tables = parts.tables();
+        DriftCheck drift = new DriftCheck(parts.dsl(), tables.skus(), tables.outboxRows(), tables.orderEvents(),
+                tables.stockAdjustments(), parts.saleStore(), parts.config().driftRepairAfter(), parts.metrics());
+        return new Job("drift check", parts.config().driftCheckInterval(), () -> parts.metrics().skus(drift.run()));
+    }
 }

@@ -231,4 +231,16 @@ final class HangingTransactions {
             case UNKNOWN_PAST_THE_BOUND -> true;
         };
     }
+
+    /** The check on the reconciler's parts, logged in to Kafka as the repair's own principal. */
+    static HangingTransactions of(ReconcilerParts parts) {
+        ReconcilerConfig config = parts.config();
+        return new HangingTransactions(parts.repairAdmin(), config.hangingTransactionAfter(),
+                config.hangingTransactionCheckInterval(), parts.clock(), parts.metrics());
+    }
+
+    /** The job that aborts transactions left open past {@code after}. */
+    Job job() {
+        return new Job("hanging transaction check", checkInterval, this::abortHanging);
+    }
 }

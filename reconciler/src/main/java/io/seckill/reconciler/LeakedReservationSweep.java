@@ -1,14 +1,14 @@
 package io.seckill.reconciler;
 
-import io.seckill.runtime.OrderTrail;
-import io.seckill.schemas.events.OrderFacts;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
-import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
@@ -18,8 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -164,5 +164,14 @@ final class LeakedReservationSweep {
             scope.close();
         }
         return 1;
+    }
+
+    /** The job that settles reservations left unsettled past {@code SECKILL_LEAK_SWEEP_AFTER_MS}. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerParts.Tables tables = parts.tables();
+        LeakedReservationSweep sweep = new LeakedReservationSweep(parts.dsl(), tables.skus(), tables.orders(), tables.outbox(),
+                tables.outboxRows(), parts.saleStore(), parts.statuses(), parts.config().leakSweepAfter(), parts.clock(),
+                parts.metrics());
+        return new Job("leaked reservation sweep", parts.config().leakSweepInterval(), sweep::sweep);
     }
 }

@@ -1,11 +1,13 @@
 package io.seckill.reconciler;
 
-import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Re-publishes lifecycle events whose row is still open when it comes due: the direct publish after the
@@ -16,12 +18,27 @@ import java.util.List;
  */
 record LifecycleRelay(RelaySends sends, RelayBackoff backoff, int batchSize, Clock clock) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(LifecycleRelay.class);
+
     /** Relays every due event, batch by batch. @return events the broker acknowledged */
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<RelayedRows.Due> claimed = sends.rows().claimDue(sends.dsl(), clock.instant(), backoff, batchSize);
             return sends.send(claimed, row -> Topic.ORDER_LIFECYCLE.encodedRecord(row.key(), row.payload().getBytes(StandardCharsets.UTF_8)),
                     "lifecycle event(s)").acknowledgedOrFail();
+        });
+    }
+
+    /** The lifecycle relay's job: re-sends the lifecycle events due. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerConfig config = parts.config();
+        LifecycleRelay relay = new LifecycleRelay(RelaySends.of(parts, RelayedRows.LIFECYCLE), config.relayBackoff(),
+                config.relayBatch(), parts.clock());
+        return new Job("lifecycle relay", config.relayInterval(), () -> {
+            int sent = relay.relayDue();
+            if (sent > 0) {
+                LOG.info("lifecycle relay re-sent {} event(s)", sent);
+            }
         });
     }
 }

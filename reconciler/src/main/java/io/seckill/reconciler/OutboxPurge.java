@@ -5,6 +5,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the rows of both outboxes (orders, lifecycle events) completed longer ago than the retention,
@@ -13,10 +15,25 @@ import org.jooq.DSLContext;
  */
 record OutboxPurge(DSLContext dsl, RelayedRows outbox, RelayedRows orderEvents, Duration retention, int batchSize, Clock clock) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxPurge.class);
+
     /** @return rows deleted */
     int purge() {
         Instant cutoff = clock.instant().minus(retention);
         return UntilShortBatch.run(batchSize, () -> outbox.purgeCompletedBefore(dsl, cutoff, batchSize))
                 + UntilShortBatch.run(batchSize, () -> orderEvents.purgeCompletedBefore(dsl, cutoff, batchSize));
+    }
+
+    /** The job that deletes completed outbox and lifecycle rows past their retention. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerConfig config = parts.config();
+        OutboxPurge purge = new OutboxPurge(parts.dsl(), RelayedRows.ORDERS, RelayedRows.LIFECYCLE, config.outboxRetention(),
+                config.relayBatch(), parts.clock());
+        return new Job("outbox purge", config.outboxPurgeInterval(), () -> {
+            int deleted = purge.purge();
+            if (deleted > 0) {
+                LOG.info("outbox purge deleted {} completed row(s) older than {}", deleted, config.outboxRetention());
+            }
+        });
     }
 }

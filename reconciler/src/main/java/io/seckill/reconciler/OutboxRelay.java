@@ -1,16 +1,15 @@
 package io.seckill.reconciler;
 
-import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Re-publishes orders whose outbox row is still open when it comes due: the ingress's direct publish
@@ -22,6 +21,8 @@ import org.jooq.DSLContext;
  * {@link UndeliverableOrders}.
  */
 record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int batchSize, Clock clock, ReconcilerMetrics metrics) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
     /** Relays every due row, batch by batch, counting the rows claimed and, apart, those the broker acknowledged. @return rows acknowledged */
     int relayDue() {
@@ -40,5 +41,21 @@ record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int 
                 row.payload().getBytes(StandardCharsets.UTF_8));
         RelayHeaders.markResent(record.headers(), row.attempts());
         return record;
+    }
+
+    /** The outbox relay's job: re-sends the orders due, then gives up on those the broker refused every time. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerConfig config = parts.config();
+        OutboxRelay relay = new OutboxRelay(RelaySends.of(parts, RelayedRows.ORDERS), config.relayBackoff(),
+                config.relayMaxAttempts(), config.relayBatch(), parts.clock(), parts.metrics());
+        UndeliverableOrders undeliverable = new UndeliverableOrders(parts.dsl(), RelayedRows.ORDERS, parts.tables().orders(),
+                parts.saleStore(), parts.statuses(), config.relayMaxAttempts(), config.relayBatch(), parts.clock(), parts.metrics());
+        return new Job("outbox relay", config.relayInterval(), () -> {
+            int sent = relay.relayDue();
+            if (sent > 0) {
+                LOG.info("outbox relay re-sent {} order(s)", sent);
+            }
+            undeliverable.giveUp();
+        });
     }
 }

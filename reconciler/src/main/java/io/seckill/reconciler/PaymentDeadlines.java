@@ -2,8 +2,8 @@ package io.seckill.reconciler;
 
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.schemas.events.OrderExpired;
 import io.seckill.runtime.RelayedSend;
+import io.seckill.schemas.events.OrderExpired;
 import io.seckill.schemas.kafka.Topic;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
@@ -13,6 +13,8 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Expires confirmed orders not paid by their deadline, batch by batch ({@link OrderEndings#expireOverdue}:
@@ -22,6 +24,8 @@ import org.jooq.DSLContext;
  */
 record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orders, Producer<String, byte[]> producer, int batchSize, Clock clock,
                         ReconcilerMetrics metrics) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PaymentDeadlines.class);
 
     /** @return orders expired by this run */
     int expireOverdue() {
@@ -36,6 +40,19 @@ record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orders, Pro
             }
             metrics.expired(expired.size());
             return expired.size();
+        });
+    }
+
+    /** The job that expires confirmed orders past their payment deadline. */
+    static Job job(ReconcilerParts parts) {
+        ReconcilerConfig config = parts.config();
+        PaymentDeadlines deadlines = new PaymentDeadlines(parts.dsl(), new OrderEndings(config.relayBackoff().grace()),
+                parts.tables().orders(), parts.producer(), config.expiryBatch(), parts.clock(), parts.metrics());
+        return new Job("payment deadlines", config.expiryInterval(), () -> {
+            int expired = deadlines.expireOverdue();
+            if (expired > 0) {
+                LOG.info("expired {} order(s) not paid by their deadline", expired);
+            }
         });
     }
 }

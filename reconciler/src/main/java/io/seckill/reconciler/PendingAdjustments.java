@@ -38,4 +38,11 @@ record PendingAdjustments(DSLContext dsl, StockAdjustments adjustments, SaleStor
         }
         return applied;
     }
+
+    /** The job that gives Redis the stock additions MySQL recorded and Redis never took. */
+    static Job job(ReconcilerParts parts) {
+        PendingAdjustments adjustments = new PendingAdjustments(parts.dsl(), parts.tables().stockAdjustments(), parts.saleStore(),
+                parts.config().leakSweepInterval());
+        return new Job("stock adjustments for Redis", parts.config().leakSweepInterval(), adjustments::apply);
+    }
 }

@@ -175,4 +175,11 @@ final class RedisRecovery {
                 Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired(),
                 stockBuckets);
     }
+
+    /** The job that watches Redis for lost state and rebuilds it from MySQL. */
+    static Job job(ReconcilerParts parts) {
+        RedisRecovery recovery = new RedisRecovery(parts.dsl(), parts.tables().skus(), parts.tables().snapshots(),
+                parts.saleStore(), new RedisEpoch(parts.lua()), parts.config().rebuildSettle(), parts.metrics());
+        return new Job("Redis state watch", parts.config().redisWatchInterval(), recovery::rebuildIfLost);
+    }
 }

@@ -112,4 +112,9 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
         return failure instanceof ApiException && !(failure instanceof RetriableException) && !(failure instanceof AuthorizationException)
                 && !(failure instanceof AuthenticationException);
     }
+
+    /** The sends of {@code rows} with the reconciler's producer, retried after the relay's interval. */
+    static RelaySends of(ReconcilerParts parts, RelayedRows rows) {
+        return new RelaySends(parts.dsl(), rows, parts.producer(), parts.config().relayInterval(), parts.clock());
+    }
 }

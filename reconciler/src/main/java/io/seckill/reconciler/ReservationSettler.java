@@ -9,10 +9,10 @@ import io.seckill.runtime.OrderTrail;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderResult;
-import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.events.StockCompensation;
+import io.seckill.schemas.trace.TraceHeaders;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -124,5 +124,11 @@ final class ReservationSettler {
         SaleBeingRebuilt(String what) {
             super(what + " refused while the sale is rebuilt; the batch is settled again shortly");
         }
+    }
+
+    /** The settlement of the sink's results and compensations, on the reconciler's parts. */
+    static ReservationSettler of(ReconcilerParts parts) {
+        return new ReservationSettler(parts.dsl(), parts.tables().orders(), parts.saleStore(), parts.statuses(),
+                parts.unsupported(), parts.metrics());
     }
 }

@@ -19,16 +19,10 @@ final class ScheduledJobs implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScheduledJobs.class);
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /** One run of a job; what it throws is logged, and the next run comes on schedule. */
-    @FunctionalInterface
-    interface Job {
-        void run() throws Exception;
-    }
-
     private final List<ScheduledExecutorService> threads = new ArrayList<>();
 
     /** Runs {@code job} every {@code interval} (from the end of one run to the start of the next) on a thread named for it. */
-    void every(Duration interval, String name, Job job) {
+    void every(Duration interval, String name, Job.Run job) {
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread named = new Thread(task, "reconciler " + name);
             named.setDaemon(true);
@@ -46,6 +40,11 @@ final class ScheduledJobs implements AutoCloseable {
                 LOG.warn("{} failed; next run in {}", name, interval, e instanceof ExecutionException ? e.getCause() : e);
             }
         }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs {@code job} on its schedule, on a thread named for it. */
+    void start(Job job) {
+        every(job.interval(), job.name(), job.run());
     }
 
     /** How many jobs run, each on its own thread. */

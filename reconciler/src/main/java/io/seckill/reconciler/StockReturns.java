@@ -7,9 +7,9 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.OrderTrail;
 import io.seckill.runtime.UnsupportedRecords;
-import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
+import io.seckill.schemas.trace.TraceHeaders;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,5 +103,11 @@ final class StockReturns {
                 yield false;
             }
         };
+    }
+
+    /** The give-back of cancelled and expired orders' units, on the reconciler's parts. */
+    static StockReturns of(ReconcilerParts parts) {
+        return new StockReturns(parts.dsl(), parts.tables().orders(), parts.tables().returnedUnits(), RelayedRows.LIFECYCLE,
+                parts.saleStore(), parts.unsupported(), parts.clock(), parts.metrics());
     }
 }
