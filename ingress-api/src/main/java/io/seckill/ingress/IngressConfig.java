@@ -2,26 +2,22 @@ package io.seckill.ingress;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
-import io.seckill.config.Secrets;
 import io.seckill.config.InfraAddresses;
-import io.seckill.mysqlstate.Outbox;
-import io.seckill.redisstate.OrderStatusStore;
+import io.seckill.config.Secrets;
 import io.seckill.ingress.endings.PaymentVerifier;
-import io.seckill.ingress.identity.BearerTokenIdentity;
-import io.seckill.ingress.identity.BearerTokens;
-import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.identity.TokenRefusals;
+import io.seckill.ingress.http.RateLimits;
+import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
-import io.seckill.ingress.warmup.WarmUpSettings;
-import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.pass.PassSettings;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.ingress.watch.WatchedInstances;
-import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.mysqlstate.Outbox;
+import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.runtime.TopicLayout;
 import java.time.Duration;
 import java.util.List;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything the ingress reads from its environment. See docs/configuration.md; the
@@ -43,55 +39,7 @@ public record IngressConfig(InfraAddresses infra, InfraAddresses adminInfra, int
     /** A static admin password: refused, so that no deployment believes it has an admin credential it no longer has. */
     private static final String RETIRED_ADMIN_TOKEN = "SECKILL_ADMIN_TOKEN";
 
-    /**
-     * @param mode   "token" (Authorization: Bearer, the default) or {@code trusted-header} (X-User-Id set by an
-     *               authenticating gateway); admins present a token with the admin role in either mode
-     * @param tokens      how buyers' tokens are verified
-     * @param adminTokens how admins' tokens are verified: keys of their own
-     */
-    public record Auth(String mode, TokenSettings tokens, TokenSettings adminTokens, String gatewaySecret) {
-        public boolean trustedHeader() {
-            return "trusted-header".equals(mode);
-        }
 
-        /** Who a request's buyer is, by the mode; its secrets were checked when the configuration was read. */
-        public BuyerIdentity identity(BearerTokens verifier) {
-            if (trustedHeader()) {
-                LoggerFactory.getLogger(IngressConfig.class).warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
-                        + "the gateway's credential; only run this behind a gateway that sets both");
-                return new TrustedHeaderIdentity(gatewaySecret);
-            }
-            return new BearerTokenIdentity(verifier);
-        }
-
-        /** Without the secrets: a configuration is logged and shown in failures, a secret never is. */
-        @Override
-        public String toString() {
-            return "Auth[mode=" + mode + ", tokens=" + tokens + ", adminTokens=" + adminTokens + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
-        }
-    }
-
-    /**
-     * Requests admitted per buyer and per client address in each {@code window}, for buying and, apart, for a buyer's
-     * orders (status, list, payment, cancellation) and for sale passes (challenges and passes); the address is the
-     * client's as {@code trustedProxies} tell it. Apart from those, in this instance's memory, the tokens refused per
-     * address in a window before that address's next tokens are refused unread ({@code refusedTokensPerAddress}, 0: off).
-     */
-    public record RateLimits(Limit buy, Limit orders, Limit pass, Duration window, TrustedProxies trustedProxies, int refusedTokensPerAddress) {
-
-        /** The per-address count of refused tokens these limits set. */
-        public TokenRefusals tokenRefusals() {
-            return new TokenRefusals(refusedTokensPerAddress, window, System::nanoTime);
-        }
-
-        public Limit of(RateLimitCounters.Scope scope) {
-            return switch (scope) {
-                case BUY -> buy;
-                case ORDERS -> orders;
-                case PASS -> pass;
-            };
-        }
-    }
 
     /**
      * The MySQL connections of the buyers' routes other than buying (status, list, payment, cancellation), apart from the
@@ -101,12 +49,6 @@ public record IngressConfig(InfraAddresses infra, InfraAddresses adminInfra, int
     public record QueryPool(int size, Duration connectionWait) {
     }
 
-    /** A limit of 0 switches that side off. */
-    public record Limit(int perUser, int perAddress) {
-        public boolean enabled() {
-            return perUser > 0 || perAddress > 0;
-        }
-    }
 
     private static TrustedProxies trustedProxies(Env env) {
         if (env.string(RETIRED_TRUST_FORWARDED_FOR, null) != null) {
@@ -166,9 +108,9 @@ public record IngressConfig(InfraAddresses infra, InfraAddresses adminInfra, int
                 env.millis("SECKILL_KAFKA_MAX_BLOCK_MS", Duration.ofSeconds(1)),
                 auth,
                 PassSettings.from(env, mode, auth.tokens()),
-                new RateLimits(new Limit(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50)),
-                        new Limit(env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_USER", 10), env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", 100)),
-                        new Limit(env.integer("SECKILL_PASS_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", 50)),
+                new RateLimits(new RateLimits.Limit(env.integer("SECKILL_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_RATE_LIMIT_PER_ADDRESS", 50)),
+                        new RateLimits.Limit(env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_USER", 10), env.integer("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", 100)),
+                        new RateLimits.Limit(env.integer("SECKILL_PASS_RATE_LIMIT_PER_USER", 5), env.integer("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", 50)),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
                         trustedProxies(env), env.integer("SECKILL_REFUSED_TOKENS_PER_ADDRESS", 20)),
                 env.millis("SECKILL_IDEMPOTENCY_TTL_MS", Duration.ofHours(24)),

@@ -1,8 +1,8 @@
 package io.seckill.ingress;
 
 import io.javalin.Javalin;
-import io.javalin.config.JavalinConfig;
 import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
@@ -23,6 +23,7 @@ import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.ProblemErrorHandler;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
+import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.orders.OrderStatusDesk;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.warmup.BuyPathWarmUp;

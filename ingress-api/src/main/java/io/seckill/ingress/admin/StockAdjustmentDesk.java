@@ -1,12 +1,12 @@
 package io.seckill.ingress.admin;
 
 import io.javalin.http.Context;
-import io.seckill.ingress.buying.KnownSkus;
 import io.seckill.ingress.buying.SoldOutMemory;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
+import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.mysqlstate.StockAdjustments.Adjustment;
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;

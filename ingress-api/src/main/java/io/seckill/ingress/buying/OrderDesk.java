@@ -1,7 +1,6 @@
 package io.seckill.ingress.buying;
 
 import io.javalin.http.Context;
-import io.seckill.ingress.IngressMetrics;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
@@ -10,8 +9,10 @@ import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.pass.SalePasses;
+import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;

@@ -1,6 +1,6 @@
 package io.seckill.ingress.buying;
 
-import io.seckill.ingress.IngressMetrics;
+import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;

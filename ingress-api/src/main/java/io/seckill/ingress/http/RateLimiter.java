@@ -1,8 +1,7 @@
 package io.seckill.ingress.http;
 
 import io.javalin.http.Context;
-import io.seckill.ingress.IngressConfig;
-import io.seckill.ingress.IngressMetrics;
+import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.redisstate.RateLimitCounters;
 
 /**
@@ -13,17 +12,17 @@ import io.seckill.redisstate.RateLimitCounters;
 public final class RateLimiter {
 
     private final RateLimitCounters counters;
-    private final IngressConfig.RateLimits limits;
+    private final RateLimits limits;
     private final IngressMetrics metrics;
 
-    public RateLimiter(RateLimitCounters counters, IngressConfig.RateLimits limits, IngressMetrics metrics) {
+    public RateLimiter(RateLimitCounters counters, RateLimits limits, IngressMetrics metrics) {
         this.counters = counters;
         this.limits = limits;
         this.metrics = metrics;
     }
 
     public void admit(RateLimitCounters.Scope scope, String userId, Context ctx) {
-        IngressConfig.Limit limit = limits.of(scope);
+        RateLimits.Limit limit = limits.of(scope);
         if (!limit.enabled()) {
             return;
         }

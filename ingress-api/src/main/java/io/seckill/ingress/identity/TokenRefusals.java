@@ -2,6 +2,7 @@ package io.seckill.ingress.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seckill.ingress.http.RateLimits;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -25,6 +26,11 @@ public final class TokenRefusals {
     /** How far ahead of now the count may drain and a token still be read: a full budget's worth less one cell. */
     private final long toleranceNanos;
     private final LongSupplier nanoTime;
+
+    /** The per-address count of refused tokens {@code limits} set. */
+    public static TokenRefusals of(RateLimits limits) {
+        return new TokenRefusals(limits.refusedTokensPerAddress(), limits.window(), System::nanoTime);
+    }
 
     /** @param perWindow refusals an address may have in {@code window}; 0 counts none (the guard is off) */
     public TokenRefusals(int perWindow, Duration window, LongSupplier nanoTime) {

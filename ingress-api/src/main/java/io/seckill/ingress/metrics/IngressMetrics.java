@@ -1,4 +1,4 @@
-package io.seckill.ingress;
+package io.seckill.ingress.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.seckill.redisstate.RateLimitCounters;
@@ -28,7 +28,7 @@ public final class IngressMetrics {
     private final Counter soldOutFastPath;
     private final Map<RateLimitCounters.Scope, Counter> rateLimited = new EnumMap<>(RateLimitCounters.Scope.class);
 
-    IngressMetrics(MeterRegistry registry) {
+    public IngressMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.reserveScript = Timer.builder("seckill.reserve.script")
                 .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
@@ -54,7 +54,7 @@ public final class IngressMetrics {
         outboxCommit.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void buy(long nanos) {
+    public void buy(long nanos) {
         buy.record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -78,7 +78,7 @@ public final class IngressMetrics {
         return answers;
     }
 
-    void request(String route, String outcome) {
+    public void request(String route, String outcome) {
         // Building a meter id per request costs more than the request on the sold-out path: cache them.
         requests.computeIfAbsent(route + " " + outcome,
                 key -> registry.counter("seckill.http.requests", "route", route, "outcome", outcome)).increment();

@@ -2,13 +2,13 @@ package io.seckill.ingress.pass;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.javalin.http.Context;
-import io.seckill.ingress.buying.KnownSkus;
 import io.seckill.ingress.http.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
 import java.time.Clock;

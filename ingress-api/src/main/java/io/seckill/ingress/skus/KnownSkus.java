@@ -1,4 +1,4 @@
-package io.seckill.ingress.buying;
+package io.seckill.ingress.skus;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

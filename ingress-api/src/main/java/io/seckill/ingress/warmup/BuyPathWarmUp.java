@@ -1,9 +1,10 @@
 package io.seckill.ingress.warmup;
 
-import io.seckill.ingress.IngressConfig;
 import io.seckill.ingress.buying.OrderPublisher;
 import io.seckill.ingress.buying.OutboxWriter;
+import io.seckill.ingress.http.RateLimits;
 import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.pass.SalePasses;
 import io.seckill.mysqlstate.Skus;
@@ -22,9 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ public final class BuyPathWarmUp {
     /** The buy route, served on loopback by a desk of the ingress's parts with the given identity, passes and limits. */
     @FunctionalInterface
     public interface LoopbackBuyRoute {
-        Served serve(BuyerIdentity identity, SalePasses passes, IngressConfig.RateLimits rateLimits);
+        Served serve(BuyerIdentity identity, SalePasses passes, RateLimits rateLimits);
     }
 
     /** A loopback server taking the warm-up's requests until closed. */
@@ -73,8 +74,8 @@ public final class BuyPathWarmUp {
     private static final String BODY = "{\"quantity\":1}";
 
     private final WarmUpSettings settings;
-    private final IngressConfig.Auth auth;
-    private final IngressConfig.RateLimits rateLimits;
+    private final Auth auth;
+    private final RateLimits rateLimits;
     private final DSLContext dsl;
     private final SaleStore saleStore;
     private final RateLimitCounters counters;
@@ -82,7 +83,7 @@ public final class BuyPathWarmUp {
     private final OrderPublisher publisher;
     private final Clock clock;
 
-    public BuyPathWarmUp(WarmUpSettings settings, IngressConfig.Auth auth, IngressConfig.RateLimits rateLimits, DSLContext dsl, SaleStore saleStore,
+    public BuyPathWarmUp(WarmUpSettings settings, Auth auth, RateLimits rateLimits, DSLContext dsl, SaleStore saleStore,
                          RateLimitCounters counters, OutboxWriter outbox, OrderPublisher publisher, Clock clock) {
         this.settings = settings;
         this.auth = auth;
@@ -196,12 +197,12 @@ public final class BuyPathWarmUp {
      * The configured limits' switches, at a height the warm-up never reaches (a refusal would skip the reserve), with
      * the loopback client trusted to name the warm-up's own addresses.
      */
-    private IngressConfig.RateLimits loopbackLimits() {
-        return new IngressConfig.RateLimits(unreachable(rateLimits.buy()), rateLimits.orders(), rateLimits.pass(), rateLimits.window(),
+    private RateLimits loopbackLimits() {
+        return new RateLimits(unreachable(rateLimits.buy()), rateLimits.orders(), rateLimits.pass(), rateLimits.window(),
                 TrustedProxies.parse("127.0.0.1,::1"), rateLimits.refusedTokensPerAddress());
     }
 
-    private static IngressConfig.Limit unreachable(IngressConfig.Limit limit) {
-        return new IngressConfig.Limit(limit.perUser() > 0 ? Integer.MAX_VALUE : 0, limit.perAddress() > 0 ? Integer.MAX_VALUE : 0);
+    private static RateLimits.Limit unreachable(RateLimits.Limit limit) {
+        return new RateLimits.Limit(limit.perUser() > 0 ? Integer.MAX_VALUE : 0, limit.perAddress() > 0 ? Integer.MAX_VALUE : 0);
     }
 }

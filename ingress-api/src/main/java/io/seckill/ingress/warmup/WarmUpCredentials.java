@@ -1,13 +1,13 @@
 package io.seckill.ingress.warmup;
 
-import io.seckill.ingress.IngressConfig;
+import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.AccessTokens;
+import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BearerTokens;
-import io.seckill.ingress.identity.TokenRefusals;
-import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.ingress.identity.TokenRefusals;
 import io.seckill.ingress.identity.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.pass.PassKey;
@@ -39,7 +39,7 @@ final class WarmUpCredentials {
     private final SalePasses passes;
     private final Clock clock;
 
-    WarmUpCredentials(IngressConfig.Auth auth, Clock clock) {
+    WarmUpCredentials(Auth auth, Clock clock) {
         this.trustedHeader = auth.trustedHeader();
         this.gatewaySecret = secret();
         this.tokens = new TokenSettings(auth.tokens().issuer(), auth.tokens().audience(), auth.tokens().clockSkew(), LIFETIME.plusMinutes(1),
