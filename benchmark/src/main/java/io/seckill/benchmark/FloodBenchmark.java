@@ -1,6 +1,6 @@
 package io.seckill.benchmark;
 
-import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenMinter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

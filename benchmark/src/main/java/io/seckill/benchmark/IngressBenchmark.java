@@ -1,6 +1,6 @@
 package io.seckill.benchmark;
 
-import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.processdriver.IngressAdmin;
 import java.net.http.HttpRequest;
 import java.time.Duration;

@@ -2,14 +2,14 @@ package io.seckill.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.processdriver.SalePassClient;
-import io.seckill.ingress.pass.PassSettings;
+import io.seckill.buyeraccess.passes.PassSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import io.seckill.dbsink.OrderBatchWriter;
+import io.seckill.mysqlstate.OrderBatchWriter;
 import io.seckill.mysqlstate.Database;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.events.OrderRequested;

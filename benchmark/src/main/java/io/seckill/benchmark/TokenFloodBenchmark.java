@@ -1,9 +1,8 @@
 package io.seckill.benchmark;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.seckill.ingress.http.TrustedProxies;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SeckillProcess;
 import java.io.IOException;
@@ -99,7 +98,7 @@ public final class TokenFloodBenchmark implements Callable<Integer> {
         // Production's way of naming buyers, over the design's gateway.
         settings.put("SECKILL_AUTH_MODE", "token");
         settings.put("SECKILL_RATE_LIMIT_PER_ADDRESS", "0");
-        settings.put(TrustedProxies.SETTING, "127.0.0.1");
+        settings.put("SECKILL_TRUSTED_PROXIES", "127.0.0.1");
         List<Round> recorded = new ArrayList<>();
         try (DevelopmentServers servers = serversOptions.start("token-flood");
              HikariDataSource database = ServersOptions.databasePool(servers);

@@ -1,5 +1,7 @@
 package io.seckill.dbsink;
 
+import io.seckill.mysqlstate.OrderBatchWriter;
+
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
@@ -69,7 +71,7 @@ public final class DbSink implements AutoCloseable {
         this.producer = producer;
         this.opened = opened;
         this.writer = new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow);
-        this.decisions = new OrderDecisions(writer, UNEXPECTED_ATTEMPTS, UNEXPECTED_PAUSE);
+        this.decisions = new OrderDecisions(OrderDecisions.Writer.of(writer), UNEXPECTED_ATTEMPTS, UNEXPECTED_PAUSE);
         this.deadLetters = new DeadLetterPublisher(producer, STAGE);
         this.unsupported = new UnsupportedRecords(deadLetters, host.meters(), STAGE);
         this.decisionCounts = new DecisionCounters(host.meters());

@@ -1,5 +1,7 @@
 package io.seckill.dbsink;
 
+import io.seckill.mysqlstate.OrderBatchWriter;
+
 import io.seckill.runtime.OrderTrail;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.mysqlstate.SqlFailures;
@@ -30,6 +32,21 @@ final class OrderDecisions {
 
         /** Ends REJECTED (DEAD_LETTERED) an order the sink failed on for good, if it is still open; the rejection if so. */
         Optional<OrderResult> rejectUndecidable(OrderRequested failed);
+
+        /** The sink's writer, deciding in MySQL. */
+        static Writer of(OrderBatchWriter writer) {
+            return new Writer() {
+                @Override
+                public OrderBatchWriter.SkuDecisions write(long skuId, List<OrderRequested> orders) {
+                    return writer.write(skuId, orders);
+                }
+
+                @Override
+                public Optional<OrderResult> rejectUndecidable(OrderRequested failed) {
+                    return writer.rejectUndecidable(failed);
+                }
+            };
+        }
     }
 
     /** Sends an order that cannot be decided to the dead-letter topic; returns once it is there. */

@@ -1,5 +1,7 @@
 package io.seckill.dbsink;
 
+import io.seckill.mysqlstate.OrderBatchWriter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import io.seckill.config.PlaintextNetwork;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.redisstate.RedisRelease;
 import io.seckill.schemas.redis.RedisUser;
 import org.junit.jupiter.api.Test;

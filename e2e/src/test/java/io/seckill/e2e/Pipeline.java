@@ -9,7 +9,7 @@ import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.RateLimitsOff;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenMinter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

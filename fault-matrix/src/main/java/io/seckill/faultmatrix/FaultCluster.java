@@ -1,9 +1,8 @@
 package io.seckill.faultmatrix;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.warmup.WarmUpSettings;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.processdriver.SeckillProcess;
@@ -101,7 +100,7 @@ final class FaultCluster implements AutoCloseable {
         ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET)
                 .topicPartitions(PARTITIONS).quickRepairs()
                 // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
-                .setting(WarmUpSettings.REQUESTS, "100").settings(settings);
+                .setting("SECKILL_INGRESS_WARMUP_REQUESTS", "100").settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();

@@ -4,7 +4,7 @@ import static io.seckill.schemas.db.Tables.ADMIN_AUDIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seckill.ingress.identity.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenMinter;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;

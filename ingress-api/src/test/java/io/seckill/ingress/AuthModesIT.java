@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.ingress.http.Reply;
 import io.seckill.config.Env;
-import io.seckill.ingress.identity.TokenSettings;
-import io.seckill.ingress.pass.PassSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.buyeraccess.passes.PassSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;

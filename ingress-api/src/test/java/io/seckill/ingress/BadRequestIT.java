@@ -6,8 +6,8 @@ import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.ingress.http.Reply;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.redisstate.SkuKeys;
 import java.net.URI;
 import java.net.http.HttpRequest.BodyPublishers;

@@ -1,9 +1,9 @@
 package io.seckill.ingress;
 
 import io.seckill.ingress.http.Reply;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
-import io.seckill.ingress.pass.SalePasses;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.schemas.trace.TraceParent;
 import io.seckill.processdriver.SalePassClient;
 import com.fasterxml.jackson.databind.JsonNode;

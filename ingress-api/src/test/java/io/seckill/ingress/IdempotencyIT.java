@@ -8,7 +8,7 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.ingress.http.Reply;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.OutboxLookups;

@@ -6,7 +6,7 @@ import io.seckill.config.Env;
 import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaPrincipal;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.LuaRunner;

@@ -2,7 +2,7 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpRequest;

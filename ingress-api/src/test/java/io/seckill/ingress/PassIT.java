@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
-import io.seckill.ingress.pass.PassSettings;
+import io.seckill.buyeraccess.passes.PassSettings;
 import io.seckill.schemas.pass.ProofOfWork;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,8 +2,8 @@ package io.seckill.launcher;
 
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
-import io.seckill.ingress.identity.TokenMinter;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.localinfra.DevelopmentSecrets;
 import java.time.Clock;
 import java.time.Duration;

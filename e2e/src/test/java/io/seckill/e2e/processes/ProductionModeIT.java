@@ -11,7 +11,7 @@ import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.ingress.identity.TokenSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.runtime.ServiceMain;
 import java.time.Duration;

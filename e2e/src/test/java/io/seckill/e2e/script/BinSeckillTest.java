@@ -62,7 +62,7 @@ class BinSeckillTest {
 
         assertThat(process.exitValue()).isZero();
         assertThat(Files.readString(arguments)).contains("-cp " + checkout.resolve("ingress-api/target/ingress-api.jar"))
-                .contains("io.seckill.ingress.identity.MintTokenCommand alice");
+                .contains("io.seckill.buyeraccess.tokens.MintTokenCommand alice");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.seckill.ingress.admin;
 
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.redisstate.SkuKeys;
 import java.time.Instant;
 

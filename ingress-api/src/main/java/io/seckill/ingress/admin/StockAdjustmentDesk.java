@@ -2,10 +2,10 @@ package io.seckill.ingress.admin;
 
 import io.javalin.http.Context;
 import io.seckill.ingress.buying.SoldOutMemory;
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.mysqlstate.StockAdjustments.Adjustment;
 import io.seckill.mysqlstate.StockAdjustments;
@@ -58,7 +58,7 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
             case INSUFFICIENT -> throw notEnough(adjustment.skuId(), taken.stock());
             case NOT_LOADED -> throw knownSkus.defined(adjustment.skuId())
                     ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + adjustment.skuId() + " is being restored; try again shortly")
-                            .with(Json.RETRY_AFTER_SECONDS, 1)
+                            .with(Problem.RETRY_AFTER_SECONDS, 1)
                     : unknownSku(adjustment.skuId());
             case APPLIED, ALREADY -> { }
         }

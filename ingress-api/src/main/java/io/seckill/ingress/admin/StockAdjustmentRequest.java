@@ -1,7 +1,7 @@
 package io.seckill.ingress.admin;
 
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.util.regex.Pattern;
 
 /** Body of {@code POST /admin/v1/skus/{skuId}/stock-adjustments}. */

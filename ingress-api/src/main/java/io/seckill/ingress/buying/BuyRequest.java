@@ -1,7 +1,7 @@
 package io.seckill.ingress.buying;
 
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 
 /** Body of {@code POST /api/v1/skus/{skuId}/orders}. */
 public record BuyRequest(Integer quantity) {

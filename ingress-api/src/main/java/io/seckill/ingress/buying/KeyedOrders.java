@@ -1,8 +1,8 @@
 package io.seckill.ingress.buying;
 
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
 import java.time.Clock;

@@ -1,17 +1,17 @@
 package io.seckill.ingress.buying;
 
 import io.javalin.http.Context;
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.pass.PassDesk;
-import io.seckill.ingress.pass.SalePasses;
+import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.RateLimitCounters;

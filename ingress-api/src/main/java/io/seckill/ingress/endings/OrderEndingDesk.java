@@ -1,11 +1,11 @@
 package io.seckill.ingress.endings;
 
 import io.seckill.ingress.http.RateLimiter;
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderReply;

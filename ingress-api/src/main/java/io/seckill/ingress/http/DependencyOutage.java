@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import io.seckill.mysqlstate.SqlFailures;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -39,7 +43,7 @@ public final class DependencyOutage {
 
     private static Problem problem(ErrorCode code, String dependency) {
         return new Problem(code, dependency + " is unavailable; nothing was charged, try again shortly")
-                .with(Json.RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS);
+                .with(Problem.RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS);
     }
 
     private static boolean redisUnavailable(Throwable failure) {

@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import io.javalin.http.Context;
 import io.seckill.redisstate.IdempotencyClaims;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -19,8 +23,6 @@ import java.util.Locale;
 public final class Json {
 
     static final String PROBLEM_JSON = "application/problem+json";
-    /** Problem extension that also becomes the Retry-After header. */
-    public static final String RETRY_AFTER_SECONDS = "retryAfterSeconds";
 
     /** Unknown fields, strings for numbers, floats for ints and trailing garbage are all errors. */
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -85,7 +87,7 @@ public final class Json {
     }
 
     public static void problem(Context ctx, Problem problem) {
-        Object retryAfter = problem.extensions().get(RETRY_AFTER_SECONDS);
+        Object retryAfter = problem.extensions().get(Problem.RETRY_AFTER_SECONDS);
         if (retryAfter != null) {
             ctx.header("Retry-After", retryAfter.toString());
         }

@@ -1,5 +1,7 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.Problem;
+
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import java.util.Map;
 

@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import io.javalin.http.Context;
 import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.redisstate.RateLimitCounters;
@@ -36,7 +40,7 @@ public final class RateLimiter {
     /** The 429 of a client that may ask again in {@code waitMs}, with the whole seconds to wait in {@code Retry-After}. */
     public static Problem limited(long waitMs) {
         long seconds = Math.max(1, (waitMs + 999) / 1000);
-        return new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s").with(Json.RETRY_AFTER_SECONDS, seconds);
+        return new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s").with(Problem.RETRY_AFTER_SECONDS, seconds);
     }
 
     public String clientAddress(Context ctx) {

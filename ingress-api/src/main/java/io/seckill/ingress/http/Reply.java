@@ -1,5 +1,7 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.Problem;
+
 import io.javalin.http.Context;
 import io.seckill.redisstate.IdempotencyClaims.StoredReply;
 

@@ -1,5 +1,7 @@
 package io.seckill.ingress.identity;
 
+import io.seckill.buyeraccess.tokens.TokenSettings;
+
 import org.slf4j.LoggerFactory;
 
 /**

@@ -1,5 +1,7 @@
 package io.seckill.ingress.identity;
 
+import io.seckill.buyeraccess.tokens.AccessTokens;
+
 import io.javalin.http.Context;
 
 /** The default: {@code Authorization: Bearer <JWT>} verified by {@link AccessTokens}; the buyer is its subject. */

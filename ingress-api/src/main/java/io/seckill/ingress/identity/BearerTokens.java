@@ -1,8 +1,12 @@
 package io.seckill.ingress.identity;
 
+import io.seckill.buyeraccess.tokens.Caller;
+
+import io.seckill.buyeraccess.tokens.AccessTokens;
+
 import io.javalin.http.Context;
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.TrustedProxies;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.seckill.ingress.identity;
 
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.javalin.http.Context;
 
 /** Who is buying: every buyer endpoint asks this first. */

@@ -1,7 +1,7 @@
 package io.seckill.ingress.identity;
 
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

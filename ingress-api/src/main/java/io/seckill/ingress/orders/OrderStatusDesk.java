@@ -1,10 +1,10 @@
 package io.seckill.ingress.orders;
 
 import io.javalin.http.Context;
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.mysqlstate.Orders;

@@ -1,11 +1,21 @@
 package io.seckill.ingress.pass;
 
+import io.seckill.buyeraccess.passes.PassRequest;
+
+import io.seckill.buyeraccess.passes.ChallengePort;
+
+import io.seckill.buyeraccess.passes.Challenge;
+
+import io.seckill.buyeraccess.passes.SalePasses;
+
+import io.seckill.buyeraccess.passes.PassSettings;
+
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.javalin.http.Context;
-import io.seckill.ingress.http.ErrorCode;
+import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.skus.KnownSkus;

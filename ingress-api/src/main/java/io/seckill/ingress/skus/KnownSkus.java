@@ -2,9 +2,8 @@ package io.seckill.ingress.skus;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Json;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.mysqlstate.Skus;
 import java.time.Duration;
 import org.jooq.DSLContext;
@@ -36,7 +35,7 @@ public final class KnownSkus {
     public Problem notLoaded(long skuId) {
         return defined(skuId)
                 ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
-                        .with(Json.RETRY_AFTER_SECONDS, 1)
+                        .with(Problem.RETRY_AFTER_SECONDS, 1)
                 : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
     }
 }

@@ -6,7 +6,7 @@ import io.seckill.ingress.http.RateLimits;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.pass.SalePasses;
+import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;

@@ -2,8 +2,8 @@ package io.seckill.ingress.buying;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.ErrorCode;
-import io.seckill.ingress.http.Problem;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.Reply;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ConnectException;
@@ -28,7 +32,7 @@ class DependencyOutageTest {
             assertThat(DependencyOutage.of(failure)).as(failure.toString()).hasValueSatisfying(problem -> {
                 assertThat(problem.code()).isEqualTo(ErrorCode.REDIS_UNAVAILABLE);
                 assertThat(problem.code().status()).isEqualTo(503);
-                assertThat(problem.extensions()).containsEntry(Json.RETRY_AFTER_SECONDS, DependencyOutage.RETRY_AFTER_SECONDS);
+                assertThat(problem.extensions()).containsEntry(Problem.RETRY_AFTER_SECONDS, DependencyOutage.RETRY_AFTER_SECONDS);
             });
         }
     }

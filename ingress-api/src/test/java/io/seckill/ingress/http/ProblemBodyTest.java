@@ -1,5 +1,9 @@
 package io.seckill.ingress.http;
 
+import io.seckill.schemas.api.ErrorCode;
+
+import io.seckill.schemas.api.Problem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,7 +17,7 @@ class ProblemBodyTest {
 
     @Test
     void extensionMembersSitBesideTheStandardOnes() throws IOException {
-        Problem problem = new Problem(ErrorCode.RATE_LIMITED, "too many requests").with(Json.RETRY_AFTER_SECONDS, 3);
+        Problem problem = new Problem(ErrorCode.RATE_LIMITED, "too many requests").with(Problem.RETRY_AFTER_SECONDS, 3);
 
         JsonNode body = new ObjectMapper().readTree(Json.write(ProblemBody.of(problem, "/api/v1/orders")));
 

@@ -1,5 +1,0 @@
-package io.seckill.ingress.identity;
-
-/** Whom a verified token names, and whether it carries the admin role. */
-public record Caller(String subject, boolean admin) {
-}
