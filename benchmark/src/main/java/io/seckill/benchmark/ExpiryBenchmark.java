@@ -3,13 +3,13 @@ package io.seckill.benchmark;
 import static io.seckill.schemas.db.Tables.ORDERS;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import io.seckill.mysqlstate.OrderBatchWriter;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.OrderBatchWriter;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.schemas.events.OrderExpired;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;

@@ -4,15 +4,15 @@ import static io.seckill.schemas.db.Tables.ORDERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.processdriver.DevelopmentServers;
-import io.seckill.processdriver.SeckillProcess;
-import io.seckill.processdriver.ServiceEnvironment;
-import io.seckill.processdriver.IngressAdmin;
-import io.seckill.config.Env;
-import io.seckill.config.InfraAddresses;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.mysqlstate.Database;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.IngressAdmin;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.schemas.events.OrderStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,10 +25,10 @@ import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
 import org.jooq.Record2;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Decided orders per second of the whole pipeline, and the time from an order's acceptance to its

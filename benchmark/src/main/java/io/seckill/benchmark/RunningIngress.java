@@ -1,8 +1,8 @@
 package io.seckill.benchmark;
 
-import io.seckill.config.Secrets;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.Secrets;
 import io.seckill.processdriver.IngressAdmin;
 import java.net.URI;
 import java.time.Duration;

@@ -19,10 +19,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * A hostile buyer beside a sale: each round runs a sale alone, then the same sale again (a fresh SKU, fresh buyers) while

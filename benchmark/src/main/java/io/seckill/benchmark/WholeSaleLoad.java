@@ -1,11 +1,11 @@
 package io.seckill.benchmark;
 
+import io.seckill.buyeraccess.passes.SalePasses;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.seckill.buyeraccess.passes.SalePasses;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;

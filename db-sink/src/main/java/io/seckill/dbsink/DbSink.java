@@ -1,10 +1,9 @@
 package io.seckill.dbsink;
 
-import io.seckill.mysqlstate.OrderBatchWriter;
-
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Database;
+import io.seckill.mysqlstate.OrderBatchWriter;
 import io.seckill.runtime.ConsumerLoop;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;

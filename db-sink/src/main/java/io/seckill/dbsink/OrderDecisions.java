@@ -1,10 +1,9 @@
 package io.seckill.dbsink;
 
 import io.seckill.mysqlstate.OrderBatchWriter;
-
+import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.runtime.OrderTrail;
 import io.seckill.schemas.events.OrderFacts;
-import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;

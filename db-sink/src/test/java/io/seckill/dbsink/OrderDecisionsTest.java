@@ -1,10 +1,9 @@
 package io.seckill.dbsink;
 
-import io.seckill.mysqlstate.OrderBatchWriter;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seckill.mysqlstate.OrderBatchWriter;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.RejectReason;

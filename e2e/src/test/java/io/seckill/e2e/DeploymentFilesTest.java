@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.PlaintextNetwork;
+import io.seckill.redisstate.RedisRelease;
+import io.seckill.schemas.redis.RedisUser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,10 +20,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import io.seckill.config.PlaintextNetwork;
-import io.seckill.buyeraccess.tokens.TokenSettings;
-import io.seckill.redisstate.RedisRelease;
-import io.seckill.schemas.redis.RedisUser;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 

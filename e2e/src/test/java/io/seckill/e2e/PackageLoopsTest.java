@@ -49,7 +49,7 @@ class PackageLoopsTest {
     }
 
     /** A module's main classes: its target/classes folder or its jar, never test classes or a test jar. */
-    private static boolean mainCode(Location location) {
+    static boolean mainCode(Location location) {
         return !location.contains("/test-classes/") && !location.matches(TEST_JAR);
     }
 }

@@ -3,13 +3,13 @@ package io.seckill.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
-import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.RateLimitsOff;
-import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.launcher.SeckillSystem;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
@@ -21,14 +21,14 @@ import io.seckill.runtime.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
-import redis.clients.jedis.UnifiedJedis;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The whole system, started once per test JVM on the local infrastructure, with short relay timings

@@ -3,15 +3,15 @@ package io.seckill.faultmatrix;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaAccess;
+import io.seckill.mysqlstate.Database;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.processdriver.Signals;
-import io.seckill.config.Env;
-import io.seckill.config.InfraAddresses;
-import io.seckill.config.KafkaAccess;
-import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SaleLayout;
@@ -46,8 +46,8 @@ import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartitionInfo;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The system the fault matrix breaks: development servers and one process per service (two

@@ -1,5 +1,7 @@
 package io.seckill.ingress;
 
+import io.seckill.buyeraccess.passes.PassSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
@@ -8,9 +10,7 @@ import io.seckill.ingress.endings.PaymentVerifier;
 import io.seckill.ingress.http.RateLimits;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.Auth;
-import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
-import io.seckill.buyeraccess.passes.PassSettings;
 import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.mysqlstate.Outbox;

@@ -7,27 +7,19 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.router.Endpoint;
-import io.seckill.ingress.admin.AuditDesk;
-import io.seckill.ingress.admin.RedisRebuildDesk;
-import io.seckill.ingress.admin.SaleDesk;
-import io.seckill.ingress.admin.StockAdjustmentDesk;
-import io.seckill.ingress.buying.OrderDesk;
-import io.seckill.ingress.endings.OrderEndingDesk;
+import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.http.AdminResponseHeaders;
 import io.seckill.ingress.http.BuyersApiDocument;
 import io.seckill.ingress.http.DependencyOutage;
-import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.LogText;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.ProblemErrorHandler;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.ingress.metrics.IngressMetrics;
-import io.seckill.ingress.orders.OrderStatusDesk;
-import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
-import io.seckill.ingress.watch.WatchDesk;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,8 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ingress's HTTP servers, the buyers' and the admin's: every route, each answered by its feature's desk, and how
- * failures are answered.
+ * The ingress's HTTP servers, the buyers' and the admin's: each feature's routes, the guard in front of the admin's,
+ * the API documents, and how failures are answered.
  */
 final class IngressRoutes implements BuyPathWarmUp.Served {
 
@@ -50,22 +42,8 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     /** Every answer but the OpenAPI document fits in one pass; a larger one takes several. */
     static final int RESPONSE_COPY_BUFFER_BYTES = 2 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(IngressRoutes.class);
-    /** The buy route, whose answers the operator page counts. */
-    static final String BUY = "/api/v1/skus/{skuId}/orders";
-    /** The operator page, on the admin listener. */
-    static final String WATCH_PAGE = "/watch";
     /** Swagger UI over /openapi.json, on the admin listener. */
     static final String API_REFERENCE = "/api-docs";
-
-    /** The desks the routes hand requests to. */
-    record Desks(AdminGuard adminGuard, AuditDesk audit, SaleDesk sales, StockAdjustmentDesk stockAdjustments, RedisRebuildDesk redis,
-                 OrderDesk buying, PassDesk passes, OrderStatusDesk orders, OrderEndingDesk endings, WatchDesk watch) {
-
-        /** The same desks with another buy desk. */
-        Desks withBuying(OrderDesk other) {
-            return new Desks(adminGuard, audit, sales, stockAdjustments, redis, other, passes, orders, endings, watch);
-        }
-    }
 
     /**
      * How the servers run requests: on virtual threads (Jetty's virtual-thread executor; since JEP 491 a
@@ -90,25 +68,12 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     private final Javalin buyers;
     private final Javalin admin;
 
-    private IngressRoutes(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
+    private IngressRoutes(List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
         byte[] buyersOpenApi = BuyersApiDocument.of(openApi);
         this.buyers = server(threads, cfg -> {
-            cfg.routes.post(BUY, ctx -> {
-                long started = System.nanoTime();
-                try {
-                    desks.buying().buy(ctx);
-                } finally {
-                    metrics.buy(System.nanoTime() - started);
-                }
-            });
-            cfg.routes.post("/api/v1/skus/{skuId}/pass-challenges", desks.passes()::challenge);
-            cfg.routes.post("/api/v1/skus/{skuId}/passes", desks.passes()::pass);
-            cfg.routes.get("/api/v1/orders/{orderId}", desks.orders()::get);
-            cfg.routes.get("/api/v1/orders", desks.orders()::list);
-            cfg.routes.post("/api/v1/orders/{orderId}/payment", desks.endings()::pay);
-            cfg.routes.post("/api/v1/orders/{orderId}/cancellation", desks.endings()::cancel);
+            features.forEach(feature -> feature.buyersRoutes(cfg));
             cfg.routes.get("/health", ctx -> Json.respond(ctx, 200, Map.of("status", "UP")));
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(buyersOpenApi));
             if (benchmarkMode) {
@@ -118,23 +83,11 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
         });
         this.admin = server(threads, cfg -> {
             cfg.routes.before(AdminResponseHeaders::apply);
-            cfg.routes.before("/admin/*", desks.adminGuard()::check);
-            cfg.routes.before("/admin/*", desks.audit()::before);
-            cfg.routes.put("/admin/v1/skus/{skuId}", desks.sales()::put);
-            cfg.routes.get("/admin/v1/skus/{skuId}", desks.sales()::get);
-            cfg.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", desks.stockAdjustments()::post);
-            cfg.routes.post("/admin/v1/redis/rebuild", desks.redis()::rebuild);
-            cfg.routes.get("/admin/v1/audit", desks.audit()::newest);
-            cfg.routes.get("/admin/v1/watch", desks.watch()::get);
-            // The pages hold no data: the operator page asks the admin routes above with the admin's token, and the
-            // API reference renders /openapi.json; both are served on the admin listener only.
+            // Before any feature's own: nothing of the admin's runs for a caller the guard refuses.
+            cfg.routes.before("/admin/*", guard::check);
+            features.forEach(feature -> feature.adminRoutes(cfg));
+            // The API reference renders /openapi.json; both are on the admin listener only.
             cfg.staticFiles.enableWebjars();
-            cfg.staticFiles.add(page -> {
-                page.hostedPath = WATCH_PAGE;
-                page.directory = "/pages/watch";
-                page.location = Location.CLASSPATH;
-                page.headers = AdminResponseHeaders.PAGES;
-            });
             cfg.staticFiles.add(page -> {
                 page.hostedPath = API_REFERENCE;
                 page.directory = "/pages/api-docs";
@@ -142,7 +95,6 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
                 page.headers = AdminResponseHeaders.PAGES;
             });
             cfg.routes.get("/openapi.json", ctx -> ctx.contentType(Reply.APPLICATION_JSON).result(openApi));
-            cfg.routes.after("/admin/*", desks.audit()::after);
         });
     }
 
@@ -186,8 +138,9 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     }
 
     /** Serves the buyers' and the admin routes where {@code listeners} say (port 0: a free one). */
-    static IngressRoutes start(Desks desks, IngressMetrics metrics, boolean benchmarkMode, Threads threads, Listeners listeners) {
-        IngressRoutes server = new IngressRoutes(desks, metrics, benchmarkMode, threads);
+    static IngressRoutes start(List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads,
+                               Listeners listeners) {
+        IngressRoutes server = new IngressRoutes(features, guard, metrics, benchmarkMode, threads);
         try {
             if (listeners.buyersHost() == null) {
                 server.buyers.start(listeners.buyersPort());

@@ -1,13 +1,13 @@
 package io.seckill.ingress;
 
-import io.seckill.ingress.http.Reply;
-import io.seckill.buyeraccess.tokens.TokenMinter;
-import io.seckill.buyeraccess.tokens.TokenSettings;
-import io.seckill.buyeraccess.passes.SalePasses;
-import io.seckill.schemas.trace.TraceParent;
-import io.seckill.processdriver.SalePassClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.buyeraccess.passes.SalePasses;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.ingress.http.Reply;
+import io.seckill.processdriver.SalePassClient;
+import io.seckill.schemas.trace.TraceParent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

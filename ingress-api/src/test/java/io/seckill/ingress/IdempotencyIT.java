@@ -4,11 +4,11 @@ import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
-import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.ingress.http.Reply;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.OutboxLookups;

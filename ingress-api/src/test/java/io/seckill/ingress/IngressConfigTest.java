@@ -3,14 +3,14 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seckill.buyeraccess.passes.PassSettings;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaPrincipal;
 import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
-import io.seckill.buyeraccess.tokens.TokenSettings;
-import io.seckill.buyeraccess.passes.PassSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,19 +1,18 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
-import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaPrincipal;
-import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.Database;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
-import java.util.HashMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

@@ -2,9 +2,9 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.schemas.api.ErrorCode;
-import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seckill.ingress.http.Reply;
+import io.seckill.schemas.api.ErrorCode;
 import java.net.http.HttpRequest;
 import java.util.Arrays;
 import java.util.HashSet;

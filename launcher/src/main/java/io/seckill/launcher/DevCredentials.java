@@ -1,9 +1,9 @@
 package io.seckill.launcher;
 
-import io.seckill.config.DeploymentMode;
-import io.seckill.config.Env;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Env;
 import io.seckill.localinfra.DevelopmentSecrets;
 import java.time.Clock;
 import java.time.Duration;

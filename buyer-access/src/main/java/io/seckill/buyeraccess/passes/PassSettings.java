@@ -1,12 +1,11 @@
 package io.seckill.buyeraccess.passes;
 
-import io.seckill.schemas.pass.ProofOfWork;
-
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.Secrets;
-import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.redisstate.SpentChallenges;
+import io.seckill.schemas.pass.ProofOfWork;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package io.seckill.buyeraccess.passes;
 
+import io.seckill.redisstate.SpentChallenges;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.seckill.redisstate.SpentChallenges;
 import io.seckill.schemas.pass.ProofOfWork;
 import java.security.SecureRandom;
 import java.time.Duration;

@@ -1,13 +1,12 @@
 package io.seckill.buyeraccess.passes;
 
 import io.seckill.schemas.pass.ProofOfWork;
-
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Solves a proof-of-work challenge as a buyer's browser would, for the walk-through and scripts:

@@ -3,15 +3,15 @@ package io.seckill.e2e.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.DeploymentMode;
 import io.seckill.config.InfraAddresses;
+import io.seckill.config.KafkaSecurity;
 import io.seckill.config.PlaintextNetwork;
 import io.seckill.config.RedisAddress;
-import io.seckill.config.KafkaSecurity;
 import io.seckill.config.Secrets;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.IngressConfig;
-import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.runtime.ServiceMain;
 import java.time.Duration;

@@ -5,16 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.LogText;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.AdminGuard;
 import io.seckill.mysqlstate.AdminAuditLog;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +39,20 @@ import org.slf4j.LoggerFactory;
  * when MySQL cannot take the row, so no action goes unrecorded; every field in it is escaped, as any of them can be
  * what a client wrote.
  */
-public final class AuditDesk {
+public final class AuditDesk implements Feature {
+
+    /** The audit, kept through the admin's pool. */
+    public static AuditDesk of(IngressParts parts) {
+        return new AuditDesk(parts.admin(), new AdminAuditLog(), parts.skus(), parts.trustedProxies(), parts.clock());
+    }
+
+    @Override
+    public void adminRoutes(JavalinConfig admin) {
+        admin.routes.before("/admin/*", this::before);
+        admin.routes.get("/admin/v1/audit", this::newest);
+        admin.routes.after("/admin/*", this::after);
+    }
+
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditDesk.class);
     private static final Pattern SKU_PATH = Pattern.compile("^/admin/v1/skus/(\\d{1,18})(/.*)?$");

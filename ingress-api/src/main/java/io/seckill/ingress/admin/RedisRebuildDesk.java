@@ -1,6 +1,9 @@
 package io.seckill.ingress.admin;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.redisstate.RedisEpoch;
 
@@ -9,7 +12,17 @@ import io.seckill.redisstate.RedisEpoch;
  * after Redis was restored from a backup. The reconciler, which watches for lost state, does the work
  * within its watch interval; the answer only says it was asked.
  */
-public record RedisRebuildDesk(RedisEpoch epoch) {
+public record RedisRebuildDesk(RedisEpoch epoch) implements Feature {
+
+    public static RedisRebuildDesk of(IngressParts parts) {
+        return new RedisRebuildDesk(new RedisEpoch(parts.lua()));
+    }
+
+    @Override
+    public void adminRoutes(JavalinConfig admin) {
+        admin.routes.post("/admin/v1/redis/rebuild", this::rebuild);
+    }
+
 
     public void rebuild(Context ctx) {
         epoch.requestRebuild();

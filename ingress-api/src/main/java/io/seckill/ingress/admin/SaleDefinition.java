@@ -1,8 +1,8 @@
 package io.seckill.ingress.admin;
 
+import io.seckill.redisstate.SkuKeys;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.seckill.redisstate.SkuKeys;
 import java.time.Instant;
 
 /**

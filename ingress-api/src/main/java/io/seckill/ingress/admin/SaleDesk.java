@@ -1,15 +1,18 @@
 package io.seckill.ingress.admin;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.time.Instant;
 import org.jooq.DSLContext;
@@ -22,7 +25,21 @@ import org.jooq.DSLContext;
  * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
  * both stores, and a definition MySQL refused or failed leaves both as they were.
  */
-public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock) {
+public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock)
+        implements Feature {
+
+    /** Sales defined through the admin's pool. */
+    public static SaleDesk of(IngressParts parts) {
+        return new SaleDesk(parts.admin(), parts.skus(), new SaleDefinitions(), parts.orders(), parts.outboxRows(), parts.saleStore(),
+                parts.clock());
+    }
+
+    @Override
+    public void adminRoutes(JavalinConfig admin) {
+        admin.routes.put("/admin/v1/skus/{skuId}", this::put);
+        admin.routes.get("/admin/v1/skus/{skuId}", this::get);
+    }
+
 
     public void put(Context ctx) {
         long skuId = PathParams.skuId(ctx);

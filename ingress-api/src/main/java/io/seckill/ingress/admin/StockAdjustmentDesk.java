@@ -1,15 +1,18 @@
 package io.seckill.ingress.admin;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.seckill.ingress.buying.SoldOutMemory;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.skus.KnownSkus;
+import io.seckill.ingress.skus.SoldOutMemory;
 import io.seckill.mysqlstate.StockAdjustments.Adjustment;
 import io.seckill.mysqlstate.StockAdjustments;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -23,7 +26,18 @@ import org.jooq.DSLContext;
  * An addition Redis could not take (a sale being restored) is applied by the reconciler later.
  */
 public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, SoldOutMemory soldOut, KnownSkus knownSkus,
-                                  Clock clock) {
+                                  Clock clock) implements Feature {
+
+    /** Stock adjusted through the admin's pool. */
+    public static StockAdjustmentDesk of(IngressParts parts) {
+        return new StockAdjustmentDesk(parts.admin(), new StockAdjustments(), parts.saleStore(), parts.soldOut(), parts.knownSkus(),
+                parts.clock());
+    }
+
+    @Override
+    public void adminRoutes(JavalinConfig admin) {
+        admin.routes.post("/admin/v1/skus/{skuId}/stock-adjustments", this::post);
+    }
 
     public void post(Context ctx) {
         long skuId = PathParams.skuId(ctx);

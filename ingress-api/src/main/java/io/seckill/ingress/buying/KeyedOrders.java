@@ -1,10 +1,10 @@
 package io.seckill.ingress.buying;
 
-import io.seckill.schemas.api.ErrorCode;
 import io.seckill.ingress.http.IdempotentReplies;
-import io.seckill.schemas.api.Problem;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.util.Optional;
 import org.jooq.DSLContext;

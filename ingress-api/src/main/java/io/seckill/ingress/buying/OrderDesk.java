@@ -1,23 +1,26 @@
 package io.seckill.ingress.buying;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.buyeraccess.passes.SalePasses;
+import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.pass.PassDesk;
-import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.ingress.skus.KnownSkus;
+import io.seckill.ingress.skus.SoldOutMemory;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.OrderTrail;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
@@ -47,7 +50,10 @@ import org.slf4j.LoggerFactory;
  * claim fences the key in MySQL before it answers with a refusal ({@link KeyedOrders#fenceOff}): the
  * paused request's order then either was recorded first (and is the answer) or never will be.
  */
-public final class OrderDesk {
+public final class OrderDesk implements Feature {
+
+    /** The buy route, whose answers the operator page counts. */
+    public static final String ROUTE = "/api/v1/skus/{skuId}/orders";
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderDesk.class);
 
@@ -81,6 +87,18 @@ public final class OrderDesk {
         this.idempotent = idempotent;
         this.metrics = metrics;
         this.clock = clock;
+    }
+
+    @Override
+    public void buyersRoutes(JavalinConfig buyers) {
+        buyers.routes.post(ROUTE, ctx -> {
+            long started = System.nanoTime();
+            try {
+                buy(ctx);
+            } finally {
+                metrics.buy(System.nanoTime() - started);
+            }
+        });
     }
 
     public void buy(Context ctx) {

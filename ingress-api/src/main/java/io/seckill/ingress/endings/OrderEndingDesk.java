@@ -1,21 +1,25 @@
 package io.seckill.ingress.endings;
 
-import io.seckill.ingress.http.RateLimiter;
-import io.seckill.schemas.api.ErrorCode;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.IdempotentReplies;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
+import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.orders.OrderReply;
 import io.seckill.ingress.orders.OrderStatusDesk;
-import io.javalin.http.Context;
-import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
+import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -30,7 +34,20 @@ import org.jooq.DSLContext;
  * and the reconciler returns a cancelled order's units to Redis.
  * With an {@code Idempotency-Key}, a retry gets the first answer.
  */
-public final class OrderEndingDesk {
+public final class OrderEndingDesk implements Feature {
+
+    /** The desk that takes payments {@code payments} verifies, over the buyers' query pool. */
+    public static OrderEndingDesk of(IngressParts parts, PaymentVerifier payments) {
+        return new OrderEndingDesk(parts.identity(), parts.rateLimiter(), parts.queries(), parts.orders(), parts.outboxRows(),
+                new OrderEndings(Duration.ZERO), payments, parts.idempotent(), parts.clock());
+    }
+
+    @Override
+    public void buyersRoutes(JavalinConfig buyers) {
+        buyers.routes.post("/api/v1/orders/{orderId}/payment", this::pay);
+        buyers.routes.post("/api/v1/orders/{orderId}/cancellation", this::cancel);
+    }
+
 
 
     private final BuyerIdentity identity;

@@ -1,10 +1,8 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import io.seckill.mysqlstate.SqlFailures;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;

@@ -1,11 +1,9 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import io.javalin.http.Context;
 import io.seckill.redisstate.IdempotencyClaims;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,23 +1,21 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.javalin.http.Context;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.io.IOException;
-import java.util.stream.Collectors;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** Strict request bodies in, JSON and problem+json out. */
 public final class Json {

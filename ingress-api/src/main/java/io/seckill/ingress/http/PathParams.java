@@ -1,10 +1,8 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import io.javalin.http.Context;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.schemas.events.OrderIdFormat;
 
 /** Path and query values, checked before anything is looked up. */

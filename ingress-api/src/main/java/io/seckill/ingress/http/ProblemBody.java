@@ -1,8 +1,7 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.Problem;
-
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import io.seckill.schemas.api.Problem;
 import java.util.Map;
 
 /**

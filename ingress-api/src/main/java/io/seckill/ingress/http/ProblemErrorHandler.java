@@ -1,9 +1,7 @@
 package io.seckill.ingress.http;
 
 import io.seckill.schemas.api.ErrorCode;
-
 import io.seckill.schemas.api.Problem;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;

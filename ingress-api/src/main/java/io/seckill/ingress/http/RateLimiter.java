@@ -1,12 +1,10 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import io.javalin.http.Context;
 import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 
 /**
  * Admits a request only if both its buyer and its client address are under their limit for the routes it is on

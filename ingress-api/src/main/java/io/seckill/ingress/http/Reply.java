@@ -1,9 +1,8 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.Problem;
-
 import io.javalin.http.Context;
 import io.seckill.redisstate.IdempotencyClaims.StoredReply;
+import io.seckill.schemas.api.Problem;
 
 /**
  * A complete HTTP answer, kept as data so an idempotent retry can be given the very same one, and so

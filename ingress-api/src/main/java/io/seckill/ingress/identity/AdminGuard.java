@@ -1,10 +1,9 @@
 package io.seckill.ingress.identity;
 
+import io.javalin.http.Context;
 import io.seckill.buyeraccess.tokens.Caller;
-
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.javalin.http.Context;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,6 @@
 package io.seckill.ingress.identity;
 
 import io.seckill.buyeraccess.tokens.TokenSettings;
-
 import org.slf4j.LoggerFactory;
 
 /**

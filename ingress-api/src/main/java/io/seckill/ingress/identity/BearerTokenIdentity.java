@@ -1,8 +1,7 @@
 package io.seckill.ingress.identity;
 
-import io.seckill.buyeraccess.tokens.AccessTokens;
-
 import io.javalin.http.Context;
+import io.seckill.buyeraccess.tokens.AccessTokens;
 
 /** The default: {@code Authorization: Bearer <JWT>} verified by {@link AccessTokens}; the buyer is its subject. */
 public final class BearerTokenIdentity implements BuyerIdentity {

@@ -1,14 +1,12 @@
 package io.seckill.ingress.identity;
 
-import io.seckill.buyeraccess.tokens.Caller;
-
-import io.seckill.buyeraccess.tokens.AccessTokens;
-
 import io.javalin.http.Context;
-import io.seckill.schemas.api.ErrorCode;
-import io.seckill.schemas.api.Problem;
+import io.seckill.buyeraccess.tokens.AccessTokens;
+import io.seckill.buyeraccess.tokens.Caller;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Duration;
 
 /**

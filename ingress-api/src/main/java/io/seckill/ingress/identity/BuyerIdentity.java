@@ -1,7 +1,7 @@
 package io.seckill.ingress.identity;
 
-import io.seckill.schemas.api.Problem;
 import io.javalin.http.Context;
+import io.seckill.schemas.api.Problem;
 
 /** Who is buying: every buyer endpoint asks this first. */
 public interface BuyerIdentity {

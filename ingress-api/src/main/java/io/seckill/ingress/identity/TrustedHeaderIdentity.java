@@ -1,11 +1,11 @@
 package io.seckill.ingress.identity;
 
+import io.javalin.http.Context;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.javalin.http.Context;
+import io.seckill.schemas.events.UserIdFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import io.seckill.schemas.events.UserIdFormat;
 
 /**
  * For deployments behind an authenticating gateway that strips and sets {@code X-User-Id}: the header

@@ -1,10 +1,11 @@
 package io.seckill.ingress.orders;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.mysqlstate.Orders;
@@ -13,6 +14,8 @@ import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.RateLimitCounters;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.util.ArrayList;
@@ -34,7 +37,20 @@ import org.jooq.DSLContext;
  * and {@code dsl} is the query pool, apart from the buy path's.
  */
 public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, OrderStatusStore statuses, DSLContext dsl, Orders orders,
-                               OutboxLookups outbox) {
+                               OutboxLookups outbox) implements Feature {
+
+    /** The desk over the buyers' query pool. */
+    public static OrderStatusDesk of(IngressParts parts) {
+        return new OrderStatusDesk(parts.identity(), parts.rateLimiter(), parts.statuses(), parts.queries(), parts.orders(),
+                parts.outboxRows());
+    }
+
+    @Override
+    public void buyersRoutes(JavalinConfig buyers) {
+        buyers.routes.get("/api/v1/orders/{orderId}", this::get);
+        buyers.routes.get("/api/v1/orders", this::list);
+    }
+
 
     private static final int LIST_LIMIT = 100;
 

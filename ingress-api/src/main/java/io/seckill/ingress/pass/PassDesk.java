@@ -1,26 +1,25 @@
 package io.seckill.ingress.pass;
 
-import io.seckill.buyeraccess.passes.PassRequest;
-
-import io.seckill.buyeraccess.passes.ChallengePort;
-
-import io.seckill.buyeraccess.passes.Challenge;
-
-import io.seckill.buyeraccess.passes.SalePasses;
-
-import io.seckill.buyeraccess.passes.PassSettings;
-
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.seckill.schemas.api.ErrorCode;
+import io.seckill.buyeraccess.passes.Challenge;
+import io.seckill.buyeraccess.passes.ChallengePort;
+import io.seckill.buyeraccess.passes.PassRequest;
+import io.seckill.buyeraccess.passes.PassSettings;
+import io.seckill.buyeraccess.passes.SalePasses;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
-import io.seckill.schemas.api.Problem;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SpentChallenges;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -30,7 +29,20 @@ import java.time.Instant;
  * sale opens (or after it was issued, if later). Both are rate-limited per buyer and address, and read the sale's
  * window from Redis, never MySQL.
  */
-public final class PassDesk {
+public final class PassDesk implements Feature {
+
+    /** The desk for {@code settings}' challenges and passes. */
+    public static PassDesk of(IngressParts parts, PassSettings settings) {
+        return new PassDesk(parts.identity(), parts.rateLimiter(), parts.saleStore(), parts.knownSkus(),
+                settings.challenges(new SpentChallenges(parts.lua())), parts.passes(), settings, parts.clock());
+    }
+
+    @Override
+    public void buyersRoutes(JavalinConfig buyers) {
+        buyers.routes.post("/api/v1/skus/{skuId}/pass-challenges", this::challenge);
+        buyers.routes.post("/api/v1/skus/{skuId}/passes", this::pass);
+    }
+
 
     private final BuyerIdentity identity;
     private final RateLimiter rateLimiter;

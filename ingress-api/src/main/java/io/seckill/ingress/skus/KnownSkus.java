@@ -2,9 +2,9 @@ package io.seckill.ingress.skus;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.seckill.mysqlstate.Skus;
 import java.time.Duration;
 import org.jooq.DSLContext;
 

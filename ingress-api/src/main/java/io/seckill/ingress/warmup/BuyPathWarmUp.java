@@ -1,12 +1,12 @@
 package io.seckill.ingress.warmup;
 
+import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.ingress.buying.OrderPublisher;
 import io.seckill.ingress.buying.OutboxWriter;
 import io.seckill.ingress.http.RateLimits;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;

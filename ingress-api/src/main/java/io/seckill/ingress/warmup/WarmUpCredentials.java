@@ -1,17 +1,17 @@
 package io.seckill.ingress.warmup;
 
-import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.buyeraccess.passes.PassKey;
+import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.buyeraccess.tokens.AccessTokens;
+import io.seckill.buyeraccess.tokens.TokenMinter;
+import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.BearerTokenIdentity;
 import io.seckill.ingress.identity.BearerTokens;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.ingress.identity.TokenRefusals;
-import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
-import io.seckill.buyeraccess.passes.PassKey;
-import io.seckill.buyeraccess.passes.SalePasses;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;

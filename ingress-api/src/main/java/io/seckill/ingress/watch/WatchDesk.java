@@ -1,6 +1,11 @@
 package io.seckill.ingress.watch;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import io.javalin.http.staticfiles.Location;
+import io.seckill.ingress.features.Feature;
+import io.seckill.ingress.features.IngressParts;
+import io.seckill.ingress.http.AdminResponseHeaders;
 import io.seckill.ingress.http.Json;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
@@ -29,7 +34,29 @@ import org.slf4j.LoggerFactory;
  * the buy path's.
  */
 public record WatchDesk(DSLContext dsl, Skus skus, Orders orders, OutboxLookups outbox, SaleStore saleStore, ConsumerGroupLag lag,
-                        WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers, Clock clock) {
+                        WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers, Clock clock) implements Feature {
+
+    /** The operator page, on the admin listener. */
+    public static final String PAGE = "/watch";
+
+    /** What the page shows, read through the buyers' query pool; {@code buyAnswers} counts the buy route's answers. */
+    public static WatchDesk of(IngressParts parts, ConsumerGroupLag lag, WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers) {
+        return new WatchDesk(parts.queries(), parts.skus(), parts.orders(), parts.outboxRows(), parts.saleStore(), lag, instances,
+                buyAnswers, parts.clock());
+    }
+
+    @Override
+    public void adminRoutes(JavalinConfig admin) {
+        admin.routes.get("/admin/v1/watch", this::get);
+        // The page holds no data: it asks the route above with the admin's token.
+        admin.staticFiles.add(page -> {
+            page.hostedPath = PAGE;
+            page.directory = "/pages/watch";
+            page.location = Location.CLASSPATH;
+            page.headers = AdminResponseHeaders.PAGES;
+        });
+    }
+
 
     /** A sale stays on the page this long after it ends, so the operator sees its tail decided. */
     static final Duration ENDED_SALES_SHOWN = Duration.ofHours(1);

@@ -1,11 +1,9 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

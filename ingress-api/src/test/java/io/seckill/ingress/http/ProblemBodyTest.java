@@ -1,13 +1,11 @@
 package io.seckill.ingress.http;
 
-import io.seckill.schemas.api.ErrorCode;
-
-import io.seckill.schemas.api.Problem;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,11 @@
-package io.seckill.ingress.buying;
+package io.seckill.ingress.skus;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.ingress.http.Reply;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import io.seckill.ingress.http.Reply;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.seckill.ingress.buying;
+package io.seckill.ingress.skus;
 
 import io.seckill.ingress.http.Reply;
 import java.time.Duration;
@@ -25,7 +25,7 @@ public final class SoldOutMemory {
     }
 
     /** @return the remembered sold-out answer, or null when this SKU must be asked of Redis */
-    Reply answerFor(long skuId) {
+    public Reply answerFor(long skuId) {
         Entry entry = soldOut.get(skuId);
         if (entry == null) {
             return null;
@@ -42,7 +42,7 @@ public final class SoldOutMemory {
         soldOut.remove(skuId);
     }
 
-    void remember(long skuId, Reply answer) {
+    public void remember(long skuId, Reply answer) {
         if (ttlNanos > 0) {
             soldOut.put(skuId, new Entry(nanoTime.getAsLong() + ttlNanos, answer));
         }
