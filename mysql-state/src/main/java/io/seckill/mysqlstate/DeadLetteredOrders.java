@@ -20,6 +20,7 @@ public final class DeadLetteredOrders {
 
     private final OutboxLookups rows = new OutboxLookups();
     private final Orders orders = new Orders();
+    private final Outbox outbox = new Outbox();
 
     /** What became of the order. */
     public enum Verdict {
@@ -48,7 +49,7 @@ public final class DeadLetteredOrders {
             }
             OrderResult rejection = OrderResult.rejected(row.get().order(), RejectReason.DEAD_LETTERED, now);
             orders.insertRejected(tx, List.of(row.get().order()), List.of(rejection));
-            RelayedRows.ORDERS.complete(tx, List.of(orderId), now);
+            outbox.complete(tx, List.of(orderId), now);
             return new Outcome(Verdict.REJECTED, Optional.of(rejection));
         });
     }

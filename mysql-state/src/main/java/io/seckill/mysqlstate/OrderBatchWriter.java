@@ -47,7 +47,7 @@ public final class OrderBatchWriter {
     private final Duration paymentWindow;
     private final Skus skus = new Skus();
     private final Orders orders = new Orders();
-    private final RelayedRows outbox = RelayedRows.ORDERS;
+    private final Outbox outbox = new Outbox();
     private final OutboxLookups outboxRows = new OutboxLookups();
     private final DeadLetteredOrders deadLettered = new DeadLetteredOrders();
     private final UserPurchases purchases = new UserPurchases();

@@ -10,16 +10,24 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
+import org.jooq.Record4;
 import org.jooq.impl.DSL;
 
 /**
  * Writes and reads the {@code order_events} table, the lifecycle's outbox: each order that ended has one
  * row, written in the transaction that ended it; completing, re-sending and purging the rows is
- * {@link RelayedRows#LIFECYCLE}'s job. Each method runs on the {@link DSLContext} it is given.
+ * the relay's bookkeeping it inherits ({@link RelayedRows}); the units given back are marked when
+ * {@link ReturnedUnits} asks. Each method runs on the {@link DSLContext} it is given.
  */
-public final class OrderEvents {
+public final class OrderEvents extends RelayedRows {
 
     public static final String AGGREGATE_TYPE = "order";
+
+    /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
+    public OrderEvents() {
+        super(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID, ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER,
+                ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.TRACEPARENT);
+    }
 
     /**
      * Writes the events, each due for the relay at {@code relayAfter} unless consumed before, each continuing the trace
@@ -57,5 +65,25 @@ public final class OrderEvents {
                 .where(ORDER_EVENTS.SKU_ID.eq(skuId))
                 .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNotNull())
                 .fetch(ORDER_EVENTS.ID);
+    }
+
+    /**
+     * Locks, in id order, the events of {@code orderIds} that return stock and have not given it back yet: each one's
+     * id, SKU, buyer and quantity.
+     */
+    List<Record4<String, Long, String, Integer>> owingUnits(DSLContext tx, Collection<String> orderIds) {
+        return tx.select(ORDER_EVENTS.ID, ORDER_EVENTS.SKU_ID, ORDER_EVENTS.USER_ID, ORDER_EVENTS.QUANTITY)
+                .from(ORDER_EVENTS)
+                .where(ORDER_EVENTS.ID.in(orderIds))
+                .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
+                .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNull())
+                .orderBy(ORDER_EVENTS.ID)
+                .forUpdate()
+                .fetch();
+    }
+
+    /** Marks the events of {@code orderIds} as having given their units back at {@code now}. */
+    void markUnitsRestored(DSLContext tx, Collection<String> orderIds, Instant now) {
+        tx.update(ORDER_EVENTS).set(ORDER_EVENTS.UNITS_RESTORED_AT, now).where(ORDER_EVENTS.ID.in(orderIds)).execute();
     }
 }

@@ -23,12 +23,12 @@ import org.jooq.impl.DSL;
 /**
  * Writes the {@code outbox} table (Debezium's column layout plus relay bookkeeping): a row with its
  * order before the buyer's 202, or a fence row that keeps an unrecorded order from ever being recorded.
- * Reading the rows is {@link OutboxLookups}'s job; completing, re-sending and purging them is
- * {@link RelayedRows#ORDERS}'s.
+ * Reading the rows is {@link OutboxLookups}'s job; completing, re-sending and purging them is the relay's
+ * bookkeeping this class inherits ({@link RelayedRows}).
  *
  * <p>Each method runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
  */
-public final class Outbox {
+public final class Outbox extends RelayedRows {
 
     /** How long a row may wait for its order to be decided before it is re-published (and the first wait between re-sends). */
     public static final String RELAY_GRACE = "SECKILL_RELAY_GRACE_MS";
@@ -43,6 +43,12 @@ public final class Outbox {
             OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY, OUTBOX.TRACEPARENT);
 
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
+
+    /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
+    public Outbox() {
+        super(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS,
+                OUTBOX.COMPLETED_AT, OUTBOX.TRACEPARENT);
+    }
 
     public static Duration relayGrace(Env env) {
         return env.millis(RELAY_GRACE, DEFAULT_RELAY_GRACE);

@@ -1,8 +1,5 @@
 package io.seckill.mysqlstate;
 
-import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
-import static io.seckill.schemas.db.Tables.OUTBOX;
-
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -14,19 +11,12 @@ import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
- * The relay's side of an outbox table ({@code outbox} for orders, {@code order_events} for the
- * lifecycle): open rows claimed when they come due and sent again, completed once consumed, purged
- * after the retention. Both tables share these columns, so both are served by this one class.
- * Each method runs on the {@link DSLContext} it is given.
+ * The relay's side of an outbox table, which its owner inherits ({@link Outbox} for orders, {@link OrderEvents} for
+ * the lifecycle): open rows claimed when they come due and sent again, completed once consumed, purged after the
+ * retention. Both tables share these columns, so the bookkeeping is written once; each table still has one writing
+ * class, its owner. Each method runs on the {@link DSLContext} it is given.
  */
-public final class RelayedRows {
-
-    /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
-    public static final RelayedRows ORDERS = new RelayedRows(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER,
-            OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS, OUTBOX.COMPLETED_AT, OUTBOX.TRACEPARENT);
-    /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
-    public static final RelayedRows LIFECYCLE = new RelayedRows(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID,
-            ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.TRACEPARENT);
+public abstract sealed class RelayedRows permits Outbox, OrderEvents {
 
     /**
      * An open row the relay sends: {@code key} is its record's key, {@code attempts} how often it was sent before,
@@ -45,7 +35,7 @@ public final class RelayedRows {
     private final Field<Instant> completedAt;
     private final Field<String> traceparent;
 
-    private RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
+    RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
                         Field<Integer> attempts, Field<Integer> acks, Field<Instant> completedAt, Field<String> traceparent) {
         this.table = table;
         this.id = id;

@@ -1,7 +1,5 @@
 package io.seckill.mysqlstate;
 
-import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
-
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -13,7 +11,7 @@ import org.jooq.impl.DSL;
 
 /**
  * Gives a cancelled or expired order's units back to MySQL: the SKU's stock and the buyer's purchases, once per order,
- * marked on the order's event row ({@code units_restored_at}) in the same transaction. The reconciler calls it before
+ * marked on the order's event row ({@code units_restored_at}) in the same transaction, each written by its table's owner. The reconciler calls it before
  * it gives the units to Redis, so MySQL holds them first, which a rebuild of Redis and the drift check count on; the
  * account that ends orders for buyers never writes stock. Locks are taken on the event rows, then user_purchases, then
  * sku, each in key order (the sink's order for the latter two); a deadlock victim runs again ({@link DeadlockRetry}).
@@ -22,6 +20,7 @@ public final class ReturnedUnits {
 
     private final Skus skus = new Skus();
     private final UserPurchases purchases = new UserPurchases();
+    private final OrderEvents events = new OrderEvents();
 
     /** Gives back the units of those of {@code orderIds} whose events return stock and have not given it back yet. */
     public void restore(DSLContext db, Collection<String> orderIds, Instant now) {
@@ -30,19 +29,10 @@ public final class ReturnedUnits {
         }
         DeadlockRetry.run(() -> db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            List<Record4<String, Long, String, Integer>> owed = tx.select(ORDER_EVENTS.ID, ORDER_EVENTS.SKU_ID, ORDER_EVENTS.USER_ID, ORDER_EVENTS.QUANTITY)
-                    .from(ORDER_EVENTS)
-                    .where(ORDER_EVENTS.ID.in(orderIds))
-                    .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
-                    .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNull())
-                    .orderBy(ORDER_EVENTS.ID)
-                    .forUpdate()
-                    .fetch();
+            List<Record4<String, Long, String, Integer>> owed = events.owingUnits(tx, orderIds);
             if (!owed.isEmpty()) {
                 giveBack(tx, owed, now);
-                tx.update(ORDER_EVENTS).set(ORDER_EVENTS.UNITS_RESTORED_AT, now)
-                        .where(ORDER_EVENTS.ID.in(owed.stream().map(Record4::value1).toList()))
-                        .execute();
+                events.markUnitsRestored(tx, owed.stream().map(Record4::value1).toList(), now);
             }
             return owed.size();
         }));

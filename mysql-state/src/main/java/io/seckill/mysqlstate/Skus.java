@@ -132,6 +132,21 @@ public final class Skus {
                 .execute();
     }
 
+    /**
+     * Changes the stock and the initial stock by {@code delta} (an operator's adjustment), unless the stock would fall
+     * below zero. @return whether it did
+     */
+    public boolean adjust(DSLContext db, long skuId, int delta, Instant now) {
+        return db.update(SKU)
+                .set(SKU.STOCK, SKU.STOCK.plus(delta))
+                .set(SKU.INITIAL_STOCK, SKU.INITIAL_STOCK.plus(delta))
+                .set(SKU.VERSION, SKU.VERSION.plus(1))
+                .set(SKU.UPDATED_AT, now)
+                .where(SKU.ID.eq(skuId))
+                .and(SKU.STOCK.plus(delta).ge(0))
+                .execute() == 1;
+    }
+
     /** The stock under the row lock, which holds until the caller's transaction ends. */
     public int lockStock(DSLContext tx, long skuId) {
         return tx.select(SKU.STOCK).from(SKU).where(SKU.ID.eq(skuId)).forUpdate().fetchSingle(SKU.STOCK);

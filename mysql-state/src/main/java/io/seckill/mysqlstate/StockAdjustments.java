@@ -1,6 +1,5 @@
 package io.seckill.mysqlstate;
 
-import static io.seckill.schemas.db.Tables.SKU;
 import static io.seckill.schemas.db.Tables.STOCK_ADJUSTMENTS;
 
 import io.seckill.schemas.db.tables.records.StockAdjustmentsRecord;
@@ -17,6 +16,8 @@ import org.jooq.impl.DSL;
  * once under its id, together with the change of the SKU's stock (and initial stock) in MySQL.
  */
 public final class StockAdjustments {
+
+    private final Skus skus = new Skus();
 
     /** One adjustment; {@code inRedis} once Redis has it too. */
     public record Adjustment(String adjustmentId, long skuId, int delta, String reason, boolean inRedis) {
@@ -53,18 +54,11 @@ public final class StockAdjustments {
                 boolean same = earlier.get().skuId() == adjustment.skuId() && earlier.get().delta() == adjustment.delta();
                 return new Recorded(same ? Recording.REPLAYED : Recording.ID_REUSED, earlier);
             }
-            if (!tx.fetchExists(SKU, SKU.ID.eq(adjustment.skuId()))) {
+            if (!skus.exists(tx, adjustment.skuId())) {
                 return new Recorded(Recording.UNKNOWN_SKU, Optional.empty());
             }
-            int changed = tx.update(SKU)
-                    .set(SKU.STOCK, SKU.STOCK.plus(adjustment.delta()))
-                    .set(SKU.INITIAL_STOCK, SKU.INITIAL_STOCK.plus(adjustment.delta()))
-                    .set(SKU.VERSION, SKU.VERSION.plus(1))
-                    .set(SKU.UPDATED_AT, now)
-                    .where(SKU.ID.eq(adjustment.skuId()))
-                    .and(SKU.STOCK.plus(adjustment.delta()).ge(0))
-                    .execute();
-            if (changed == 0) {
+            boolean changed = skus.adjust(tx, adjustment.skuId(), adjustment.delta(), now);
+            if (!changed) {
                 return new Recorded(Recording.NOT_ENOUGH_STOCK, Optional.empty());
             }
             tx.insertInto(STOCK_ADJUSTMENTS)

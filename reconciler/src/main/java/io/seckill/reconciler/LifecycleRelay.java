@@ -32,7 +32,7 @@ record LifecycleRelay(RelaySends sends, RelayBackoff backoff, int batchSize, Clo
     /** The lifecycle relay's job: re-sends the lifecycle events due. */
     static Job job(ReconcilerParts parts) {
         ReconcilerConfig config = parts.config();
-        LifecycleRelay relay = new LifecycleRelay(RelaySends.of(parts, RelayedRows.LIFECYCLE), config.relayBackoff(),
+        LifecycleRelay relay = new LifecycleRelay(RelaySends.of(parts, parts.tables().orderEvents()), config.relayBackoff(),
                 config.relayBatch(), parts.clock());
         return new Job("lifecycle relay", config.relayInterval(), () -> {
             int sent = relay.relayDue();

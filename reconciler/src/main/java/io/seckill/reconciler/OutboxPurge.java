@@ -27,7 +27,7 @@ record OutboxPurge(DSLContext dsl, RelayedRows outbox, RelayedRows orderEvents, 
     /** The job that deletes completed outbox and lifecycle rows past their retention. */
     static Job job(ReconcilerParts parts) {
         ReconcilerConfig config = parts.config();
-        OutboxPurge purge = new OutboxPurge(parts.dsl(), RelayedRows.ORDERS, RelayedRows.LIFECYCLE, config.outboxRetention(),
+        OutboxPurge purge = new OutboxPurge(parts.dsl(), parts.tables().outbox(), parts.tables().orderEvents(), config.outboxRetention(),
                 config.relayBatch(), parts.clock());
         return new Job("outbox purge", config.outboxPurgeInterval(), () -> {
             int deleted = purge.purge();

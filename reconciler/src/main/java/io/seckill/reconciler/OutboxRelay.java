@@ -46,9 +46,9 @@ record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int 
     /** The outbox relay's job: re-sends the orders due, then gives up on those the broker refused every time. */
     static Job job(ReconcilerParts parts) {
         ReconcilerConfig config = parts.config();
-        OutboxRelay relay = new OutboxRelay(RelaySends.of(parts, RelayedRows.ORDERS), config.relayBackoff(),
+        OutboxRelay relay = new OutboxRelay(RelaySends.of(parts, parts.tables().outbox()), config.relayBackoff(),
                 config.relayMaxAttempts(), config.relayBatch(), parts.clock(), parts.metrics());
-        UndeliverableOrders undeliverable = new UndeliverableOrders(parts.dsl(), RelayedRows.ORDERS, parts.tables().orders(),
+        UndeliverableOrders undeliverable = new UndeliverableOrders(parts.dsl(), parts.tables().outbox(), parts.tables().orders(),
                 parts.saleStore(), parts.statuses(), config.relayMaxAttempts(), config.relayBatch(), parts.clock(), parts.metrics());
         return new Job("outbox relay", config.relayInterval(), () -> {
             int sent = relay.relayDue();

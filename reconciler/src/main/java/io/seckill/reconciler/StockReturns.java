@@ -107,7 +107,7 @@ final class StockReturns {
 
     /** The give-back of cancelled and expired orders' units, on the reconciler's parts. */
     static StockReturns of(ReconcilerParts parts) {
-        return new StockReturns(parts.dsl(), parts.tables().orders(), parts.tables().returnedUnits(), RelayedRows.LIFECYCLE,
+        return new StockReturns(parts.dsl(), parts.tables().orders(), parts.tables().returnedUnits(), parts.tables().orderEvents(),
                 parts.saleStore(), parts.unsupported(), parts.clock(), parts.metrics());
     }
 }

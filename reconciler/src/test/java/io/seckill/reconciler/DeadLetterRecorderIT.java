@@ -4,14 +4,14 @@ import static io.seckill.schemas.db.Tables.DEAD_LETTERS;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.mysqlstate.DeadLetteredOrders;
 import io.seckill.mysqlstate.DeadLetters;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
-import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
@@ -26,8 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -189,7 +189,7 @@ class DeadLetterRecorderIT {
                 sinkCommit.set(sink.submit(() -> Stores.sql().transaction(configuration -> {
                     DSLContext tx = DSL.using(configuration);
                     new Orders().insert(tx, List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
-                    RelayedRows.ORDERS.complete(tx, List.of(order.orderId()), Instant.now());
+                    new Outbox().complete(tx, List.of(order.orderId()), Instant.now());
                 })));
                 try {
                     sinkCommit.get().get(2, TimeUnit.SECONDS);

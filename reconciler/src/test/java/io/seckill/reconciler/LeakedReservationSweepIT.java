@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
-import io.seckill.mysqlstate.Skus;
 import io.seckill.mysqlstate.OutboxLookups;
-import io.seckill.mysqlstate.RelayedRows;
+import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.events.EventJson;
-import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,7 +109,7 @@ class LeakedReservationSweepIT {
             if (context.query() != null && context.query().getBindValues().contains(order.orderId()) && decided.compareAndSet(false, true)) {
                 Stores.sql().transaction(configuration -> {
                     ORDERS.insert(DSL.using(configuration), List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
-                    RelayedRows.ORDERS.complete(DSL.using(configuration), List.of(order.orderId()), Instant.now());
+                    new Outbox().complete(DSL.using(configuration), List.of(order.orderId()), Instant.now());
                 });
             }
         });

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.KafkaAccess;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.RelayBackoff;
-import io.seckill.mysqlstate.RelayedRows;
-import io.seckill.config.KafkaAccess;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -22,9 +22,9 @@ import io.seckill.schemas.kafka.RelayHeaders;
 import io.seckill.schemas.kafka.Topic;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
-import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +61,7 @@ class OutboxRelayIT {
         OrderRequested due = Stores.accepted(sku, "due", now.minusSeconds(1));
         OrderRequested notYet = Stores.accepted(sku, "not-yet", now.plusSeconds(600));
         OrderRequested decided = Stores.accepted(sku, "decided", now.minusSeconds(1));
-        RelayedRows.ORDERS.complete(Stores.sql(), List.of(decided.orderId()), now);
+        new Outbox().complete(Stores.sql(), List.of(decided.orderId()), now);
 
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
@@ -134,7 +134,7 @@ class OutboxRelayIT {
     }
 
     private static OutboxRelay relay(Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts, int batchSize) {
-        return new OutboxRelay(new RelaySends(Stores.sql(), RelayedRows.ORDERS, producer, Duration.ofSeconds(1), Clock.systemUTC()), backoff,
+        return new OutboxRelay(new RelaySends(Stores.sql(), new Outbox(), producer, Duration.ofSeconds(1), Clock.systemUTC()), backoff,
                 maxAttempts, batchSize, Clock.systemUTC(), Stores.metrics());
     }
 
@@ -171,7 +171,7 @@ class OutboxRelayIT {
 
     /** The relay's job with a limit of 3 refused sends and every row due again at once, run until {@code done}. */
     private static void relayAndGiveUpUntil(Properties producerSettings, Callable<Boolean> done) {
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
                 Clock.systemUTC(), Stores.metrics());
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerSettings)) {
             OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
@@ -203,7 +203,7 @@ class OutboxRelayIT {
         OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));
         ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
         Stores.sql().update(OUTBOX).set(OUTBOX.RELAY_ATTEMPTS, 12).where(OUTBOX.ID.in(stuck.orderId(), decided.orderId())).execute();
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), RelayedRows.ORDERS, ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
+        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
                 Clock.systemUTC(), Stores.metrics());
 
         undeliverable.giveUp();

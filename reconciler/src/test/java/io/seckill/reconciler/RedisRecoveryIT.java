@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.Env;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
-import io.seckill.mysqlstate.RelayedRows;
 import io.seckill.processdriver.Signals;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
@@ -196,7 +196,7 @@ class RedisRecoveryIT {
             new Skus().charge(tx, sku, order.quantity(), Instant.now());
             tx.insertInto(USER_PURCHASES).set(USER_PURCHASES.SKU_ID, sku).set(USER_PURCHASES.USER_ID, order.userId())
                     .set(USER_PURCHASES.QUANTITY, order.quantity()).execute();
-            RelayedRows.ORDERS.complete(tx, List.of(order.orderId()), Instant.now());
+            new Outbox().complete(tx, List.of(order.orderId()), Instant.now());
         });
         Stores.SALES.confirmAll(List.of(result));
     }

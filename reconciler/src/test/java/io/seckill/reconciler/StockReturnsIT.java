@@ -7,17 +7,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
+import io.seckill.mysqlstate.RelayBackoff;
+import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
-import io.seckill.mysqlstate.RelayBackoff;
-import io.seckill.mysqlstate.RelayedRows;
-import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.KafkaProbe;
+import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderLifecycleEvent;
@@ -43,7 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class StockReturnsIT {
 
-    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), new ReturnedUnits(), RelayedRows.LIFECYCLE, Stores.SALES, Stores.UNSUPPORTED,
+    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), new ReturnedUnits(), new OrderEvents(), Stores.SALES, Stores.UNSUPPORTED,
             Clock.systemUTC(), Stores.metrics());
     private final OrderEndings endings = new OrderEndings(Duration.ofSeconds(10));
 
@@ -116,7 +115,7 @@ class StockReturnsIT {
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "lifecycle-relay-test"));
              KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
-            LifecycleRelay relay = new LifecycleRelay(new RelaySends(Stores.sql(), RelayedRows.LIFECYCLE, producer, Duration.ofSeconds(1), later),
+            LifecycleRelay relay = new LifecycleRelay(new RelaySends(Stores.sql(), new OrderEvents(), producer, Duration.ofSeconds(1), later),
                     new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
 
             assertThat(relay.relayDue()).isPositive();
@@ -130,7 +129,7 @@ class StockReturnsIT {
             returns.onEvents(sent.stream().map(StockReturnsIT::delivery).toList());
 
             assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
-            LifecycleRelay muchLater = new LifecycleRelay(new RelaySends(Stores.sql(), RelayedRows.LIFECYCLE, producer, Duration.ofSeconds(1),
+            LifecycleRelay muchLater = new LifecycleRelay(new RelaySends(Stores.sql(), new OrderEvents(), producer, Duration.ofSeconds(1),
                     Clock.offset(later, Duration.ofHours(1))), new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500,
                     Clock.offset(later, Duration.ofHours(1)));
             assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
