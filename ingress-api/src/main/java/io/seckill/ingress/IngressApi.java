@@ -76,7 +76,8 @@ public final class IngressApi implements AutoCloseable {
         OpenedResources opened = new OpenedResources();
         try {
             IngressConnections connections = IngressConnections.open(config, host, opened);
-            IngressParts parts = sharedParts(config, connections, host);
+            TokenRefusals refusals = TokenRefusals.of(config.rateLimits());
+            IngressParts parts = sharedParts(config, connections, refusals, host);
             BuyPath buyPath = BuyPath.open(parts, connections.producer(), config.relayGrace(), config.outboxWait(), config.outboxWriters(),
                     opened);
             List<Feature> features = List.of(buyPath.desk(), PassDesk.of(parts, config.passes()), OrderStatusDesk.of(parts),
@@ -85,7 +86,7 @@ public final class IngressApi implements AutoCloseable {
                     WatchDesk.of(parts, new ConsumerGroupLag(connections.kafkaAdmin(), WATCH_KAFKA_WAIT),
                             new WatchedInstances(config.watchedInstances(), host.readiness()), () -> parts.metrics().answersTo(OrderDesk.ROUTE)));
             AdminGuard guard = new AdminGuard(new BearerTokens(new AccessTokens(config.auth().adminTokens(), parts.clock()),
-                    TokenRefusals.of(config.rateLimits()), parts.trustedProxies()));
+                    refusals, parts.trustedProxies()));
             BuyPathWarmUp.Outcome warmUp = warmUp(config, parts, buyPath, guard);
             IngressRoutes routes = opened.add(IngressRoutes.start(features, guard, parts.metrics(), config.benchmarkMode(), threads(config),
                     new IngressRoutes.Listeners(null, config.httpPort(), config.adminHost(), config.adminPort())));
@@ -99,13 +100,14 @@ public final class IngressApi implements AutoCloseable {
     }
 
     /** The parts every feature shares, each made once. */
-    private static IngressParts sharedParts(IngressConfig config, IngressConnections connections, ServiceHost host) {
+    private static IngressParts sharedParts(IngressConfig config, IngressConnections connections, TokenRefusals refusals,
+                                            ServiceHost host) {
         Clock clock = host.clock();
         IngressMetrics metrics = new IngressMetrics(host.meters());
         SaleStore saleStore = new SaleStore(connections.lua());
         RateLimitCounters rateLimitCounters = new RateLimitCounters(connections.lua());
         BuyerIdentity identity = config.auth().identity(new BearerTokens(new AccessTokens(config.auth().tokens(), clock),
-                TokenRefusals.of(config.rateLimits()), config.rateLimits().trustedProxies()));
+                refusals, config.rateLimits().trustedProxies()));
         IdempotentReplies idempotent = new IdempotentReplies(new IdempotencyClaims(connections.lua(), config.idempotencyTtl(),
                 IdempotentReplies.claimTtl(config.outboxWait().plus(OrderFence.WAIT))));
         return new IngressParts(connections.database().dsl(), connections.queries().dsl(), connections.admin().dsl(), connections.lua(),
