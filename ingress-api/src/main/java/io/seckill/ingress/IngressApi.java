@@ -10,7 +10,6 @@ import io.seckill.ingress.admin.StockAdjustmentDesk;
 import io.seckill.ingress.buying.BuyPath;
 import io.seckill.ingress.buying.OrderDesk;
 import io.seckill.ingress.buying.OrderFence;
-import io.seckill.ingress.endings.OrderEndingDesk;
 import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.IdempotentReplies;
@@ -21,6 +20,7 @@ import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.identity.TokenRefusals;
 import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.orders.OrderStatusDesk;
+import io.seckill.ingress.orders.PayOrCancelDesk;
 import io.seckill.ingress.pass.PassDesk;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.ingress.skus.SoldOutMemory;
@@ -81,7 +81,7 @@ public final class IngressApi implements AutoCloseable {
             BuyPath buyPath = BuyPath.open(parts, connections.producer(), config.relayGrace(), config.outboxWait(), config.outboxWriters(),
                     opened);
             List<Feature> features = List.of(buyPath.desk(), PassDesk.of(parts, config.passes()), OrderStatusDesk.of(parts),
-                    OrderEndingDesk.of(parts, config.paymentVerifier()), AuditDesk.of(parts), SaleDesk.of(parts),
+                    PayOrCancelDesk.of(parts, config.paymentVerifier()), AuditDesk.of(parts), SaleDesk.of(parts),
                     StockAdjustmentDesk.of(parts), RedisRebuildDesk.of(parts),
                     WatchDesk.of(parts, new ConsumerGroupLag(connections.kafkaAdmin(), WATCH_KAFKA_WAIT),
                             new WatchedInstances(config.watchedInstances(), host.readiness()), () -> parts.metrics().answersTo(OrderDesk.ROUTE)));

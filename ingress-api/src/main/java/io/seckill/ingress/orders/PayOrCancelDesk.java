@@ -1,4 +1,4 @@
-package io.seckill.ingress.endings;
+package io.seckill.ingress.orders;
 
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -10,8 +10,6 @@ import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.BuyerIdentity;
-import io.seckill.ingress.orders.OrderReply;
-import io.seckill.ingress.orders.OrderStatusDesk;
 import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
@@ -34,11 +32,11 @@ import org.jooq.DSLContext;
  * and the reconciler returns a cancelled order's units to Redis.
  * With an {@code Idempotency-Key}, a retry gets the first answer.
  */
-public final class OrderEndingDesk implements Feature {
+public final class PayOrCancelDesk implements Feature {
 
     /** The desk that takes payments {@code payments} verifies, over the buyers' query pool. */
-    public static OrderEndingDesk of(IngressParts parts, PaymentVerifier payments) {
-        return new OrderEndingDesk(parts.identity(), parts.rateLimiter(), parts.queries(), parts.orders(), parts.outboxRows(),
+    public static PayOrCancelDesk of(IngressParts parts, PaymentVerifier payments) {
+        return new PayOrCancelDesk(parts.identity(), parts.rateLimiter(), parts.queries(), parts.orders(), parts.outboxRows(),
                 new OrderEndings(Duration.ZERO), payments, parts.idempotent(), parts.clock());
     }
 
@@ -47,8 +45,6 @@ public final class OrderEndingDesk implements Feature {
         buyers.routes.post("/api/v1/orders/{orderId}/payment", this::pay);
         buyers.routes.post("/api/v1/orders/{orderId}/cancellation", this::cancel);
     }
-
-
 
     private final BuyerIdentity identity;
     private final RateLimiter rateLimiter;
@@ -60,7 +56,7 @@ public final class OrderEndingDesk implements Feature {
     private final IdempotentReplies idempotent;
     private final Clock clock;
 
-    public OrderEndingDesk(BuyerIdentity identity, RateLimiter rateLimiter, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
+    public PayOrCancelDesk(BuyerIdentity identity, RateLimiter rateLimiter, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
                     IdempotentReplies idempotent, Clock clock) {
         this.identity = identity;
         this.rateLimiter = rateLimiter;

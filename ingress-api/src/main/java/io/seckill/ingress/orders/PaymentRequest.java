@@ -1,4 +1,4 @@
-package io.seckill.ingress.endings;
+package io.seckill.ingress.orders;
 
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;

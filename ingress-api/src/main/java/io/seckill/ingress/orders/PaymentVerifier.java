@@ -1,4 +1,4 @@
-package io.seckill.ingress.endings;
+package io.seckill.ingress.orders;
 
 import org.slf4j.LoggerFactory;
 
