@@ -4,6 +4,24 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.seckill.config.KafkaAccess;
 import io.seckill.config.KafkaGroups;
 import io.seckill.mysqlstate.Database;
+import io.seckill.reconciler.figures.PipelineFigures;
+import io.seckill.reconciler.jobs.Job;
+import io.seckill.reconciler.jobs.ReconcilerParts;
+import io.seckill.reconciler.jobs.ScheduledJobs;
+import io.seckill.reconciler.lifecycle.PaymentDeadlines;
+import io.seckill.reconciler.lifecycle.StockReturns;
+import io.seckill.reconciler.relay.LifecycleRelay;
+import io.seckill.reconciler.relay.OutboxPurge;
+import io.seckill.reconciler.relay.OutboxRelay;
+import io.seckill.reconciler.relay.RelaySettings;
+import io.seckill.reconciler.repair.DriftCheck;
+import io.seckill.reconciler.repair.HangingTransactions;
+import io.seckill.reconciler.repair.LeakedReservationSweep;
+import io.seckill.reconciler.repair.PendingAdjustments;
+import io.seckill.reconciler.repair.RedisRecovery;
+import io.seckill.reconciler.repair.RepairSettings;
+import io.seckill.reconciler.settle.DeadLetterRecorder;
+import io.seckill.reconciler.settle.ReservationSettler;
 import io.seckill.redisstate.EvictionPolicy;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisRelease;
@@ -28,7 +46,6 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class Reconciler implements AutoCloseable {
 
-    static final String STAGE = "reconciler";
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
 
     /** Bounded: stopped during a broker outage, the process must still end within its grace period. */
@@ -72,7 +89,7 @@ public final class Reconciler implements AutoCloseable {
             Reconciler reconciler = new Reconciler(database, redis, producer, admin, repairAdmin, opened);
             reconciler.startParts(config, host);
             LOG.info("reconciler started: {} jobs, relay grace {}, drift check every {}", reconciler.jobs.size(),
-                    config.relayBackoff().grace(), config.driftCheckInterval());
+                    config.relay().backoff().grace(), config.repair().driftCheckInterval());
             return reconciler;
         } catch (Throwable e) {
             opened.closeAfter(e);
@@ -84,25 +101,30 @@ public final class Reconciler implements AutoCloseable {
         host.readiness().reachable("mysql", database::ping);
         host.readiness().reachable("redis", redis::ping);
         BrokerCheck.addTo(host.readiness(), admin);
-        ReconcilerParts parts = ReconcilerParts.of(config, database.dsl(), redis, producer, admin, repairAdmin, host);
+        ReconcilerParts parts = ReconcilerParts.of(database.dsl(), redis, config.orderStatusTtl(), producer, admin,
+                repairAdmin, host);
         ReservationSettler settler = ReservationSettler.of(parts);
-        consume("results", Topic.ORDER_RESULTS, settler::onResults, parts, host);
-        consume("compensations", Topic.STOCK_COMPENSATIONS, settler::onCompensations, parts, host);
-        consume("lifecycle", Topic.ORDER_LIFECYCLE, StockReturns.of(parts)::onEvents, parts, host);
-        consume("dead-letters", Topic.DEAD_LETTERS, DeadLetterRecorder.of(parts)::onDeadLetters, parts, host);
-        HangingTransactions hanging = HangingTransactions.of(parts);
+        consume("results", Topic.ORDER_RESULTS, settler::onResults, parts, config, host);
+        consume("compensations", Topic.STOCK_COMPENSATIONS, settler::onCompensations, parts, config, host);
+        consume("lifecycle", Topic.ORDER_LIFECYCLE, StockReturns.of(parts)::onEvents, parts, config, host);
+        consume("dead-letters", Topic.DEAD_LETTERS, DeadLetterRecorder.of(parts)::onDeadLetters, parts, config, host);
+        HangingTransactions hanging = HangingTransactions.of(parts, config.repair());
         host.readiness().add("hanging-transactions", hanging::readiness);
-        for (Job job : List.of(OutboxRelay.job(parts), LifecycleRelay.job(parts), PaymentDeadlines.job(parts),
-                OutboxPurge.job(parts), RedisRecovery.job(parts), LeakedReservationSweep.job(parts),
-                PendingAdjustments.job(parts), DriftCheck.job(parts), hanging.job(), PipelineFigures.job(parts))) {
+        RelaySettings relay = config.relay();
+        RepairSettings repair = config.repair();
+        for (Job job : List.of(OutboxRelay.job(parts, relay), LifecycleRelay.job(parts, relay),
+                OutboxPurge.job(parts, relay), PaymentDeadlines.job(parts, config.lifecycle()),
+                RedisRecovery.job(parts, repair), LeakedReservationSweep.job(parts, repair),
+                PendingAdjustments.job(parts, repair), DriftCheck.job(parts, repair), hanging.job(),
+                PipelineFigures.job(parts, config.figuresInterval()))) {
             jobs.start(job);
         }
     }
 
     /** Feeds {@code topic}'s records to {@code handler} in a consumer loop of the reconciler's group for {@code part}. */
     private <V> void consume(String part, Topic<V> topic, ConsumerLoop.BatchHandler<V> handler, ReconcilerParts parts,
-                             ServiceHost host) {
-        opened.add(ConsumerLoop.start("reconciler-" + part, consumer(parts.config().infra().kafka(), part), topic,
+                             ReconcilerConfig config, ServiceHost host) {
+        opened.add(ConsumerLoop.start("reconciler-" + part, consumer(config.infra().kafka(), part), topic,
                 parts.deadLetters(), handler, host));
     }
 
