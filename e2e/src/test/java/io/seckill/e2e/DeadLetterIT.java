@@ -14,11 +14,12 @@ import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
-import io.seckill.schemas.trace.TraceParent;
 import io.seckill.schemas.events.RejectReason;
 import io.seckill.schemas.kafka.DeadLetterHeaders;
 import io.seckill.schemas.kafka.Topic;
+import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,10 +75,9 @@ class DeadLetterIT {
         // As the ingress would leave it: reserved, PENDING, in the outbox; but its record breaks the contract.
         assertThat(pipeline.saleStore.reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli(), false).reservation())
                 .isEqualTo(Reservation.RESERVED);
-        statuses.putAll(List.of(OrderView.pending(orderId, sku, "doomed", 1)));
+        statuses.putAll(List.of(OrderView.pending(new OrderFacts(orderId, sku, "doomed", 1))));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
-        new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(orderId, sku, "doomed", 1, new String(poison, StandardCharsets.UTF_8),
-                null, Instant.now().plusSeconds(3600), TraceParent.start().toString())));
+        new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(new OrderFacts(orderId, sku, "doomed", 1), new String(poison, StandardCharsets.UTF_8), null, Instant.now().plusSeconds(3600), TraceParent.start().toString())));
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);

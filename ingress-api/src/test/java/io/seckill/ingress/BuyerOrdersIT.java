@@ -2,10 +2,11 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.net.http.HttpRequest;
@@ -36,7 +37,7 @@ class BuyerOrdersIT {
         OrderRequested decided = OrderRequested.of(confirmed, sku, "lister", 2, Instant.now());
         new Orders().insert(fixture.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
         String fenced = UUID.randomUUID().toString();
-        new Outbox().voidUnrecorded(fixture.sql(), List.of(new Outbox.Unrecorded(fenced, sku, "lister", 1)), Instant.now());
+        new Outbox().voidUnrecorded(fixture.sql(), List.of(new OrderFacts(fenced, sku, "lister", 1)), Instant.now());
 
         HttpApi.Reply listed = fixture.http.orders("lister", sku);
 

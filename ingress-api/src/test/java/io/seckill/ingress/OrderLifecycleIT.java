@@ -13,6 +13,7 @@ import io.seckill.redisstate.OrderView;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderCancelled;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderPaid;
 import io.seckill.schemas.events.OrderRequested;
@@ -148,7 +149,7 @@ class OrderLifecycleIT {
         String orderId = fixture.http.buy(sku, buyer, 1).orderId();
         OrderRequested requested = OrderRequested.of(orderId, sku, buyer, 1, Instant.now());
         orders.insert(fixture.sql(), List.of(requested), List.of(OrderResult.confirmed(requested, Instant.now())), Duration.ofMinutes(15));
-        statuses.putAll(List.of(new OrderView(orderId, sku, buyer, 1, OrderStatus.CONFIRMED, null)));
+        statuses.putAll(List.of(new OrderView(new OrderFacts(orderId, sku, buyer, 1), OrderStatus.CONFIRMED, null)));
         return orderId;
     }
 

@@ -62,7 +62,7 @@ class OutboxStallIT {
         assertThat(retry.orderId()).as("the key's one order").isEqualTo(first.orderId());
         // The key's one order: recorded, or fenced off before it was (then rejected, its unit back).
         List<OutboxLookups.Entry> recorded = recorded(sku, "careful");
-        assertThat(recorded).extracting(OutboxLookups.Entry::orderId).isSubsetOf(retry.orderId());
+        assertThat(recorded).extracting(entry -> entry.order().orderId()).isSubsetOf(retry.orderId());
         assertThat(OUTBOX.find(fixture.sql(), retry.orderId())).isPresent();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, "careful")).isEqualTo(recorded.size()));
     }

@@ -2,6 +2,7 @@ package io.seckill.mysqlstate;
 
 import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderExpired;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderPaid;
 import io.seckill.schemas.events.OrderStatus;
@@ -62,18 +63,18 @@ public final class OrderEndings {
      */
     public Ending pay(DSLContext db, String orderId, String userId, String paymentReference, Instant now) {
         return end(db, orderId, userId, now, order -> order.status() == OrderStatus.PAID && paymentReference.equals(order.paymentReference()),
-                (tx, order) -> {
+                (tx, stored) -> {
                     orders.markPaid(tx, orderId, paymentReference, now);
-                    return new OrderPaid(OrderLifecycleEvent.CURRENT_VERSION, orderId, order.skuId(), userId, order.quantity(), paymentReference,
+                    return new OrderPaid(OrderLifecycleEvent.CURRENT_VERSION, orderId, stored.order().skuId(), userId, stored.order().quantity(), paymentReference,
                             now);
                 });
     }
 
     /** Cancels the buyer's unpaid order before its deadline; a second cancellation is ALREADY. */
     public Ending cancel(DSLContext db, String orderId, String userId, Instant now) {
-        return end(db, orderId, userId, now, order -> order.status() == OrderStatus.CANCELLED, (tx, order) -> {
+        return end(db, orderId, userId, now, order -> order.status() == OrderStatus.CANCELLED, (tx, stored) -> {
             orders.markCancelled(tx, orderId, now);
-            return new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, orderId, order.skuId(), userId, order.quantity(), now);
+            return new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, orderId, stored.order().skuId(), userId, stored.order().quantity(), now);
         });
     }
 
@@ -85,7 +86,7 @@ public final class OrderEndings {
                        BiFunction<DSLContext, Orders.Stored, OrderLifecycleEvent> change) {
         return DeadlockRetry.run(() -> db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            Optional<Orders.Stored> found = orders.lock(tx, orderId).filter(order -> order.userId().equals(userId));
+            Optional<Orders.Stored> found = orders.lock(tx, orderId).filter(stored -> stored.order().userId().equals(userId));
             if (found.isEmpty()) {
                 return new Ending(Outcome.NOT_FOUND, Optional.empty(), Optional.empty());
             }
@@ -112,10 +113,10 @@ public final class OrderEndings {
             if (overdue.isEmpty()) {
                 return List.of();
             }
-            orders.markExpired(tx, overdue.stream().map(Orders.Stored::orderId).toList(), now);
+            orders.markExpired(tx, overdue.stream().map(Orders.Stored::order).map(OrderFacts::orderId).toList(), now);
             List<OrderExpired> expired = overdue.stream()
-                    .map(order -> new OrderExpired(OrderLifecycleEvent.CURRENT_VERSION, order.orderId(), order.skuId(), order.userId(),
-                            order.quantity(), order.payBy(), now))
+                    .map(stored -> new OrderExpired(OrderLifecycleEvent.CURRENT_VERSION, stored.order().orderId(), stored.order().skuId(),
+                            stored.order().userId(), stored.order().quantity(), stored.payBy(), now))
                     .toList();
             events.insert(tx, expired, now.plus(relayGrace));
             return expired;

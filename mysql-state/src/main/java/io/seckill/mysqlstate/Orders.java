@@ -36,17 +36,13 @@ public final class Orders {
      * (null for orders confirmed before payment deadlines existed, which never expire), the others when
      * it ended that way.
      */
-    public record Stored(String orderId, long skuId, String userId, int quantity, OrderStatus status, RejectReason reason,
+    public record Stored(OrderFacts order, OrderStatus status, RejectReason reason,
                          Instant requestedAt, Instant decidedAt, Instant payBy, Instant paidAt, String paymentReference,
                          Instant cancelledAt, Instant expiredAt) {
 
         /** Whether the deadline has passed at {@code now} (never for an order without one). */
         public boolean overdue(Instant now) {
             return payBy != null && !now.isBefore(payBy);
-        }
-
-        public OrderFacts facts() {
-            return new OrderFacts(orderId, skuId, userId, quantity);
         }
     }
 
@@ -214,7 +210,7 @@ public final class Orders {
     }
 
     private static Stored storedOf(OrdersRecord row) {
-        return new Stored(row.getOrderId(), row.getSkuId(), row.getUserId(), row.getQuantity(), row.getStatus(), row.getReason(),
+        return new Stored(new OrderFacts(row.getOrderId(), row.getSkuId(), row.getUserId(), row.getQuantity()), row.getStatus(), row.getReason(),
                 row.getRequestedAt(), row.getDecidedAt(), row.getPayBy(), row.getPaidAt(), row.getPaymentReference(),
                 row.getCancelledAt(), row.getExpiredAt());
     }

@@ -3,6 +3,7 @@ package io.seckill.mysqlstate;
 import static io.seckill.schemas.db.Tables.OUTBOX;
 
 import io.seckill.config.Env;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.trace.TraceParent;
 import java.sql.PreparedStatement;
@@ -60,17 +61,12 @@ public final class Outbox extends RelayedRows {
      * The row's {@code created_at} is the database's own time of the insert, the time the order was
      * recorded by a clock no ingress can get wrong.
      */
-    public record NewRow(String orderId, long skuId, String userId, int quantity, String payload, String idempotencyKey,
-                         Instant relayAfter, String traceparent) {
+    public record NewRow(OrderFacts order, String payload, String idempotencyKey, Instant relayAfter, String traceparent) {
 
         public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace, TraceParent trace) {
-            return new NewRow(order.orderId(), order.skuId(), order.userId(), order.quantity(), payload, idempotencyKey,
-                    order.requestedAt().plus(relayGrace), trace.toString());
+            return new NewRow(OrderFacts.of(order), payload, idempotencyKey, order.requestedAt().plus(relayGrace),
+                    trace.toString());
         }
-    }
-
-    /** An order reserved in Redis whose row may never have been written: what its fence row records. */
-    public record Unrecorded(String orderId, long skuId, String userId, int quantity) {
     }
 
     /**
@@ -83,14 +79,14 @@ public final class Outbox extends RelayedRows {
             try (PreparedStatement insert = connection.prepareStatement(insertSql(rows.size()))) {
                 int column = 1;
                 for (NewRow row : rows) {
-                    insert.setString(column++, row.orderId());
+                    insert.setString(column++, row.order().orderId());
                     insert.setString(column++, AGGREGATE_TYPE);
-                    insert.setString(column++, Long.toString(row.skuId()));
+                    insert.setString(column++, Long.toString(row.order().skuId()));
                     insert.setString(column++, EVENT_TYPE);
                     insert.setString(column++, row.payload());
                     insert.setObject(column++, OUTBOX.RELAY_AFTER.getConverter().to(row.relayAfter()));
-                    insert.setString(column++, row.userId());
-                    insert.setInt(column++, row.quantity());
+                    insert.setString(column++, row.order().userId());
+                    insert.setInt(column++, row.order().quantity());
                     insert.setString(column++, row.idempotencyKey());
                     insert.setString(column++, row.traceparent());
                 }
@@ -126,19 +122,19 @@ public final class Outbox extends RelayedRows {
      * rows the database takes first, the other fails on the primary key.
      * @return the orders that are fenced now (by this call or an earlier one): never recorded, never to be
      */
-    public Set<String> voidUnrecorded(DSLContext db, Collection<Unrecorded> orders, Instant at) {
+    public Set<String> voidUnrecorded(DSLContext db, Collection<OrderFacts> orders, Instant at) {
         if (orders.isEmpty()) {
             return Set.of();
         }
         var insert = db.insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD,
                 OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.COMPLETED_AT, OUTBOX.USER_ID, OUTBOX.QUANTITY);
-        for (Unrecorded order : orders) {
+        for (OrderFacts order : orders) {
             insert = insert.values(order.orderId(), AGGREGATE_TYPE, Long.toString(order.skuId()), VOIDED_TYPE, "", at, at, at,
                     order.userId(), order.quantity());
         }
         insert.onDuplicateKeyIgnore().execute();
         return Set.copyOf(db.select(OUTBOX.ID).from(OUTBOX)
-                .where(OUTBOX.ID.in(orders.stream().map(Unrecorded::orderId).toList()))
+                .where(OUTBOX.ID.in(orders.stream().map(OrderFacts::orderId).toList()))
                 .and(OUTBOX.TYPE.eq(VOIDED_TYPE))
                 .fetch(OUTBOX.ID));
     }

@@ -34,7 +34,7 @@ public final class OutboxLookups {
     }
 
     /** What the outbox knows of one order. */
-    public record Entry(String orderId, long skuId, String userId, int quantity, RowState state) {
+    public record Entry(OrderFacts order, RowState state) {
     }
 
     /** An order made with an Idempotency-Key. */
@@ -96,7 +96,7 @@ public final class OutboxLookups {
     }
 
     private static Entry entryOf(OutboxRecord row) {
-        return new Entry(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(),
+        return new Entry(new OrderFacts(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity()),
                 stateOf(row.getType(), row.getCompletedAt()));
     }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.schemas.events.OrderExpired;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -74,9 +75,9 @@ class OrderEndingsIT {
                 }));
             }
             // Paid in another order than the sweep's (by deadline, then id): the two meet on rows all along.
-            List<Orders.Stored> payers = new ArrayList<>(confirmed);
+            List<OrderFacts> payers = new ArrayList<>(confirmed.stream().map(Orders.Stored::order).toList());
             Collections.shuffle(payers, new Random(sku));
-            for (Orders.Stored order : payers) {
+            for (OrderFacts order : payers) {
                 // The last millisecond before the deadline: the payment is in time if it gets the row first.
                 payments.add(threads.submit(() -> {
                     start.await();
@@ -106,13 +107,13 @@ class OrderEndingsIT {
             assertThat(paid).as("payments won some races").isPositive();
             assertThat(expired).as("expiries won some races").isPositive();
             Map<OrderStatus, Long> statuses = confirmed.stream()
-                    .collect(Collectors.groupingBy(order -> orders.stored(db, order.orderId()).orElseThrow().status(), Collectors.counting()));
+                    .collect(Collectors.groupingBy(stored -> orders.stored(db, stored.order().orderId()).orElseThrow().status(), Collectors.counting()));
             assertThat(statuses.keySet()).isSubsetOf(OrderStatus.PAID, OrderStatus.EXPIRED);
             assertThat(statuses.getOrDefault(OrderStatus.PAID, 0L)).isEqualTo(paid);
             assertThat(statuses.getOrDefault(OrderStatus.EXPIRED, 0L)).isEqualTo(expired);
             assertThat(db.fetchCount(ORDER_EVENTS, ORDER_EVENTS.SKU_ID.eq(sku))).as("one event per order").isEqualTo(200);
             // The expired orders' units back to MySQL, as the reconciler does when it consumes their events (paid ones return none).
-            new ReturnedUnits().restore(db, confirmed.stream().map(Orders.Stored::orderId).toList(), deadline);
+            new ReturnedUnits().restore(db, confirmed.stream().map(Orders.Stored::order).map(OrderFacts::orderId).toList(), deadline);
             long openConfirmed = orders.confirmedQuantity(db, sku) - orders.paidQuantity(db, sku);
             assertThat(skus.stock(db, sku).orElseThrow() + orders.paidQuantity(db, sku) + openConfirmed).isEqualTo(INITIAL_STOCK);
             assertThat(db.select(DSL.sum(USER_PURCHASES.QUANTITY)).from(USER_PURCHASES).where(USER_PURCHASES.SKU_ID.eq(sku))
@@ -125,7 +126,7 @@ class OrderEndingsIT {
     @Test
     void aCancellationIsFinalAndItsUnitsGoBackOnceWhenReturned() {
         long sku = newSale();
-        Orders.Stored order = confirm(sku, 1, "canceller-").get(0);
+        OrderFacts order = confirm(sku, 1, "canceller-").get(0).order();
 
         OrderEndings.Ending cancelled = endings.cancel(db, order.orderId(), order.userId(), now);
         OrderEndings.Ending again = endings.cancel(db, order.orderId(), order.userId(), now.plusSeconds(1));
@@ -151,7 +152,7 @@ class OrderEndingsIT {
     @Test
     void aPaymentIsFinalAndTheSameReferenceAgainChangesNothing() {
         long sku = newSale();
-        Orders.Stored order = confirm(sku, 1, "payer-").get(0);
+        OrderFacts order = confirm(sku, 1, "payer-").get(0).order();
 
         OrderEndings.Ending paid = endings.pay(db, order.orderId(), order.userId(), "psp-1", now);
 
@@ -168,8 +169,9 @@ class OrderEndingsIT {
     @Test
     void aPaymentAfterTheDeadlineIsRefusedBeforeAndAfterTheSweepExpiredIt() {
         long sku = newSale();
-        Orders.Stored order = confirm(sku, 1, "late-").get(0);
-        Instant after = order.payBy().plusMillis(1);
+        Orders.Stored confirmed = confirm(sku, 1, "late-").get(0);
+        OrderFacts order = confirmed.order();
+        Instant after = confirmed.payBy().plusMillis(1);
 
         OrderEndings.Ending beforeSweep = endings.pay(db, order.orderId(), order.userId(), "psp", after);
         assertThat(endings.expireOverdue(db, after, 10)).extracting(OrderExpired::orderId).contains(order.orderId());

@@ -50,10 +50,10 @@ class TablesIT {
         List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
         outbox.insert(db, rows);
 
-        assertThat(outboxRows.find(db, rows.get(1).orderId())).contains(new OutboxLookups.Entry(rows.get(1).orderId(), rows.get(1).skuId(), rows.get(1).userId(), 1, OutboxLookups.RowState.OPEN));
-        assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
-        OrderRequested recorded = outboxRows.recordedOrders(db, List.of(rows.get(0).orderId())).get(rows.get(0).orderId()).order();
-        assertThat(OrderFacts.of(recorded)).isEqualTo(new OrderFacts(rows.get(0).orderId(), sku, rows.get(0).userId(), 1));
+        assertThat(outboxRows.find(db, rows.get(1).order().orderId())).contains(new OutboxLookups.Entry(new OrderFacts(rows.get(1).order().orderId(), rows.get(1).order().skuId(), rows.get(1).order().userId(), 1), OutboxLookups.RowState.OPEN));
+        assertThat(db.fetchValue(OUTBOX.AGGREGATETYPE, OUTBOX.ID.eq(rows.get(0).order().orderId()))).isEqualTo(Outbox.AGGREGATE_TYPE);
+        OrderRequested recorded = outboxRows.recordedOrders(db, List.of(rows.get(0).order().orderId())).get(rows.get(0).order().orderId()).order();
+        assertThat(OrderFacts.of(recorded)).isEqualTo(new OrderFacts(rows.get(0).order().orderId(), sku, rows.get(0).order().userId(), 1));
         assertThat(recorded.requestedAt())
                 .as("recorded by the database's clock").isBetween(now.minusSeconds(5), Instant.now().plusSeconds(5));
         assertThat(outboxRows.find(db, UUID.randomUUID().toString())).isEmpty();
@@ -68,15 +68,15 @@ class TablesIT {
         outbox.insert(db, due);
         outbox.insert(db, notYet);
         outbox.insert(db, completed);
-        relay.complete(db, List.of(completed.get(0).orderId()), now);
+        relay.complete(db, List.of(completed.get(0).order().orderId()), now);
 
         List<RelayedRows.Due> claimed = claimedOf(sku, relay.claimDue(db, now, BACKOFF, 5, 1_000));
 
-        assertThat(claimed).extracting(RelayedRows.Due::id).containsExactlyInAnyOrder(due.get(0).orderId(), due.get(1).orderId());
+        assertThat(claimed).extracting(RelayedRows.Due::id).containsExactlyInAnyOrder(due.get(0).order().orderId(), due.get(1).order().orderId());
         assertThat(claimed.get(0).payload()).isIn(due.get(0).payload(), due.get(1).payload());
         assertThat(claimedOf(sku, relay.claimDue(db, now, BACKOFF, 5, 1_000))).as("postponed by the grace").isEmpty();
-        assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(1);
-        assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).orderId()))).isEqualTo(now.plusSeconds(10));
+        assertThat(db.fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.get(0).order().orderId()))).isEqualTo(1);
+        assertThat(db.fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.get(0).order().orderId()))).isEqualTo(now.plusSeconds(10));
     }
 
     @Test
@@ -84,7 +84,7 @@ class TablesIT {
         long sku = NEXT_SKU.incrementAndGet();
         List<Outbox.NewRow> due = rows(sku, 1, now.minusSeconds(1));
         outbox.insert(db, due);
-        String orderId = due.get(0).orderId();
+        String orderId = due.get(0).order().orderId();
         List<Instant> dueAgainAt = new ArrayList<>();
         Instant at = now;
         for (int attempt = 0; attempt < 4; attempt++) {
@@ -109,16 +109,16 @@ class TablesIT {
         long sku = NEXT_SKU.incrementAndGet();
         List<Outbox.NewRow> rows = rows(sku, 3, now.plusSeconds(60));
         outbox.insert(db, rows);
-        relay.complete(db, List.of(rows.get(0).orderId()), now.minus(Duration.ofDays(8)));
-        relay.complete(db, List.of(rows.get(0).orderId(), rows.get(1).orderId()), now);
+        relay.complete(db, List.of(rows.get(0).order().orderId()), now.minus(Duration.ofDays(8)));
+        relay.complete(db, List.of(rows.get(0).order().orderId(), rows.get(1).order().orderId()), now);
 
-        assertThat(db.fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(rows.get(0).orderId()))).isEqualTo(now.minus(Duration.ofDays(8)));
+        assertThat(db.fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(rows.get(0).order().orderId()))).isEqualTo(now.minus(Duration.ofDays(8)));
         while (relay.purgeCompletedBefore(db, now.minus(Duration.ofDays(7)), 100) == 100) {
             // older rows of other tests go too; they are completed and past the same cutoff
         }
-        assertThat(outboxRows.find(db, rows.get(0).orderId())).isEmpty();
-        assertThat(outboxRows.find(db, rows.get(1).orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.COMPLETED);
-        assertThat(outboxRows.find(db, rows.get(2).orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.OPEN);
+        assertThat(outboxRows.find(db, rows.get(0).order().orderId())).isEmpty();
+        assertThat(outboxRows.find(db, rows.get(1).order().orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.COMPLETED);
+        assertThat(outboxRows.find(db, rows.get(2).order().orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.OPEN);
     }
 
     @Test
@@ -153,8 +153,7 @@ class TablesIT {
         List<Outbox.NewRow> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, "buyer-" + i, 1, now);
-            rows.add(new Outbox.NewRow(order.orderId(), sku, order.userId(), 1, EventJson.encodeToString(order), null, relayAfter,
-                    TraceParent.start().toString()));
+            rows.add(new Outbox.NewRow(new OrderFacts(order.orderId(), sku, order.userId(), 1), EventJson.encodeToString(order), null, relayAfter, TraceParent.start().toString()));
         }
         return rows;
     }

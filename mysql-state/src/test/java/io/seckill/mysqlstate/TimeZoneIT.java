@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.schemas.events.EventJson;
-import io.seckill.schemas.trace.TraceParent;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
+import io.seckill.schemas.trace.TraceParent;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -31,8 +32,7 @@ class TimeZoneIT {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), 1, "tokyo-buyer", 1, now);
             // relay_after written by Java as now; created_at by MySQL's clock as it inserts the row.
-            new Outbox().insert(database.dsl(), List.of(new Outbox.NewRow(order.orderId(), 1, order.userId(), 1, EventJson.encodeToString(order),
-                    null, now, TraceParent.start().toString())));
+            new Outbox().insert(database.dsl(), List.of(new Outbox.NewRow(new OrderFacts(order.orderId(), 1, order.userId(), 1), EventJson.encodeToString(order), null, now, TraceParent.start().toString())));
 
             Long apartSeconds = database.dsl().select(DSL.field("TIMESTAMPDIFF(SECOND, created_at, relay_after)", Long.class))
                     .from(OUTBOX).where(OUTBOX.ID.eq(order.orderId())).fetchOne(0, Long.class);

@@ -26,6 +26,7 @@ import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
@@ -153,8 +154,7 @@ public final class Stores {
 
     /** The outbox row of a reserved order, as the ingress commits it. */
     public static OrderRequested recorded(OrderRequested order, Instant relayAfter) {
-        new Outbox().insert(sql(), List.of(new Outbox.NewRow(order.orderId(), order.skuId(), order.userId(), 1, EventJson.encodeToString(order), null,
-                relayAfter, TraceParent.start().toString())));
+        new Outbox().insert(sql(), List.of(new Outbox.NewRow(new OrderFacts(order.orderId(), order.skuId(), order.userId(), 1), EventJson.encodeToString(order), null, relayAfter, TraceParent.start().toString())));
         return order;
     }
 

@@ -1,6 +1,7 @@
 package io.seckill.redisstate;
 
 import io.seckill.config.Env;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.time.Duration;
@@ -36,11 +37,12 @@ public final class OrderStatusStore {
         lua.runAll(orders.stream().map(this::putCall).toList());
     }
 
-    private ScriptCall putCall(OrderView order) {
+    private ScriptCall putCall(OrderView view) {
+        OrderFacts order = view.order();
         List<String> args = List.of(Long.toString(ttl.toMillis()),
                 "skuId", Long.toString(order.skuId()), "userId", order.userId(),
-                "quantity", Integer.toString(order.quantity()), "status", order.status().name(),
-                "reason", reasonText(order.reason()));
+                "quantity", Integer.toString(order.quantity()), "status", view.status().name(),
+                "reason", reasonText(view.reason()));
         return new ScriptCall(LuaScript.HASH_PUT, List.of(GlobalKeys.orderStatus(order.orderId())), args);
     }
 
@@ -56,8 +58,8 @@ public final class OrderStatusStore {
             return Optional.empty();
         }
         String reason = fields.getOrDefault("reason", "");
-        return Optional.of(new OrderView(orderId, Long.parseLong(fields.get("skuId")), fields.get("userId"),
-                Integer.parseInt(fields.get("quantity")), OrderStatus.valueOf(fields.get("status")),
+        return Optional.of(new OrderView(new OrderFacts(orderId, Long.parseLong(fields.get("skuId")), fields.get("userId"),
+                Integer.parseInt(fields.get("quantity"))), OrderStatus.valueOf(fields.get("status")),
                 reason.isEmpty() ? null : RejectReason.valueOf(reason)));
     }
 

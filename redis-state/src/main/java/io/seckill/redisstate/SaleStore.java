@@ -1,5 +1,6 @@
 package io.seckill.redisstate;
 
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -406,11 +407,12 @@ public final class SaleStore {
         }
         Map<Integer, List<String>> ledgers = new HashMap<>();
         Map<Integer, Integer> pending = new HashMap<>();
-        for (Held order : sale.inFlight()) {
+        for (Held held : sale.inFlight()) {
+            OrderFacts order = held.order();
             int bucket = layout.homeOf(order.userId()).bucket();
             List<String> ledger = ledgers.computeIfAbsent(bucket, _ -> new ArrayList<>());
             ledger.add(order.orderId());
-            ledger.add(order.userId() + "|" + order.quantity() + "|" + order.reservedAtMs());
+            ledger.add(order.userId() + "|" + order.quantity() + "|" + held.reservedAtMs());
             pending.merge(bucket, order.quantity(), Integer::sum);
         }
         Map<Integer, List<String>> bought = new HashMap<>();
@@ -583,13 +585,13 @@ public final class SaleStore {
     }
 
     /** A reservation in a SKU's ledger: {@code userId|quantity|reservedAtMs}, as the reserve script writes it. */
-    public record Held(long skuId, String orderId, String userId, int quantity, long reservedAtMs) {
+    public record Held(OrderFacts order, long reservedAtMs) {
 
         static Held parse(long skuId, String orderId, String entry) {
             int timeAt = entry.lastIndexOf('|');
             int quantityAt = entry.lastIndexOf('|', timeAt - 1);
-            return new Held(skuId, orderId, entry.substring(0, quantityAt), Integer.parseInt(entry.substring(quantityAt + 1, timeAt)),
-                    Long.parseLong(entry.substring(timeAt + 1)));
+            return new Held(new OrderFacts(orderId, skuId, entry.substring(0, quantityAt),
+                    Integer.parseInt(entry.substring(quantityAt + 1, timeAt))), Long.parseLong(entry.substring(timeAt + 1)));
         }
     }
 

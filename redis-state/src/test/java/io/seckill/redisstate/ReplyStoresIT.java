@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.redisstate.IdempotencyClaims.Claim;
 import io.seckill.redisstate.IdempotencyClaims.ClaimState;
 import io.seckill.redisstate.IdempotencyClaims.StoredReply;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +24,11 @@ class ReplyStoresIT {
     void anOrderStatusIsWrittenPendingThenDecidedAndReadBackTyped() {
         OrderStatusStore statuses = new OrderStatusStore(lua, Duration.ofMinutes(5));
         String orderId = UUID.randomUUID().toString();
-        statuses.putAll(List.of(OrderView.pending(orderId, 7, "ivy", 2)));
-        assertThat(statuses.get(orderId)).contains(new OrderView(orderId, 7, "ivy", 2, OrderStatus.PENDING, null));
+        statuses.putAll(List.of(OrderView.pending(new OrderFacts(orderId, 7, "ivy", 2))));
+        assertThat(statuses.get(orderId)).contains(new OrderView(new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.PENDING, null));
 
         statuses.decide(orderId, OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
-        assertThat(statuses.get(orderId)).contains(new OrderView(orderId, 7, "ivy", 2, OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
+        assertThat(statuses.get(orderId)).contains(new OrderView(new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
         assertThat(RedisFixture.REDIS.pttl(GlobalKeys.orderStatus(orderId))).isBetween(1L, Duration.ofMinutes(5).toMillis());
 
         statuses.delete(orderId);

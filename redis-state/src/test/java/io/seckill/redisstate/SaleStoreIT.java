@@ -111,7 +111,7 @@ class SaleStoreIT {
         }
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
-        assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactlyInAnyOrder(rejected, confirmed);
+        assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactlyInAnyOrder(rejected, confirmed);
         assertThat(store.release(sku, rejected, "hal")).isEqualTo(1);
         assertThat(store.confirmAll(List.of(confirmation))).isZero();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
@@ -160,7 +160,7 @@ class SaleStoreIT {
             assertThatThrownBy(() -> store.restore(sale(sku, 9), paused)).isInstanceOf(SaleStore.RebuildFenced.class);
 
             assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
-            assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactly(order);
+            assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactly(order);
             store.unlockRebuild(paused);
             assertThat(store.lockRebuild(sku, Duration.ofMinutes(1))).as("the late unlock left the next rebuilder's lock alone").isEmpty();
         } finally {

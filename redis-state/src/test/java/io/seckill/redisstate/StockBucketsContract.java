@@ -8,6 +8,7 @@ import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.redisstate.SaleStore.Reservation;
 import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.runtime.Concurrently;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.nio.charset.StandardCharsets;
@@ -137,7 +138,7 @@ abstract class StockBucketsContract {
             store.close(lease, 4);
             assertThat(store.reserve(sku, order(), "anyone", 1, now, false).reservation()).isEqualTo(Reservation.NOT_LOADED);
             store.restore(new SaleStore.Restored(sku, 18, 3, now - HOUR, now + HOUR, 2,
-                    List.of(new SaleStore.Held(sku, held, "waiting-buyer", 1, now)), decided, List.of("return:x"), false, 4), lease);
+                    List.of(new SaleStore.Held(new OrderFacts(held, sku, "waiting-buyer", 1), now)), decided, List.of("return:x"), false, 4), lease);
         } finally {
             store.unlockRebuild(lease);
         }

@@ -4,6 +4,7 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderStatus;
 import io.seckill.schemas.events.RejectReason;
@@ -80,8 +81,7 @@ public final class OrderFence implements AutoCloseable {
     }
 
     private Fate fence(OrderRequested order) {
-        List<Outbox.Unrecorded> unrecorded = List.of(new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()));
-        if (!outbox.voidUnrecorded(dsl, unrecorded, clock.instant()).contains(order.orderId())) {
+        if (!outbox.voidUnrecorded(dsl, List.of(OrderFacts.of(order)), clock.instant()).contains(order.orderId())) {
             return Fate.RECORDED;
         }
         return release(order);
@@ -93,8 +93,7 @@ public final class OrderFence implements AutoCloseable {
      */
     Fate release(OrderRequested order) {
         saleStore.release(order.skuId(), order.orderId(), order.userId());
-        statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
-                OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
+        statuses.putAll(List.of(new OrderView(OrderFacts.of(order), OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
         return Fate.VOIDED;
     }
 

@@ -6,6 +6,7 @@ import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
 import io.seckill.runtime.BatchQueue;
 import io.seckill.schemas.events.EventJson;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.trace.TraceParent;
 import java.time.Duration;
@@ -55,7 +56,7 @@ public final class OutboxWriter implements AutoCloseable {
      */
     void write(OrderRequested order, String payload, String idempotencyKey, TraceParent trace) {
         Pending pending = new Pending(Outbox.NewRow.of(order, payload, idempotencyKey, relayGrace, trace),
-                OrderView.pending(order.orderId(), order.skuId(), order.userId(), order.quantity()), new CompletableFuture<>());
+                OrderView.pending(OrderFacts.of(order)), new CompletableFuture<>());
         writers.submit(List.of(pending));
         writers.await(pending.result(), waitLimit);
     }

@@ -62,7 +62,7 @@ public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, O
                 .filter(found -> found.status() == OrderStatus.PENDING)
                 .map(OrderReply::of)
                 .or(() -> fromMySql(orderId))
-                .filter(found -> userId.equals(found.userId()))
+                .filter(found -> userId.equals(found.order().userId()))
                 .orElseThrow(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
         Json.respond(ctx, 200, order);
     }
@@ -74,10 +74,10 @@ public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, O
         // Outbox first, for the reason given at fromMySql.
         List<OutboxLookups.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
         Map<String, Orders.Stored> decided = orders.ofBuyer(dsl, userId, skuId, LIST_LIMIT).stream()
-                .collect(Collectors.toMap(Orders.Stored::orderId, Function.identity(), (first, second) -> first, LinkedHashMap::new));
+                .collect(Collectors.toMap(stored -> stored.order().orderId(), Function.identity(), (first, second) -> first, LinkedHashMap::new));
         List<OrderReply> found = new ArrayList<>();
         for (OutboxLookups.Entry entry : recorded) {
-            Orders.Stored decision = decided.remove(entry.orderId());
+            Orders.Stored decision = decided.remove(entry.order().orderId());
             found.add(decision != null ? OrderReply.of(decision) : OrderReply.of(viewOf(entry)));
         }
         // Decided orders whose outbox row was purged after its retention.
@@ -99,13 +99,13 @@ public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, O
     /** An order the database has not decided: still open, fenced off before it was recorded, or closed by the dead-letter path. */
     public static OrderView viewOf(OutboxLookups.Entry entry) {
         return switch (entry.state()) {
-            case OPEN -> OrderView.pending(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity());
+            case OPEN -> OrderView.pending(entry.order());
             case VOIDED -> rejected(entry, RejectReason.NOT_RECORDED);
             case COMPLETED -> rejected(entry, RejectReason.DEAD_LETTERED);
         };
     }
 
     private static OrderView rejected(OutboxLookups.Entry entry, RejectReason reason) {
-        return new OrderView(entry.orderId(), entry.skuId(), entry.userId(), entry.quantity(), OrderStatus.REJECTED, reason);
+        return new OrderView(entry.order(), OrderStatus.REJECTED, reason);
     }
 }

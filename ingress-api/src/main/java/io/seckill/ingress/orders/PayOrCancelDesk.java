@@ -16,6 +16,7 @@ import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
+import io.seckill.schemas.events.OrderFacts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,7 +76,7 @@ public final class PayOrCancelDesk implements Feature {
         String orderId = PathParams.orderId(ctx);
         String reference = Json.body(ctx, PaymentRequest.class).validReference();
         once(ctx, userId, () -> {
-            Orders.Stored order = buyersOrder(orderId, userId);
+            OrderFacts order = buyersOrder(orderId, userId).order();
             String refusal = payments.refusal(orderId, userId, order.skuId(), order.quantity(), reference);
             if (refusal != null) {
                 throw new Problem(ErrorCode.PAYMENT_DECLINED, "payment " + reference + " was declined: " + refusal);
@@ -113,7 +114,7 @@ public final class PayOrCancelDesk implements Feature {
      * one still on its way is not confirmed yet, anyone else's does not exist.
      */
     private Orders.Stored buyersOrder(String orderId, String userId) {
-        Optional<Orders.Stored> order = orders.stored(dsl, orderId).filter(found -> found.userId().equals(userId));
+        Optional<Orders.Stored> order = orders.stored(dsl, orderId).filter(found -> found.order().userId().equals(userId));
         if (order.isPresent()) {
             return order.get();
         }
@@ -121,7 +122,7 @@ public final class PayOrCancelDesk implements Feature {
     }
 
     private Problem notFoundOrPending(String orderId, String userId) {
-        return outbox.find(dsl, orderId).filter(entry -> entry.userId().equals(userId))
+        return outbox.find(dsl, orderId).filter(entry -> entry.order().userId().equals(userId))
                 .map(entry -> new Problem(ErrorCode.ORDER_NOT_CONFIRMED, "order " + orderId + " is "
                         + OrderStatusDesk.viewOf(entry).status() + ", not CONFIRMED"))
                 .orElseGet(() -> new Problem(ErrorCode.ORDER_NOT_FOUND, "you have no order " + orderId));
@@ -140,7 +141,7 @@ public final class PayOrCancelDesk implements Feature {
     }
 
     private static Problem refusal(Orders.Stored order, Instant now) {
-        String id = order.orderId();
+        String id = order.order().orderId();
         return switch (order.status()) {
             case PAID -> new Problem(ErrorCode.ORDER_ALREADY_PAID, "order " + id + " was paid at " + order.paidAt());
             case CANCELLED -> new Problem(ErrorCode.ORDER_CANCELLED, "order " + id + " was cancelled at " + order.cancelledAt());

@@ -61,9 +61,9 @@ public final class StockReturns {
             Orders.Stored truth = stored.get(event.orderId());
             if (truth == null) {
                 unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.NO_ORDER_ROW, "order " + event.orderId() + " was never decided");
-            } else if (!truth.facts().equals(OrderFacts.of(event)) || truth.status() != event.status()) {
+            } else if (!truth.order().equals(OrderFacts.of(event)) || truth.status() != event.status()) {
                 unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + event.orderId() + " is "
-                        + truth.status() + " for " + truth.facts() + ", not " + event.status() + " for " + OrderFacts.of(event));
+                        + truth.status() + " for " + truth.order() + ", not " + event.status() + " for " + OrderFacts.of(event));
             } else {
                 verified.add(delivery);
             }

@@ -87,27 +87,28 @@ public final class LeakedReservationSweep {
         return settled;
     }
 
-    private int settle(List<SaleStore.Held> held, Instant now) {
-        List<String> ids = held.stream().map(SaleStore.Held::orderId).toList();
+    private int settle(List<SaleStore.Held> reservations, Instant now) {
+        List<OrderFacts> held = reservations.stream().map(SaleStore.Held::order).toList();
+        List<String> ids = held.stream().map(OrderFacts::orderId).toList();
         // Rows first: the sink decides an order and completes its row in one commit, so a row read completed has its
         // decision visible to the read after it. The other way round, a commit between the reads shows a sold order as
         // undecided with its row completed, the look of a dead-lettered one, and its units would go back on sale.
         Map<String, OutboxLookups.RowState> rowStates = rows.states(dsl, ids);
         Map<String, OrderResult> decided = orders.decided(dsl, ids);
-        List<Outbox.Unrecorded> unrecorded = held.stream()
+        List<OrderFacts> unrecorded = held.stream()
                 .filter(order -> !decided.containsKey(order.orderId()) && !rowStates.containsKey(order.orderId()))
-                .map(order -> new Outbox.Unrecorded(order.orderId(), order.skuId(), order.userId(), order.quantity()))
                 .toList();
         Set<String> voided = new HashSet<>(outbox.voidUnrecorded(dsl, unrecorded, now));
 
         int settled = 0;
         List<OrderResult> confirmed = new ArrayList<>();
-        for (SaleStore.Held order : held) {
-            OrderResult decision = decided.get(order.orderId());
-            switch (settlementOf(decision, rowStates.get(order.orderId()), voided.contains(order.orderId()))) {
+        for (SaleStore.Held reservation : reservations) {
+            String orderId = reservation.order().orderId();
+            OrderResult decision = decided.get(orderId);
+            switch (settlementOf(decision, rowStates.get(orderId), voided.contains(orderId))) {
                 case CONFIRM -> confirmed.add(decision);
-                case RELEASE_DECIDED -> settled += release(order, false);
-                case RELEASE_UNRECORDED -> settled += release(order, true);
+                case RELEASE_DECIDED -> settled += release(reservation, false);
+                case RELEASE_UNRECORDED -> settled += release(reservation, true);
                 case LEAVE -> { }
             }
         }
@@ -148,21 +149,21 @@ public final class LeakedReservationSweep {
         };
     }
 
-    private int release(SaleStore.Held order, boolean neverRecorded) {
+    private int release(SaleStore.Held reservation, boolean neverRecorded) {
+        OrderFacts order = reservation.order();
         long released = saleStore.release(order.skuId(), order.orderId(), order.userId());
         if (released <= 0) {
             // Settled meanwhile, or its sale is being rebuilt: the next run sees it again if it is still held.
             return 0;
         }
         if (neverRecorded) {
-            statuses.putAll(List.of(new OrderView(order.orderId(), order.skuId(), order.userId(), order.quantity(),
-                    OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
+            statuses.putAll(List.of(new OrderView(order, OrderStatus.REJECTED, RejectReason.NOT_RECORDED)));
         }
         metrics.reservationsSwept("released", 1);
-        OrderTrail.Scope scope = OrderTrail.about(new OrderFacts(order.orderId(), order.skuId(), order.userId(), order.quantity()), Optional.empty());
+        OrderTrail.Scope scope = OrderTrail.about(order, Optional.empty());
         try {
             LOG.warn("released {} unit(s) of SKU {} held by order {} of {} since {} ({})", released, order.skuId(), order.orderId(),
-                    order.userId(), Instant.ofEpochMilli(order.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
+                    order.userId(), Instant.ofEpochMilli(reservation.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
         } finally {
             scope.close();
         }

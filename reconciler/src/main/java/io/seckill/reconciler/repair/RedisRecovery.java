@@ -8,6 +8,7 @@ import io.seckill.reconciler.jobs.ReconcilerParts;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleLayout;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.schemas.events.OrderFacts;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -172,7 +173,7 @@ public final class RedisRecovery {
         return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),
                 snapshot.sale().version(),
                 snapshot.open().stream()
-                        .map(order -> new SaleStore.Held(sale.skuId(), order.orderId(), order.userId(), order.quantity(), order.createdAt().toEpochMilli()))
+                        .map(order -> new SaleStore.Held(new OrderFacts(order.orderId(), sale.skuId(), order.userId(), order.quantity()), order.createdAt().toEpochMilli()))
                         .toList(),
                 snapshot.purchases(),
                 Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired(),

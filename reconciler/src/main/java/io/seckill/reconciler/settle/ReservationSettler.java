@@ -60,8 +60,7 @@ public final class ReservationSettler {
         List<OrderResult> results = supported.stream().map(Delivery::value).toList();
         int refused = saleStore.confirmAll(results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).toList());
         statuses.putAll(results.stream()
-                .map(result -> new OrderView(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                        result.status(), result.reason()))
+                .map(result -> new OrderView(OrderFacts.of(result), result.status(), result.reason()))
                 .toList());
         if (refused > 0) {
             throw new SaleBeingRebuilt(refused + " confirmation(s)");

@@ -123,7 +123,7 @@ class RedisFailoverClusterIT {
         List<String> recorded = new ArrayList<>();
         replicated.forEach(order -> recorded.add(order.orderId()));
         lostWithThePrimary.forEach(order -> recorded.add(order.orderId()));
-        assertThat(Stores.SALES.heldSince(victimSku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId)
+        assertThat(Stores.SALES.heldSince(victimSku, Long.MAX_VALUE)).extracting(held -> held.order().orderId())
                 .as("the ledger is MySQL's open orders, the lost ones included").containsExactlyInAnyOrderElementsOf(recorded);
         assertThat(Stores.SALES.state(bystanderSku)).as("another primary's SKU is not rebuilt: its unrecorded reservation stays for the sweep")
                 .isEqualTo(new RedisSkuState(9, 1));

@@ -145,7 +145,7 @@ class RedisRecoveryIT {
 
         assertThat(rebuilding.get(30, TimeUnit.SECONDS)).isPositive();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 1));
-        assertThat(Stores.SALES.heldSince(sku, Long.MAX_VALUE)).extracting(SaleStore.Held::orderId).containsExactly(late.orderId());
+        assertThat(Stores.SALES.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactly(late.orderId());
     }
 
     /**

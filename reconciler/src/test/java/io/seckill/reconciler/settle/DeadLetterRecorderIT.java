@@ -18,6 +18,7 @@ import io.seckill.runtime.Delivery;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.InvalidEventException;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -61,7 +62,7 @@ class DeadLetterRecorderIT {
     void anUndecidableOrderReturnsItsReservationOnceAndEndsRejected() {
         long sku = Stores.openSale(5, 1);
         OrderRequested order = Stores.accepted(sku, "doomed", Instant.now().plusSeconds(600));
-        Stores.STATUSES.putAll(List.of(OrderView.pending(order.orderId(), sku, "doomed", 1)));
+        Stores.STATUSES.putAll(List.of(OrderView.pending(new OrderFacts(order.orderId(), sku, "doomed", 1))));
         byte[] poison = poisonedAtItsSource(order);
 
         recorder.onDeadLetters(List.of(deadLetter(Topic.ORDER_REQUESTS, poison), deadLetter(Topic.ORDER_REQUESTS, poison)));

@@ -10,6 +10,7 @@ import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.redisstate.SkuKeys;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.UnsupportedRecords;
+import io.seckill.schemas.events.OrderFacts;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.events.OrderStatus;
@@ -42,9 +43,9 @@ class ReservationSettlerIT {
         assertThat(Stores.SALES.state(sku)).isEqualTo(new RedisSkuState(4, 0));
         assertThat(Stores.PROBE.heldBy(sku, "kept")).isEqualTo(1);
         assertThat(Stores.PROBE.heldBy(sku, "refused")).isZero();
-        assertThat(Stores.STATUSES.get(kept.orderId())).contains(new OrderView(kept.orderId(), sku, "kept", 1, OrderStatus.CONFIRMED, null));
+        assertThat(Stores.STATUSES.get(kept.orderId())).contains(new OrderView(new OrderFacts(kept.orderId(), sku, "kept", 1), OrderStatus.CONFIRMED, null));
         assertThat(Stores.STATUSES.get(refused.orderId()))
-                .contains(new OrderView(refused.orderId(), sku, "refused", 1, OrderStatus.REJECTED, RejectReason.SOLD_OUT));
+                .contains(new OrderView(new OrderFacts(refused.orderId(), sku, "refused", 1), OrderStatus.REJECTED, RejectReason.SOLD_OUT));
     }
 
     /**
