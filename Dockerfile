@@ -11,17 +11,17 @@ RUN useradd --system --uid 10001 seckill \
  && mkdir -p /var/lib/seckill/streams && chown -R seckill /var/lib/seckill
 WORKDIR /opt/seckill
 COPY --from=build /src/bin bin
-COPY --from=build /src/ingress-api/target/ingress-api.jar ingress-api/target/
-COPY --from=build /src/ingress-api/target/lib ingress-api/target/lib
-COPY --from=build /src/ingress-api/target/bom.json ingress-api/target/
-COPY --from=build /src/stream-processor/target/stream-processor.jar stream-processor/target/
-COPY --from=build /src/stream-processor/target/lib stream-processor/target/lib
-COPY --from=build /src/stream-processor/target/bom.json stream-processor/target/
-COPY --from=build /src/db-sink/target/db-sink.jar db-sink/target/
-COPY --from=build /src/db-sink/target/lib db-sink/target/lib
-COPY --from=build /src/db-sink/target/bom.json db-sink/target/
-COPY --from=build /src/reconciler/target/reconciler.jar reconciler/target/
-COPY --from=build /src/reconciler/target/lib reconciler/target/lib
-COPY --from=build /src/reconciler/target/bom.json reconciler/target/
+COPY --from=build /src/services/ingress-api/target/ingress-api.jar services/ingress-api/target/
+COPY --from=build /src/services/ingress-api/target/lib services/ingress-api/target/lib
+COPY --from=build /src/services/ingress-api/target/bom.json services/ingress-api/target/
+COPY --from=build /src/services/stream-processor/target/stream-processor.jar services/stream-processor/target/
+COPY --from=build /src/services/stream-processor/target/lib services/stream-processor/target/lib
+COPY --from=build /src/services/stream-processor/target/bom.json services/stream-processor/target/
+COPY --from=build /src/services/db-sink/target/db-sink.jar services/db-sink/target/
+COPY --from=build /src/services/db-sink/target/lib services/db-sink/target/lib
+COPY --from=build /src/services/db-sink/target/bom.json services/db-sink/target/
+COPY --from=build /src/services/reconciler/target/reconciler.jar services/reconciler/target/
+COPY --from=build /src/services/reconciler/target/lib services/reconciler/target/lib
+COPY --from=build /src/services/reconciler/target/bom.json services/reconciler/target/
 USER seckill
 ENTRYPOINT ["bin/seckill"]

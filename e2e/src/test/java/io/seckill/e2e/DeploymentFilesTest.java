@@ -95,7 +95,7 @@ class DeploymentFilesTest {
         String kafka = only(Pattern.compile("<kafka.version>([^<]+)</kafka.version>"), pom);
         String java = only(Pattern.compile("<maven.compiler.release>([^<]+)</maven.compiler.release>"), pom);
         assertThat(services().get("kafka").get("image")).isEqualTo("apache/kafka:" + kafka);
-        assertThat(CodeVariables.read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
+        assertThat(CodeVariables.read(REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
         String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
     }
@@ -108,7 +108,7 @@ class DeploymentFilesTest {
     void composeRunsAFixedRedisAdminsApartAndBuildsWithoutItsSecrets() {
         String redis = String.valueOf(services().get("redis").get("image"));
         assertThat(RedisRelease.lacking("redis_version:" + redis.substring(redis.indexOf(':') + 1))).as(redis).isEmpty();
-        assertThat(CodeVariables.read(REPO.resolve("local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"" + redis + "\"");
+        assertThat(CodeVariables.read(REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"" + redis + "\"");
         Map<String, Object> ingress = environment(services().get("ingress-api"));
         assertThat(ingress).containsKeys(TokenSettings.ADMIN_SECRET, TokenSettings.ADMIN_ISSUER);
         assertThat(String.valueOf(ingress.get(TokenSettings.ADMIN_SECRET))).isNotEqualTo(String.valueOf(ingress.get(TokenSettings.SECRET)));
@@ -125,11 +125,11 @@ class DeploymentFilesTest {
                 "reconciler", "kafka-clients");
         String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         for (String name : SERVICES) {
-            JsonNode bom = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve(name).resolve("target/bom.json")));
+            JsonNode bom = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve("services").resolve(name).resolve("target/bom.json")));
             assertThat(bom.path("bomFormat").asText()).as(name).isEqualTo("CycloneDX");
             assertThat(bom.path("metadata").path("component").path("name").asText()).as(name).isEqualTo(name);
             assertThat(bom.path("components").findValuesAsText("name")).as(name).contains(mainLibrary.get(name));
-            assertThat(dockerfile).contains("COPY --from=build /src/" + name + "/target/bom.json " + name + "/target/");
+            assertThat(dockerfile).contains("COPY --from=build /src/services/" + name + "/target/bom.json services/" + name + "/target/");
         }
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class TableOwnersTest {
 
     private static final Pattern WRITE = Pattern.compile("\\b(?:insertInto|update|deleteFrom|mergeInto)\\(\\s*(?:Tables\\.)?([A-Z][A-Z_]+)\\b");
-    private static final String MYSQL_STATE = "mysql-state/src/main/java/";
+    private static final String MYSQL_STATE = "platform/mysql-state/src/main/java/";
 
     @Test
     void everyTableIsWrittenByOneClassOfMysqlState() throws IOException {

@@ -61,7 +61,7 @@ class BinSeckillTest {
         Process process = run(bin, jdk, "mint-token", "alice");
 
         assertThat(process.exitValue()).isZero();
-        assertThat(Files.readString(arguments)).contains("-cp " + checkout.resolve("ingress-api/target/ingress-api.jar"))
+        assertThat(Files.readString(arguments)).contains("-cp " + checkout.resolve("services/ingress-api/target/ingress-api.jar"))
                 .contains("io.seckill.buyeraccess.tokens.MintTokenCommand alice");
     }
 
@@ -70,17 +70,17 @@ class BinSeckillTest {
         Path bin = checkoutWithAnIngressJar();
         Path arguments = checkout.resolve("java-arguments");
         Path jdk = fakeJdk("jdk-25", "25.0.1", "#!/bin/sh\necho \"$@\" > '" + arguments + "'\n");
-        Path jar = checkout.resolve("ingress-api/target/ingress-api.jar");
-        Files.createDirectories(checkout.resolve("ingress-api/target/lib"));
-        Files.writeString(checkout.resolve("ingress-api/target/lib/library.jar"), "a library");
+        Path jar = checkout.resolve("services/ingress-api/target/ingress-api.jar");
+        Files.createDirectories(checkout.resolve("services/ingress-api/target/lib"));
+        Files.writeString(checkout.resolve("services/ingress-api/target/lib/library.jar"), "a library");
 
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
         assertThat(Files.readString(arguments)).doesNotContain("-XX:AOT");
 
         // What bin/seckill train leaves: the cache, and the digest of the jars it was made from.
-        Path cache = Files.createFile(checkout.resolve("ingress-api/target/ingress-api.aot"));
-        Files.writeString(checkout.resolve("ingress-api/target/ingress-api.aot.jars"), shell("stat -c '%n %s %Y' '" + jar + "' '"
-                + checkout.resolve("ingress-api/target/lib/library.jar") + "' | sha256sum | cut -d' ' -f1"));
+        Path cache = Files.createFile(checkout.resolve("services/ingress-api/target/ingress-api.aot"));
+        Files.writeString(checkout.resolve("services/ingress-api/target/ingress-api.aot.jars"), shell("stat -c '%n %s %Y' '" + jar + "' '"
+                + checkout.resolve("services/ingress-api/target/lib/library.jar") + "' | sha256sum | cut -d' ' -f1"));
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
         assertThat(Files.readString(arguments)).startsWith(JVM_PERMITS + "-XX:AOTCache=" + cache + " ").contains("-jar " + jar);
 
@@ -88,7 +88,7 @@ class BinSeckillTest {
         assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith(JVM_PERMITS + "-XX:AOTMode=off ");
 
         // A rebuilt library: JDK 25.0.3 would run the cache's classes of the old one, so the script leaves the cache out.
-        Files.writeString(checkout.resolve("ingress-api/target/lib/library.jar"), "a library, rebuilt");
+        Files.writeString(checkout.resolve("services/ingress-api/target/lib/library.jar"), "a library, rebuilt");
         Process rebuilt = run(bin, jdk, "ingress-api");
         assertThat(rebuilt.exitValue()).isZero();
         assertThat(Files.readString(arguments)).doesNotContain("-XX:AOT");
@@ -134,7 +134,7 @@ class BinSeckillTest {
     private Path checkoutWithAnIngressJar() throws IOException {
         Path bin = Files.createDirectories(checkout.resolve("bin"));
         Files.copy(SCRIPT, bin.resolve("seckill"));
-        Files.createFile(Files.createDirectories(checkout.resolve("ingress-api/target")).resolve("ingress-api.jar"));
+        Files.createFile(Files.createDirectories(checkout.resolve("services/ingress-api/target")).resolve("ingress-api.jar"));
         return bin;
     }
 

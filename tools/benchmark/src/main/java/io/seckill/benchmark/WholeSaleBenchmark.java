@@ -1,0 +1,258 @@
+package io.seckill.benchmark;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.processdriver.DevelopmentServers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A whole flash sale, start to finish, against each design on the same servers with the same load
+ * generator: {@code --units} over {@code --skus} SKUs, {@code --buyers} buyers making {@code --attempts}
+ * attempts each for 1-3 units, all arriving as fast as {@code --connections} connections can send them
+ * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
+ * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
+ * and what the stores hold afterwards (oversold, lost, over the limit, drift), and requests/s as a share of the no-op
+ * design's (the same HTTP stack answering 409 from memory: what the machine can answer at all). First the cold rounds: every
+ * design's processes started afresh and their first sale measured, as a sale starts in production (services
+ * up and ready, the buy path never used). Then, on the last cold round's processes, warm-up rounds and the
+ * warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the warm rounds
+ * (and the worst round's correctness) as tables, Markdown and a PNG chart under
+ * {@code tools/benchmark/target/whole-sale-*}/report.
+ */
+@Command(name = "whole-sale", mixinStandardHelpOptions = true,
+        description = "A whole flash sale against seckill, naive and redis-queue, each beside the no-op design's limit.")
+public final class WholeSaleBenchmark implements Callable<Integer> {
+
+    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue,no-op", converter = Design.Converter.class,
+            description = "designs to run (default ${DEFAULT-VALUE})")
+    List<Design> designs;
+
+    @Option(names = "--units", defaultValue = "1000", description = "units for sale, over all SKUs (default ${DEFAULT-VALUE})")
+    int units;
+
+    @Option(names = "--skus", defaultValue = "4", description = "SKUs (default ${DEFAULT-VALUE})")
+    int skuCount;
+
+    @Option(names = "--buyers", defaultValue = "50000", description = "buyers (default ${DEFAULT-VALUE})")
+    int buyers;
+
+    @Option(names = "--attempts", defaultValue = "2", description = "attempts per buyer (default ${DEFAULT-VALUE})")
+    int attempts;
+
+    @Option(names = "--limit", defaultValue = "3", description = "units per buyer and SKU (seckill's limit; default ${DEFAULT-VALUE})")
+    int limit;
+
+    @Option(names = "--connections", defaultValue = "64", description = "concurrent connections (default ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "--rate", defaultValue = "0", description = "open loop at this many requests/s; 0: closed loop (default ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--cold-rounds", defaultValue = "3",
+            description = "rounds each on freshly started processes; their medians are the cold figures (default ${DEFAULT-VALUE})")
+    int coldRounds;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "warm rounds; their medians are the warm figures (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    // Fewer leave seckill and redis-queue still getting faster from round to round as their JIT settles
+    // (naive, bound by MySQL, settles sooner): the rounds would then measure the warm-up.
+    @Option(names = "--warmup-rounds", defaultValue = "5",
+            description = "unrecorded rounds after the cold ones, until every design runs at its steady speed (default ${DEFAULT-VALUE})")
+    int warmupRounds;
+
+    @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
+    Duration drainTimeout;
+
+    @Option(names = "--seckill-java-opts", defaultValue = "-Xmx1g",
+            description = "JVM options of seckill's process, e.g. -XX:StartFlightRecording=filename=seckill.jfr,settings=profile (default ${DEFAULT-VALUE})")
+    String seckillJavaOptions;
+
+    @Option(names = "--seckill-topology", defaultValue = "ALL",
+            description = "ALL: bin/seckill all, the services in one JVM; SERVICES: each service its own JVM (default ${DEFAULT-VALUE})")
+    SeckillSaleDesign.Topology topology;
+
+    @Option(names = "--seckill-setting", paramLabel = "NAME=VALUE",
+            description = "a setting of seckill's processes (docs/configuration.md), over the benchmark's own; repeatable, e.g. SECKILL_INGRESS_WARMUP_REQUESTS=0")
+    Map<String, String> seckillSettings = new LinkedHashMap<>();
+
+    @Option(names = "--aot-training", description = "seckill's JVMs record an AOT cache each, <floor>/<module>/target/<module>.aot, written as they stop: "
+            + "bin/seckill starts them from it afterwards (bin/seckill train)")
+    boolean aotTraining;
+
+    @Mixin
+    ServersOptions serversOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        WholeSaleReport report = new WholeSaleReport(run());
+        System.out.println();
+        System.out.println(report.tables());
+        Path directory = serversOptions.work().resolve("report");
+        report.write(directory, heading());
+        System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
+        return aotTraining ? reportAotCaches() : 0;
+    }
+
+    /** Each trained module's cache, or the exit status of a training that left one without. */
+    private int reportAotCaches() throws IOException {
+        int status = 0;
+        for (String module : topology.modules()) {
+            Path cache = aotCache(module);
+            if (Files.isRegularFile(cache)) {
+                System.out.printf(Locale.ROOT, "AOT cache %s: %,d bytes%n", cache, Files.size(cache));
+            } else {
+                System.out.println("no AOT cache was written for " + module + " (" + cache + "): see its log under " + serversOptions.logs());
+                status = 1;
+            }
+        }
+        return status;
+    }
+
+    /** Where bin/seckill looks for a module's AOT cache: the services' under {@code services/}, the launcher's under {@code tools/}. */
+    private Path aotCache(String module) {
+        String floor = "launcher".equals(module) ? "tools" : "services";
+        return serversOptions.repository.toAbsolutePath().normalize().resolve(floor).resolve(module).resolve("target")
+                .resolve(module + ".aot");
+    }
+
+    private String seckillJavaOptions(String module) {
+        return aotTraining ? seckillJavaOptions + " -XX:AOTCacheOutput=" + aotCache(module) : seckillJavaOptions;
+    }
+
+    /**
+     * Runs the sale with the options given, printing each round as it ends.
+     * @return the recorded rounds (warm-up rounds left out): the cold ones, then the warm ones, every design's in the order run
+     */
+    public List<WholeSaleRound> run() throws Exception {
+        List<WholeSaleRound> results = new ArrayList<>();
+        System.out.println(heading());
+        try (DevelopmentServers servers = serversOptions.start("whole-sale");
+             HikariDataSource database = ServersOptions.databasePool(servers);
+             UnifiedJedis redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2)) {
+            SaleQueries queries = new SaleQueries(database);
+            List<SaleDesign> running = new ArrayList<>();
+            try {
+                for (int round = 1; round <= coldRounds; round++) {
+                    closeAll(running);
+                    // Each cold round starts with another design: the load generator, cold itself in the first
+                    // round, favours none.
+                    List<Design> order = new ArrayList<>(designs);
+                    Collections.rotate(order, -(round - 1));
+                    running = startAll(order, servers, queries, redis);
+                    for (SaleDesign design : running) {
+                        WholeSaleRound result = runRound(design, round, true);
+                        System.out.println("cold " + WholeSaleReport.line(result));
+                        results.add(result);
+                    }
+                }
+                if (running.isEmpty()) {
+                    running = startAll(designs, servers, queries, redis);
+                }
+                for (int round = 1 - warmupRounds; round <= rounds; round++) {
+                    for (SaleDesign design : running) {
+                        WholeSaleRound result = runRound(design, round, false);
+                        System.out.println((round < 1 ? "warm-up " : "") + WholeSaleReport.line(result));
+                        if (round >= 1) {
+                            results.add(result);
+                        }
+                    }
+                }
+            } finally {
+                closeAll(running);
+            }
+        }
+        return results;
+    }
+
+    private List<SaleDesign> startAll(List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
+        List<SaleDesign> started = new ArrayList<>();
+        for (Design design : order) {
+            System.out.println("starting " + design.label());
+            started.add(start(design, servers, queries, redis));
+        }
+        return started;
+    }
+
+    private static void closeAll(List<SaleDesign> running) {
+        for (SaleDesign design : running) {
+            design.close();
+        }
+        running.clear();
+    }
+
+    /** The sale's sizes and mode, as the run prints them and the report is headed. */
+    private String heading() {
+        String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
+        return String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
+                + "%d cold round(s) on fresh processes, then %d warm round(s) after %d warm-up round(s)", units, skuCount, buyers, attempts, limit,
+                connections, loop, coldRounds, rounds, warmupRounds);
+    }
+
+    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
+        Path repository = serversOptions.repository.toAbsolutePath().normalize();
+        return switch (design) {
+            case SECKILL -> SeckillSaleDesign.start(servers, queries, ServersOptions.freePort(), topology, this::seckillJavaOptions, seckillSettings);
+            case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, null);
+            case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, redis);
+            case NO_OP -> NoOpSaleDesign.start(repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort());
+        };
+    }
+
+    private WholeSaleRound runRound(SaleDesign design, int round, boolean cold) throws Exception {
+        long firstSku = 6_000_000_000L + System.nanoTime() % 1_000_000_000L;
+        List<Long> skus = new ArrayList<>();
+        for (int i = 0; i < skuCount; i++) {
+            skus.add(firstSku + i);
+        }
+        int unitsPerSku = units / skuCount;
+        design.defineSales(skus, unitsPerSku, limit);
+        List<WholeSaleLoad.Attempt> attempts = attemptsOf(design.design(), (cold ? "cold" : "") + round, skus);
+        // Buyers get their passes before the sale opens, as a real sale's do: not part of the timed load.
+        long passesFrom = System.nanoTime();
+        Map<String, String> passes = design.passes(attempts);
+        if (!passes.isEmpty()) {
+            double seconds = (System.nanoTime() - passesFrom) / 1e9;
+            System.out.printf(Locale.ROOT, (cold ? "cold " : "") + "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
+                    round, design.design().label(), passes.size(), seconds, passes.size() / seconds);
+        }
+        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()).run(attempts, passes, rate);
+        return WholeSaleRound.check(design, round, cold, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
+    }
+
+    /** The same buyers, SKUs and quantities for every design in a round (a seed per round), in a shuffled order. */
+    private List<WholeSaleLoad.Attempt> attemptsOf(Design design, String round, List<Long> skus) {
+        Random random = new Random(round.hashCode());
+        List<WholeSaleLoad.Attempt> all = new ArrayList<>(buyers * attempts);
+        for (int buyer = 0; buyer < buyers; buyer++) {
+            for (int attempt = 0; attempt < attempts; attempt++) {
+                all.add(new WholeSaleLoad.Attempt(design.label() + "-" + round + "-" + buyer, skus.get(random.nextInt(skus.size())), 1 + random.nextInt(3)));
+            }
+        }
+        Collections.shuffle(all, random);
+        return all;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new WholeSaleBenchmark()).execute(args));
+    }
+}
