@@ -113,7 +113,7 @@ public final class Reconciler implements AutoCloseable {
         RelaySettings relay = config.relay();
         RepairSettings repair = config.repair();
         for (Job job : List.of(OutboxRelay.job(parts, relay), LifecycleRelay.job(parts, relay),
-                OutboxPurge.job(parts, relay), PaymentDeadlines.job(parts, config.lifecycle()),
+                OutboxPurge.job(parts, relay), PaymentDeadlines.job(parts, config.lifecycle(), relay.backoff().grace()),
                 RedisRecovery.job(parts, repair), LeakedReservationSweep.job(parts, repair),
                 PendingAdjustments.job(parts, repair), DriftCheck.job(parts, repair), hanging.job(),
                 PipelineFigures.job(parts, config.figuresInterval()))) {

@@ -12,6 +12,7 @@ import io.seckill.schemas.kafka.Topic;
 import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
@@ -47,9 +48,12 @@ public record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orde
         });
     }
 
-    /** The job that expires confirmed orders past their payment deadline. */
-    public static Job job(ReconcilerParts parts, LifecycleSettings settings) {
-        PaymentDeadlines deadlines = new PaymentDeadlines(parts.dsl(), new OrderEndings(settings.eventGrace()),
+    /**
+     * The job that expires confirmed orders past their payment deadline; each expiry's event is left to its direct
+     * publish for {@code relayGrace} before the lifecycle relay sends it.
+     */
+    public static Job job(ReconcilerParts parts, LifecycleSettings settings, Duration relayGrace) {
+        PaymentDeadlines deadlines = new PaymentDeadlines(parts.dsl(), new OrderEndings(relayGrace),
                 parts.tables().orders(), parts.producer(), settings.expiryBatch(), parts.clock(), parts.metrics());
         return new Job("payment deadlines", settings.expiryInterval(), () -> {
             int expired = deadlines.expireOverdue();
