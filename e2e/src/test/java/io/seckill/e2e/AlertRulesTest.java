@@ -18,7 +18,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The alert rules compose's Prometheus loads: valid, each tested by promtool with a series that must fire it and one
- * that must not (compose/prometheus/alerts-test.yml), and each explained in docs/operations.md. The test command installs promtool
+ * that must not (compose/prometheus/alerts-test.yml), and each explained in docs/operations.md. The test command
+ * installs promtool
  * (bin/seckill test, Debian's prometheus); a machine without it skips the promtool runs and says what to install.
  */
 class AlertRulesTest {
@@ -29,8 +30,15 @@ class AlertRulesTest {
 
     @Test
     void prometheusTakesTheConfigurationAndEveryRuleFiresWhenItMustAndOnlyThen() throws Exception {
-        assumeTrue(promtoolIsInstalled(), "promtool is not installed (Debian: apt-get install prometheus): the alert rules' tests are not run");
-        assertThat(run("promtool", "check", "config", REPO.resolve("compose/prometheus.yml").toString())).contains("SUCCESS");
+        assumeTrue(
+                promtoolIsInstalled(),
+                "promtool is not installed (Debian: apt-get install prometheus): the alert rules' tests are not run");
+        assertThat(run(
+                        "promtool",
+                        "check",
+                        "config",
+                        REPO.resolve("compose/prometheus.yml").toString()))
+                .contains("SUCCESS");
         assertThat(run("promtool", "test", "rules", RULE_TESTS.toString())).contains("SUCCESS");
     }
 

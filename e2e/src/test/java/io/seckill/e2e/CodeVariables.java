@@ -23,9 +23,12 @@ final class CodeVariables {
     static Set<String> all() {
         Set<String> names = new TreeSet<>();
         try (Stream<Path> files = Files.walk(REPO)) {
-            files.filter(path -> path.toString().contains("/src/main/") && !path.toString().contains("/target/"))
-                    .filter(path -> path.toString().endsWith(".java") || path.toString().endsWith(".xml"))
-                    .forEach(path -> names.addAll(matches(path.toString().endsWith(".java") ? JAVA_NAME : SHELL_OR_XML_NAME, read(path))));
+            files.filter(path -> path.toString().contains("/src/main/")
+                            && !path.toString().contains("/target/"))
+                    .filter(path ->
+                            path.toString().endsWith(".java") || path.toString().endsWith(".xml"))
+                    .forEach(path -> names.addAll(
+                            matches(path.toString().endsWith(".java") ? JAVA_NAME : SHELL_OR_XML_NAME, read(path))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

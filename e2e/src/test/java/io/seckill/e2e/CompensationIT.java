@@ -50,7 +50,9 @@ class CompensationIT {
                 pipeline.sql().fetchCount(ORDERS, ORDERS.ORDER_ID.in(orderIds)) == orderIds.size());
         List<OrdersRecord> rejected = pipeline.sql().selectFrom(ORDERS)
                 .where(ORDERS.SKU_ID.eq(sku)).and(ORDERS.STATUS.eq(OrderStatus.REJECTED)).fetch();
-        assertThat(rejected).hasSize(4).allSatisfy(order -> assertThat(order.getReason()).isEqualTo(RejectReason.SOLD_OUT));
+        assertThat(rejected)
+                .hasSize(4)
+                .allSatisfy(order -> assertThat(order.getReason()).isEqualTo(RejectReason.SOLD_OUT));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rejected).allSatisfy(order ->
                 assertThat(pipeline.http.orderStatus(order.getUserId(), order.getOrderId())).isEqualTo("REJECTED")));
 
@@ -62,14 +64,23 @@ class CompensationIT {
 
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             for (OrdersRecord order : rejected) {
-                kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku), EventJson.encode(compensationFor(order)));
+                kafka.send(
+                        Topic.STOCK_COMPENSATIONS.topicName(),
+                        Long.toString(sku),
+                        EventJson.encode(compensationFor(order)));
             }
             // A marker after the duplicates, in the same partition: once it is released, they were seen.
             String marker = UUID.randomUUID().toString();
-            assertThat(pipeline.saleStore.reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli(), false).reservation()).isEqualTo(Reservation.RESERVED);
+            assertThat(pipeline.saleStore
+                            .reserve(sku, marker, "marker", 1, Instant.now().toEpochMilli(), false)
+                            .reservation())
+                    .isEqualTo(Reservation.RESERVED);
             OrderRequested markerOrder = OrderRequested.of(marker, sku, "marker", 1, Instant.now());
-            kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku),
-                    EventJson.encode(StockCompensation.forRejected(OrderResult.rejected(markerOrder, RejectReason.SOLD_OUT, Instant.now()))));
+            kafka.send(
+                    Topic.STOCK_COMPENSATIONS.topicName(),
+                    Long.toString(sku),
+                    EventJson.encode(StockCompensation.forRejected(
+                            OrderResult.rejected(markerOrder, RejectReason.SOLD_OUT, Instant.now()))));
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.saleStore.state(sku).pending() == 0);
 
@@ -92,7 +103,8 @@ class CompensationIT {
     }
 
     private static StockCompensation compensationFor(OrdersRecord order) {
-        OrderRequested requested = OrderRequested.of(order.getOrderId(), order.getSkuId(), order.getUserId(), order.getQuantity(), Instant.now());
+        OrderRequested requested = OrderRequested.of(
+                order.getOrderId(), order.getSkuId(), order.getUserId(), order.getQuantity(), Instant.now());
         return StockCompensation.forRejected(OrderResult.rejected(requested, RejectReason.SOLD_OUT, Instant.now()));
     }
 }

@@ -1,5 +1,7 @@
 package io.seckill.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaPrincipal;
@@ -19,7 +21,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * docs/configuration.md's defaults are the code's: each service's settings are read, as its main reads them, from an
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConfigurationDefaultsTest {
 
-    private static final Pattern ROW = Pattern.compile("^\\| `(SECKILL_[A-Z0-9_]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
+    private static final Pattern ROW =
+            Pattern.compile("^\\| `(SECKILL_[A-Z0-9_]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
     /** Secrets and passwords: development's published values are documented as such, never printed. */
     private static final Pattern SECRET = Pattern.compile("PASSWORD|SECRET");
     /** A default under the JVM's temporary directory is documented under {@code $TMPDIR}. */
@@ -37,9 +39,11 @@ class ConfigurationDefaultsTest {
     /** Each service's settings, read as its main reads them. */
     private static final Map<String, Function<Env, Object>> SERVICES = Map.of(
             "ingress-api", env -> IngressConfig.from(env, InfraAddresses.forRedisUser(env, KafkaPrincipal.INGRESS)),
-            "stream-processor", env -> StreamProcessorConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.STREAM_PROCESSOR)),
+            "stream-processor",
+                    env -> StreamProcessorConfig.from(env, InfraAddresses.from(env, KafkaPrincipal.STREAM_PROCESSOR)),
             "db-sink", env -> DbSinkConfig.from(env, InfraAddresses.forMySqlUser(env, KafkaPrincipal.DB_SINK)),
-            "reconciler", env -> ReconcilerConfig.from(env, InfraAddresses.forRedisUser(env, KafkaPrincipal.RECONCILER)));
+            "reconciler",
+                    env -> ReconcilerConfig.from(env, InfraAddresses.forRedisUser(env, KafkaPrincipal.RECONCILER)));
     /** What a service cannot start without in either mode (the run command's servers.env gives development values). */
     private static final Map<String, String> REQUIRED = Map.of(
             "SECKILL_TOKEN_SECRET", "a buyers' secret of this test alone, 32+ bytes",
@@ -69,7 +73,9 @@ class ConfigurationDefaultsTest {
             settings.putAll(mode);
             Env env = new Env(settings).observed((name, value) -> given.computeIfAbsent(name, unseen -> new TreeSet<>())
                     .add(value.replace(TEMP_DIRECTORY, "$TMPDIR")));
-            SERVICES.forEach((service, read) -> assertThat(read.apply(env)).as("%s in %s", service, mode.get("SECKILL_MODE")).isNotNull());
+            SERVICES.forEach((service, read) -> assertThat(read.apply(env))
+                    .as("%s in %s", service, mode.get("SECKILL_MODE"))
+                    .isNotNull());
         }
         given.keySet().removeIf(name -> SECRET.matcher(name).find());
         given.values().forEach(values -> values.remove(""));
@@ -80,7 +86,9 @@ class ConfigurationDefaultsTest {
         given.forEach((name, values) -> {
             softly.assertThat(documented).as(name).containsKey(name);
             for (String each : values) {
-                softly.assertThat(documented.getOrDefault(name, "")).as("%s's default", name).contains("`" + each + "`");
+                softly.assertThat(documented.getOrDefault(name, ""))
+                        .as("%s's default", name)
+                        .contains("`" + each + "`");
             }
         });
         softly.assertAll();

@@ -50,18 +50,23 @@ class DeadLetterIT {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
 
             String next = pipeline.http.buy(sku, "after-poison", 1).orderId();
-            await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("after-poison", next)));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("after-poison", next)));
 
             List<ConsumerRecord<byte[], byte[]>> dead = kafka.readAll(Topic.DEAD_LETTERS.topicName()).stream()
                     .filter(record -> Arrays.equals(record.value(), poison)).toList();
             assertThat(dead).hasSize(1);
-            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.REASON)).contains("undecodable OrderRequested");
-            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topic.ORDER_REQUESTS.topicName());
-            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.STAGE)).isEqualTo("stream-processor");
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.REASON))
+                    .contains("undecodable OrderRequested");
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                    .isEqualTo(Topic.ORDER_REQUESTS.topicName());
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.STAGE))
+                    .isEqualTo("stream-processor");
         }
         await().atMost(Duration.ofSeconds(30)).until(() ->
                 pipeline.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.RECORD_VALUE.eq(poison)));
-        assertThat(pipeline.sql().fetchValue(DEAD_LETTERS.REASON, DEAD_LETTERS.RECORD_VALUE.eq(poison))).contains("undecodable");
+        assertThat(pipeline.sql().fetchValue(DEAD_LETTERS.REASON, DEAD_LETTERS.RECORD_VALUE.eq(poison)))
+                .contains("undecodable");
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isEqualTo(4);
         await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.saleStore.state(sku).pending() == 0);
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(4);
@@ -73,11 +78,21 @@ class DeadLetterIT {
         pipeline.http.openSale(sku, 5, 1);
         String orderId = UUID.randomUUID().toString();
         // As the ingress would leave it: reserved, PENDING, in the outbox; but its record breaks the contract.
-        assertThat(pipeline.saleStore.reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli(), false).reservation())
+        assertThat(pipeline.saleStore
+                        .reserve(sku, orderId, "doomed", 1, Instant.now().toEpochMilli(), false)
+                        .reservation())
                 .isEqualTo(Reservation.RESERVED);
         statuses.putAll(List.of(OrderView.pending(new OrderFacts(orderId, sku, "doomed", 1))));
         byte[] poison = zeroQuantity(OrderRequested.of(orderId, sku, "doomed", 1, Instant.now()));
-        new Outbox().insert(pipeline.sql(), List.of(new Outbox.NewRow(new OrderFacts(orderId, sku, "doomed", 1), new String(poison, StandardCharsets.UTF_8), null, Instant.now().plusSeconds(3600), TraceParent.start().toString())));
+        new Outbox()
+                .insert(
+                        pipeline.sql(),
+                        List.of(new Outbox.NewRow(
+                                new OrderFacts(orderId, sku, "doomed", 1),
+                                new String(poison, StandardCharsets.UTF_8),
+                                null,
+                                Instant.now().plusSeconds(3600),
+                                TraceParent.start().toString())));
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku), poison);
@@ -88,7 +103,10 @@ class DeadLetterIT {
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(5);
         assertThat(pipeline.saleStore.state(sku).pending()).isZero();
         assertThat(pipeline.probe.heldBy(sku, "doomed")).isZero();
-        assertThat(pipeline.sql().fetchCount(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId).and(DEAD_LETTERS.RELEASED.isTrue()))).isEqualTo(1);
+        assertThat(pipeline.sql()
+                        .fetchCount(
+                                DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId).and(DEAD_LETTERS.RELEASED.isTrue())))
+                .isEqualTo(1);
         assertThat(pipeline.sql().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(orderId))).isNotNull();
         Reply status = pipeline.http.order("doomed", orderId);
         assertThat(status.json().path("status").asText()).isEqualTo("REJECTED");
@@ -100,14 +118,16 @@ class DeadLetterIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 5, 1);
         String orderId = pipeline.http.buy(sku, "kept", 1).orderId();
-        await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("kept", orderId)));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("kept", orderId)));
 
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             kafka.send(Topic.ORDER_REQUESTS.topicName(), Long.toString(sku),
                     zeroQuantity(OrderRequested.of(orderId, sku, "kept", 1, Instant.now())));
         }
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId)));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> pipeline.sql().fetchExists(DEAD_LETTERS, DEAD_LETTERS.ORDER_ID.eq(orderId)));
         assertThat(pipeline.sql().fetchValue(DEAD_LETTERS.RELEASED, DEAD_LETTERS.ORDER_ID.eq(orderId))).isFalse();
         assertThat(pipeline.saleStore.state(sku).stock()).isEqualTo(4);
         assertThat(pipeline.probe.heldBy(sku, "kept")).isEqualTo(1);
@@ -115,6 +135,8 @@ class DeadLetterIT {
     }
 
     private static byte[] zeroQuantity(OrderRequested order) {
-        return EventJson.encodeToString(order).replace("\"quantity\":1", "\"quantity\":0").getBytes(StandardCharsets.UTF_8);
+        return EventJson.encodeToString(order)
+                .replace("\"quantity\":1", "\"quantity\":0")
+                .getBytes(StandardCharsets.UTF_8);
     }
 }

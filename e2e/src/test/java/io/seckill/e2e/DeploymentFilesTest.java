@@ -9,8 +9,6 @@ import io.seckill.config.PlaintextNetwork;
 import io.seckill.redisstate.RedisRelease;
 import io.seckill.schemas.redis.RedisUser;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -67,7 +64,9 @@ class DeploymentFilesTest {
         for (String name : SERVICES) {
             Map<String, Object> service = services().get(name);
             assertThat(service).as(name + " runs the built image").containsEntry("image", "seckill:local");
-            assertThat(Duration.ofSeconds(seconds((String) service.get("stop_grace_period")))).as(name).isGreaterThan(LONGEST_SHUTDOWN);
+            assertThat(Duration.ofSeconds(seconds((String) service.get("stop_grace_period"))))
+                    .as(name)
+                    .isGreaterThan(LONGEST_SHUTDOWN);
             String port = (String) environment(service).get("SECKILL_MANAGEMENT_PORT");
             assertThat(healthcheck(service)).as(name).isEqualTo(List.of("CMD", "bin/seckill", "ready", port));
         }
@@ -77,16 +76,25 @@ class DeploymentFilesTest {
     void prometheusScrapesEveryServiceOnItsManagementPort() {
         String prometheus = CodeVariables.read(REPO.resolve("compose/prometheus.yml"));
         for (String name : SERVICES) {
-            assertThat(prometheus).contains("\"" + name + ":" + environment(services().get(name)).get("SECKILL_MANAGEMENT_PORT") + "\"");
+            assertThat(prometheus)
+                    .contains("\"" + name + ":"
+                            + environment(services().get(name)).get("SECKILL_MANAGEMENT_PORT") + "\"");
         }
     }
 
     @Test
     void theGrafanaDashboardIsValidJsonWithPanelsOnTheBusinessFigures() throws IOException {
-        JsonNode dashboard = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve("compose/grafana/dashboards/seckill.json")));
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(CodeVariables.read(REPO.resolve("compose/grafana/dashboards/seckill.json")));
         String queries = dashboard.path("panels").findValues("expr").toString();
-        assertThat(queries).contains("seckill_orders_decided_total", "seckill_consumer_group_lag", "seckill_outbox_backlog",
-                "seckill_sku_pending_reservations", "seckill_sku_drift", "seckill_dead_letters_total");
+        assertThat(queries)
+                .contains(
+                        "seckill_orders_decided_total",
+                        "seckill_consumer_group_lag",
+                        "seckill_outbox_backlog",
+                        "seckill_sku_pending_reservations",
+                        "seckill_sku_drift",
+                        "seckill_dead_letters_total");
     }
 
     @Test
@@ -95,9 +103,13 @@ class DeploymentFilesTest {
         String kafka = only(Pattern.compile("<kafka.version>([^<]+)</kafka.version>"), pom);
         String java = only(Pattern.compile("<maven.compiler.release>([^<]+)</maven.compiler.release>"), pom);
         assertThat(services().get("kafka").get("image")).isEqualTo("apache/kafka:" + kafka);
-        assertThat(CodeVariables.read(REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"apache/kafka:" + kafka + "\"");
+        assertThat(CodeVariables.read(
+                        REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java")))
+                .contains("\"apache/kafka:" + kafka + "\"");
         String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
-        assertThat(dockerfile).contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build").contains("FROM eclipse-temurin:" + java + "-jre");
+        assertThat(dockerfile)
+                .contains("FROM maven:3.9-eclipse-temurin-" + java + " AS build")
+                .contains("FROM eclipse-temurin:" + java + "-jre");
     }
 
     /**
@@ -107,11 +119,16 @@ class DeploymentFilesTest {
     @Test
     void composeRunsAFixedRedisAdminsApartAndBuildsWithoutItsSecrets() {
         String redis = String.valueOf(services().get("redis").get("image"));
-        assertThat(RedisRelease.lacking("redis_version:" + redis.substring(redis.indexOf(':') + 1))).as(redis).isEmpty();
-        assertThat(CodeVariables.read(REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java"))).contains("\"" + redis + "\"");
+        assertThat(RedisRelease.lacking("redis_version:" + redis.substring(redis.indexOf(':') + 1)))
+                .as(redis)
+                .isEmpty();
+        assertThat(CodeVariables.read(
+                        REPO.resolve("tools/local-infra/src/main/java/io/seckill/localinfra/Containers.java")))
+                .contains("\"" + redis + "\"");
         Map<String, Object> ingress = environment(services().get("ingress-api"));
         assertThat(ingress).containsKeys(TokenSettings.ADMIN_SECRET, TokenSettings.ADMIN_ISSUER);
-        assertThat(String.valueOf(ingress.get(TokenSettings.ADMIN_SECRET))).isNotEqualTo(String.valueOf(ingress.get(TokenSettings.SECRET)));
+        assertThat(String.valueOf(ingress.get(TokenSettings.ADMIN_SECRET)))
+                .isNotEqualTo(String.valueOf(ingress.get(TokenSettings.SECRET)));
         for (String name : SERVICES) {
             assertThat(environment(services().get(name))).as(name).containsEntry(PlaintextNetwork.SETTING, "true");
         }
@@ -121,15 +138,26 @@ class DeploymentFilesTest {
     /** Built by the package phase before this module's tests; the image ships each next to its jar. */
     @Test
     void everyServiceHasACycloneDxSbomOfWhatItShipsAndTheImageCarriesIt() throws IOException {
-        Map<String, String> mainLibrary = Map.of("ingress-api", "javalin", "stream-processor", "kafka-streams", "db-sink", "jooq",
-                "reconciler", "kafka-clients");
+        Map<String, String> mainLibrary = Map.of(
+                "ingress-api",
+                "javalin",
+                "stream-processor",
+                "kafka-streams",
+                "db-sink",
+                "jooq",
+                "reconciler",
+                "kafka-clients");
         String dockerfile = CodeVariables.read(REPO.resolve("Dockerfile"));
         for (String name : SERVICES) {
-            JsonNode bom = new ObjectMapper().readTree(CodeVariables.read(REPO.resolve("services").resolve(name).resolve("target/bom.json")));
+            JsonNode bom = new ObjectMapper()
+                    .readTree(CodeVariables.read(
+                            REPO.resolve("services").resolve(name).resolve("target/bom.json")));
             assertThat(bom.path("bomFormat").asText()).as(name).isEqualTo("CycloneDX");
             assertThat(bom.path("metadata").path("component").path("name").asText()).as(name).isEqualTo(name);
             assertThat(bom.path("components").findValuesAsText("name")).as(name).contains(mainLibrary.get(name));
-            assertThat(dockerfile).contains("COPY --from=build /src/services/" + name + "/target/bom.json services/" + name + "/target/");
+            assertThat(dockerfile)
+                    .contains("COPY --from=build /src/services/" + name + "/target/bom.json services/" + name
+                            + "/target/");
         }
     }
 
@@ -151,27 +179,51 @@ class DeploymentFilesTest {
     void composeHoldsNoSecretAndRefusesToStartWithoutEachOne() {
         String file = CodeVariables.read(REPO.resolve("docker-compose.yml"));
         Set<String> required = CodeVariables.matches(REQUIRED_REFERENCE, file);
-        assertThat(required).contains("MYSQL_ROOT_PASSWORD", "SECKILL_MIGRATION_MYSQL_PASSWORD", "MYSQL_INGRESS_PASSWORD", "MYSQL_ADMIN_PASSWORD",
-                "MYSQL_DB_SINK_PASSWORD", "MYSQL_RECONCILER_PASSWORD", "REDIS_INGRESS_PASSWORD", "REDIS_RECONCILER_PASSWORD",
-                "SECKILL_TOKEN_SECRET", "SECKILL_TOKEN_ISSUER", "SECKILL_ADMIN_TOKEN_SECRET", "SECKILL_ADMIN_TOKEN_ISSUER", "GRAFANA_ADMIN_PASSWORD", "KAFKA_BROKER_PASSWORD", "KAFKA_OPERATOR_PASSWORD",
-                "KAFKA_INGRESS_PASSWORD", "KAFKA_STREAM_PROCESSOR_PASSWORD", "KAFKA_DB_SINK_PASSWORD",
-                "KAFKA_RECONCILER_PASSWORD", "KAFKA_TRANSACTION_REPAIR_PASSWORD");
+        assertThat(required)
+                .contains(
+                        "MYSQL_ROOT_PASSWORD",
+                        "SECKILL_MIGRATION_MYSQL_PASSWORD",
+                        "MYSQL_INGRESS_PASSWORD",
+                        "MYSQL_ADMIN_PASSWORD",
+                        "MYSQL_DB_SINK_PASSWORD",
+                        "MYSQL_RECONCILER_PASSWORD",
+                        "REDIS_INGRESS_PASSWORD",
+                        "REDIS_RECONCILER_PASSWORD",
+                        "SECKILL_TOKEN_SECRET",
+                        "SECKILL_TOKEN_ISSUER",
+                        "SECKILL_ADMIN_TOKEN_SECRET",
+                        "SECKILL_ADMIN_TOKEN_ISSUER",
+                        "GRAFANA_ADMIN_PASSWORD",
+                        "KAFKA_BROKER_PASSWORD",
+                        "KAFKA_OPERATOR_PASSWORD",
+                        "KAFKA_INGRESS_PASSWORD",
+                        "KAFKA_STREAM_PROCESSOR_PASSWORD",
+                        "KAFKA_DB_SINK_PASSWORD",
+                        "KAFKA_RECONCILER_PASSWORD",
+                        "KAFKA_TRANSACTION_REPAIR_PASSWORD");
         Matcher references = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]*)\\}").matcher(file);
         while (references.find()) {
-            assertThat(references.group(2)).as("the refusal names " + references.group(1)).contains(references.group(1));
+            assertThat(references.group(2))
+                    .as("the refusal names " + references.group(1))
+                    .contains(references.group(1));
         }
-        services().forEach((name, service) -> environment(service).forEach((variable, value) -> {
-            if (SECRET_NAME.matcher(variable).find()) {
-                assertThat(String.valueOf(value)).as(name + " " + variable + " is a required reference, never a value").matches("\\$\\{[A-Z_]+:\\?[^}]+\\}");
-            }
-        }));
+        services()
+                .forEach((name, service) -> environment(service).forEach((variable, value) -> {
+                    if (SECRET_NAME.matcher(variable).find()) {
+                        assertThat(String.valueOf(value))
+                                .as(name + " " + variable + " is a required reference, never a value")
+                                .matches("\\$\\{[A-Z_]+:\\?[^}]+\\}");
+                    }
+                }));
         assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_REDIS_URL")))
                 .startsWith("redis://" + RedisUser.INGRESS.user() + ":${REDIS_INGRESS_PASSWORD:?");
         assertThat(String.valueOf(environment(services().get("reconciler")).get("SECKILL_REDIS_URL")))
                 .startsWith("redis://" + RedisUser.RECONCILER.user() + ":${REDIS_RECONCILER_PASSWORD:?");
         String example = CodeVariables.read(REPO.resolve(".env.example"));
         for (String name : required) {
-            assertThat(example).as(".env.example lists " + name + " for the user to set").containsPattern("(?m)^" + name + "=$");
+            assertThat(example)
+                    .as(".env.example lists " + name + " for the user to set")
+                    .containsPattern("(?m)^" + name + "=$");
         }
         assertThat(CodeVariables.read(REPO.resolve(".gitignore"))).containsPattern("(?m)^\\.env$");
     }
@@ -194,39 +246,67 @@ class DeploymentFilesTest {
             }
         });
         Map<String, Object> grafana = environment(services().get("grafana"));
-        assertThat(grafana).containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "false").containsKey("GF_SECURITY_ADMIN_PASSWORD");
+        assertThat(grafana)
+                .containsEntry("GF_AUTH_ANONYMOUS_ENABLED", "false")
+                .containsKey("GF_SECURITY_ADMIN_PASSWORD");
         String redis = String.valueOf(services().get("redis").get("entrypoint"));
         assertThat(redis).contains("user default off").contains("--aclfile")
                 .doesNotContain("requirepass").contains("--maxmemory ").contains("--maxmemory-policy volatile-lru");
         for (RedisUser user : RedisUser.values()) {
-            assertThat(redis).as("each service's Redis user has the catalogue's rules, no more").contains("user " + user.user() + " reset on >%s " + user.rules() + "\\n");
+            assertThat(redis)
+                    .as("each service's Redis user has the catalogue's rules, no more")
+                    .contains("user " + user.user() + " reset on >%s " + user.rules() + "\\n");
         }
         assertThat(redis).doesNotContain("+@all").doesNotContain("~*");
-        Map<String, String> mysqlPasswords = Map.of("ingress-api", "MYSQL_INGRESS_PASSWORD", "db-sink", "MYSQL_DB_SINK_PASSWORD",
-                "reconciler", "MYSQL_RECONCILER_PASSWORD");
+        Map<String, String> mysqlPasswords = Map.of(
+                "ingress-api",
+                "MYSQL_INGRESS_PASSWORD",
+                "db-sink",
+                "MYSQL_DB_SINK_PASSWORD",
+                "reconciler",
+                "MYSQL_RECONCILER_PASSWORD");
         for (String name : SERVICES) {
-            // Each its own account (the default of SECKILL_MYSQL_USER), with a password of its own; the stream-processor none.
-            assertThat(environment(services().get(name))).as(name).doesNotContainKey("SECKILL_MYSQL_USER")
+            // Each its own account (the default of SECKILL_MYSQL_USER), with a password of its own; the
+            // stream-processor none.
+            assertThat(environment(services().get(name)))
+                    .as(name)
+                    .doesNotContainKey("SECKILL_MYSQL_USER")
                     .doesNotContainKey("SECKILL_MIGRATION_MYSQL_USER");
             if (mysqlPasswords.containsKey(name)) {
-                assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_MYSQL_PASSWORD"))).as(name + "'s MySQL password")
+                assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_MYSQL_PASSWORD")))
+                        .as(name + "'s MySQL password")
                         .startsWith("${" + mysqlPasswords.get(name) + ":?");
             } else {
-                assertThat(environment(services().get(name))).as(name + " uses no MySQL").doesNotContainKey("SECKILL_MYSQL_PASSWORD");
+                assertThat(environment(services().get(name)))
+                        .as(name + " uses no MySQL")
+                        .doesNotContainKey("SECKILL_MYSQL_PASSWORD");
             }
-            assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for the schema").contains("migrate");
-            assertThat(String.valueOf(services().get(name).get("depends_on"))).as(name + " waits for its Kafka login and ACLs").contains("kafka-acls");
-            assertThat(environment(services().get(name))).as(name + " logs in to Kafka").containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
+            assertThat(String.valueOf(services().get(name).get("depends_on")))
+                    .as(name + " waits for the schema")
+                    .contains("migrate");
+            assertThat(String.valueOf(services().get(name).get("depends_on")))
+                    .as(name + " waits for its Kafka login and ACLs")
+                    .contains("kafka-acls");
+            assertThat(environment(services().get(name)))
+                    .as(name + " logs in to Kafka")
+                    .containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
                     .doesNotContainKey("SECKILL_KAFKA_USER");
-            assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_KAFKA_PASSWORD"))).as(name + " has a password of its own")
-                    .contains("KAFKA_" + name.replace("-api", "").replace('-', '_').toUpperCase(java.util.Locale.ROOT) + "_PASSWORD");
+            assertThat(String.valueOf(environment(services().get(name)).get("SECKILL_KAFKA_PASSWORD")))
+                    .as(name + " has a password of its own")
+                    .contains("KAFKA_"
+                            + name.replace("-api", "").replace('-', '_').toUpperCase(java.util.Locale.ROOT)
+                            + "_PASSWORD");
         }
-        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_ADMIN_MYSQL_PASSWORD"))).as("the admin listener's own")
+        assertThat(String.valueOf(environment(services().get("ingress-api")).get("SECKILL_ADMIN_MYSQL_PASSWORD")))
+                .as("the admin listener's own")
                 .startsWith("${MYSQL_ADMIN_PASSWORD:?");
         Map<String, Object> kafka = environment(services().get("kafka"));
-        assertThat(kafka).containsEntry("KAFKA_AUTHORIZER_CLASS_NAME", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
+        assertThat(kafka)
+                .containsEntry("KAFKA_AUTHORIZER_CLASS_NAME", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
                 .containsEntry("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND", "false");
-        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP"))).as("every listener authenticates").doesNotContainPattern(":PLAINTEXT");
+        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP")))
+                .as("every listener authenticates")
+                .doesNotContainPattern(":PLAINTEXT");
         assertThat(services().get("kafka-acls").get("command")).isEqualTo(List.of("kafka-acls", "--apply"));
         assertThat(services().get("migrate").get("command")).isEqualTo(List.of("migrate"));
     }

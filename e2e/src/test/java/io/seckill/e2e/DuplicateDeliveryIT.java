@@ -24,7 +24,8 @@ class DuplicateDeliveryIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 10, 1);
         String orderId = pipeline.http.buy(sku, "dup-buyer", 1).orderId();
-        byte[] event = pipeline.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(orderId)).getBytes(StandardCharsets.UTF_8);
+        byte[] event =
+                pipeline.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(orderId)).getBytes(StandardCharsets.UTF_8);
 
         try (KafkaProbe kafka = new KafkaProbe(pipeline.infra.kafka())) {
             // The relay's re-send and a producer retry, both through the de-duplicating stream...
@@ -36,7 +37,8 @@ class DuplicateDeliveryIT {
         // One SKU is one partition and is processed in order: once this later order is decided,
         // every copy above has been through the stream and the sink.
         String later = pipeline.http.buy(sku, "later-buyer", 1).orderId();
-        await().atMost(Duration.ofSeconds(60)).until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("later-buyer", later)));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "CONFIRMED".equals(pipeline.http.orderStatus("later-buyer", later)));
 
         assertThat(pipeline.http.orderStatus("dup-buyer", orderId)).isEqualTo("CONFIRMED");
         assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.ORDER_ID.eq(orderId))).isEqualTo(1);

@@ -67,11 +67,16 @@ class FlashSaleIT {
             assertThat(reply.code()).isIn("SOLD_OUT", "PURCHASE_LIMIT_REACHED");
         });
 
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(accepted).allSatisfy(purchase -> assertThat(
-                        pipeline.http.orderStatus(purchase.userId(), purchase.reply().orderId())).isEqualTo("CONFIRMED")));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(accepted)
+                        .allSatisfy(purchase -> assertThat(pipeline.http.orderStatus(
+                                        purchase.userId(), purchase.reply().orderId()))
+                                .isEqualTo("CONFIRMED")));
 
-        assertThat(pipeline.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)))).isEqualTo(STOCK);
+        assertThat(pipeline.sql()
+                        .fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))))
+                .isEqualTo(STOCK);
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
         assertThat(pipeline.sql().select(ORDERS.USER_ID).from(ORDERS).where(ORDERS.SKU_ID.eq(sku))
                 .groupBy(ORDERS.USER_ID).having(DSL.count().gt(1)).fetch()).isEmpty();
@@ -82,7 +87,8 @@ class FlashSaleIT {
     }
 
     /**
-     * One SKU's 240 units split over 8 buckets, limit 1, 240 buyers asking once at the same time: every one of them wins
+     * One SKU's 240 units split over 8 buckets, limit 1, 240 buyers asking once at the same time: every one of them
+     * wins
      * (none is told sold out while a bucket holds a unit) and is confirmed, then the next is told sold out.
      */
     @Test
@@ -98,11 +104,17 @@ class FlashSaleIT {
             return new Purchase(userId, pipeline.http.buy(sku, userId, 1));
         });
 
-        assertThat(purchases).allSatisfy(purchase -> assertThat(purchase.reply().status()).as(purchase.reply().body()).isEqualTo(202));
+        assertThat(purchases)
+                .allSatisfy(purchase -> assertThat(purchase.reply().status())
+                        .as(purchase.reply().body())
+                        .isEqualTo(202));
         assertThat(pipeline.http.buy(sku, "bucketed-late", 1).code()).isEqualTo("SOLD_OUT");
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(purchases).allSatisfy(purchase -> assertThat(
-                        pipeline.http.orderStatus(purchase.userId(), purchase.reply().orderId())).isEqualTo("CONFIRMED")));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(purchases)
+                        .allSatisfy(purchase -> assertThat(pipeline.http.orderStatus(
+                                        purchase.userId(), purchase.reply().orderId()))
+                                .isEqualTo("CONFIRMED")));
         assertThat(pipeline.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).isZero();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             JsonNode figures = pipeline.http.figures(sku).json();

@@ -53,12 +53,16 @@ class KubernetesManifestsTest {
 
     private static final Path MANIFESTS = CodeVariables.REPO.resolve("deploy/kubernetes");
     private static final Set<String> WORKLOADS = Set.of("ingress-api", "stream-processor", "db-sink", "reconciler");
-    /** The stores' ports each service may reach (besides DNS): Kafka 9092, Redis 6379, MySQL 3306, an identity provider's JWKS 443. */
+    /**
+     * The stores' ports each service may reach (besides DNS): Kafka 9092, Redis 6379, MySQL 3306, an identity
+     * provider's JWKS 443.
+     */
     private static final Map<String, Set<Integer>> EGRESS = Map.of(
             "ingress-api", Set.of(9092, 6379, 3306, 443),
             "stream-processor", Set.of(9092),
             "db-sink", Set.of(9092, 3306),
             "reconciler", Set.of(9092, 6379, 3306));
+
     private static final int DNS = 53;
     private static final Set<String> AUTOSCALED = Set.of("stream-processor", "db-sink");
 
@@ -80,58 +84,97 @@ class KubernetesManifestsTest {
         Map<String, PodTemplateSpec> workloads = workloads(objects);
         assertThat(workloads.keySet()).isEqualTo(WORKLOADS);
         Set<String> codeReads = CodeVariables.all();
-        ConfigMap settings = only(objects, ConfigMap.class).stream().filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
-                .findFirst().orElseThrow();
-        assertThat(settings.getData().keySet()).allMatch(name -> !name.startsWith("SECKILL_") || codeReads.contains(name));
+        ConfigMap settings = only(objects, ConfigMap.class).stream()
+                .filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(settings.getData().keySet())
+                .allMatch(name -> !name.startsWith("SECKILL_") || codeReads.contains(name));
 
         workloads.forEach((name, template) -> {
             PodSpec pod = template.getSpec();
-            assertThat(pod.getSecurityContext().getRunAsNonRoot()).as("%s runs as non-root", name).isTrue();
+            assertThat(pod.getSecurityContext().getRunAsNonRoot())
+                    .as("%s runs as non-root", name)
+                    .isTrue();
             assertThat(pod.getSecurityContext().getRunAsUser()).as(name).isPositive();
             assertThat(pod.getContainers()).hasSize(1);
             Container container = pod.getContainers().get(0);
-            assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).as("%s's root filesystem is read-only", name).isTrue();
-            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(name).isFalse();
-            assertThat(container.getSecurityContext().getCapabilities().getDrop()).as(name).contains("ALL");
-            for (Map<String, Quantity> bounds : List.of(container.getResources().getRequests(), container.getResources().getLimits())) {
+            assertThat(container.getSecurityContext().getReadOnlyRootFilesystem())
+                    .as("%s's root filesystem is read-only", name)
+                    .isTrue();
+            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation())
+                    .as(name)
+                    .isFalse();
+            assertThat(container.getSecurityContext().getCapabilities().getDrop())
+                    .as(name)
+                    .contains("ALL");
+            for (Map<String, Quantity> bounds : List.of(
+                    container.getResources().getRequests(),
+                    container.getResources().getLimits())) {
                 assertThat(bounds).as("%s's requests and limits", name).containsKeys("cpu", "memory");
             }
-            int managementPort = Integer.parseInt(env(container, "SECKILL_MANAGEMENT_PORT").getValue());
+            int managementPort =
+                    Integer.parseInt(env(container, "SECKILL_MANAGEMENT_PORT").getValue());
             for (Probe probe : List.of(container.getReadinessProbe(), container.getLivenessProbe())) {
-                assertThat(port(container, probe.getHttpGet().getPort().getStrVal())).as("%s probes its management port", name).isEqualTo(managementPort);
+                assertThat(port(container, probe.getHttpGet().getPort().getStrVal()))
+                        .as("%s probes its management port", name)
+                        .isEqualTo(managementPort);
             }
             assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/ready");
             assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health");
             for (EnvVar variable : container.getEnv()) {
-                assertThat(codeReads).as("%s sets %s, which the code reads", name, variable.getName()).contains(variable.getName());
-                if (variable.getName().matches(".*(PASSWORD|SECRET)") || variable.getName().equals("SECKILL_REDIS_URL")) {
-                    assertThat(variable.getValue()).as("%s's %s is no literal", name, variable.getName()).isNull();
-                    assertThat(variable.getValueFrom().getSecretKeyRef()).as("%s's %s comes from a Secret", name, variable.getName()).isNotNull();
+                assertThat(codeReads)
+                        .as("%s sets %s, which the code reads", name, variable.getName())
+                        .contains(variable.getName());
+                if (variable.getName().matches(".*(PASSWORD|SECRET)")
+                        || variable.getName().equals("SECKILL_REDIS_URL")) {
+                    assertThat(variable.getValue())
+                            .as("%s's %s is no literal", name, variable.getName())
+                            .isNull();
+                    assertThat(variable.getValueFrom().getSecretKeyRef())
+                            .as("%s's %s comes from a Secret", name, variable.getName())
+                            .isNotNull();
                 }
             }
-            assertThat(only(objects, PodDisruptionBudget.class)).as("%s has a disruption budget", name)
+            assertThat(only(objects, PodDisruptionBudget.class))
+                    .as("%s has a disruption budget", name)
                     .anyMatch(budget -> selects(budget.getSpec().getSelector().getMatchLabels(), template));
             NetworkPolicy policy = only(objects, NetworkPolicy.class).stream()
-                    .filter(candidate -> !candidate.getSpec().getPodSelector().getMatchLabels().isEmpty())
-                    .filter(candidate -> selects(candidate.getSpec().getPodSelector().getMatchLabels(), template))
-                    .findFirst().orElseThrow(() -> new AssertionError(name + " has no network policy of its own"));
+                    .filter(candidate -> !candidate
+                            .getSpec()
+                            .getPodSelector()
+                            .getMatchLabels()
+                            .isEmpty())
+                    .filter(candidate ->
+                            selects(candidate.getSpec().getPodSelector().getMatchLabels(), template))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(name + " has no network policy of its own"));
             assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
-            Set<Integer> reached = policy.getSpec().getEgress().stream().flatMap(rule -> rule.getPorts().stream())
-                    .map(NetworkPolicyPort::getPort).map(port -> port.getIntVal()).collect(Collectors.toSet());
+            Set<Integer> reached = policy.getSpec().getEgress().stream()
+                    .flatMap(rule -> rule.getPorts().stream())
+                    .map(NetworkPolicyPort::getPort)
+                    .map(port -> port.getIntVal())
+                    .collect(Collectors.toSet());
             reached.remove(DNS);
             assertThat(reached).as("the ports %s reaches", name).isEqualTo(EGRESS.get(name));
         });
-        assertThat(only(objects, NetworkPolicy.class)).as("everything else is denied")
-                .anyMatch(policy -> policy.getSpec().getPodSelector().getMatchLabels() == null || policy.getSpec().getPodSelector().getMatchLabels().isEmpty());
+        assertThat(only(objects, NetworkPolicy.class))
+                .as("everything else is denied")
+                .anyMatch(policy -> policy.getSpec().getPodSelector().getMatchLabels() == null
+                        || policy.getSpec().getPodSelector().getMatchLabels().isEmpty());
 
         int partitions = Integer.parseInt(settings.getData().get("SECKILL_TOPIC_PARTITIONS"));
         Map<String, HorizontalPodAutoscaler> autoscalers = only(objects, HorizontalPodAutoscaler.class).stream()
                 .collect(Collectors.toMap(hpa -> hpa.getSpec().getScaleTargetRef().getName(), hpa -> hpa));
         assertThat(autoscalers.keySet()).isEqualTo(AUTOSCALED);
         autoscalers.forEach((name, hpa) -> {
-            assertThat(hpa.getSpec().getMaxReplicas()).as("%s never scales past the partitions", name).isLessThanOrEqualTo(partitions);
-            assertThat(hpa.getSpec().getMetrics()).as("%s scales by its consumer group's lag", name)
-                    .anyMatch(metric -> metric.getExternal() != null && metric.getExternal().getMetric().getName().equals("seckill_consumer_group_lag"));
+            assertThat(hpa.getSpec().getMaxReplicas())
+                    .as("%s never scales past the partitions", name)
+                    .isLessThanOrEqualTo(partitions);
+            assertThat(hpa.getSpec().getMetrics())
+                    .as("%s scales by its consumer group's lag", name)
+                    .anyMatch(metric -> metric.getExternal() != null
+                            && metric.getExternal().getMetric().getName().equals("seckill_consumer_group_lag"));
         });
     }
 
@@ -146,44 +189,79 @@ class KubernetesManifestsTest {
         Container ingress = workloads(objects).get("ingress-api").getSpec().getContainers().get(0);
         String proxies = env(ingress, TrustedProxies.SETTING).getValue();
         assertThat(TrustedProxies.parse(proxies)).as("a list the ingress takes").hasToString(proxies.replace(" ", ""));
-        NetworkPolicy policy = only(objects, NetworkPolicy.class).stream().filter(candidate -> "ingress-api".equals(candidate.getMetadata().getName()))
-                .findFirst().orElseThrow();
+        NetworkPolicy policy = only(objects, NetworkPolicy.class).stream()
+                .filter(candidate ->
+                        "ingress-api".equals(candidate.getMetadata().getName()))
+                .findFirst()
+                .orElseThrow();
         int buyersPort = port(ingress, "http");
-        assertThat(policy.getSpec().getIngress()).filteredOn(rule -> rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == buyersPort))
-                .singleElement().satisfies(rule -> assertThat(rule.getFrom()).as("only from the ingress controller").singleElement()
-                        .satisfies(peer -> assertThat(peer.getNamespaceSelector().getMatchLabels()).containsKey("kubernetes.io/metadata.name")));
+        assertThat(policy.getSpec().getIngress())
+                .filteredOn(rule ->
+                        rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == buyersPort))
+                .singleElement()
+                .satisfies(rule -> assertThat(rule.getFrom())
+                        .as("only from the ingress controller")
+                        .singleElement()
+                        .satisfies(
+                                peer -> assertThat(peer.getNamespaceSelector().getMatchLabels())
+                                        .containsKey("kubernetes.io/metadata.name")));
     }
 
     /**
-     * Each service reaches MySQL as its own account (none names another with SECKILL_MYSQL_USER), with a password of its
-     * own from the Secret; the ingress's admin listener with one apart from the buyers'; the stream-processor with none.
+     * Each service reaches MySQL as its own account (none names another with SECKILL_MYSQL_USER), with a password of
+     * its
+     * own from the Secret; the ingress's admin listener with one apart from the buyers'; the stream-processor with
+     * none.
      * Redis likewise: a URL of its own (its ACL user) for each service that uses Redis.
      */
     @ParameterizedTest
     @ValueSource(strings = {"development", "production"})
     void eachServiceReachesMySqlAndRedisAsItsOwnUser(String overlay) throws Exception {
         List<KubernetesResource> objects = render(overlay);
-        ConfigMap settings = only(objects, ConfigMap.class).stream().filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
-                .findFirst().orElseThrow();
-        assertThat(settings.getData()).doesNotContainKey("SECKILL_MYSQL_USER").doesNotContainKey("SECKILL_ADMIN_MYSQL_USER");
+        ConfigMap settings = only(objects, ConfigMap.class).stream()
+                .filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(settings.getData())
+                .doesNotContainKey("SECKILL_MYSQL_USER")
+                .doesNotContainKey("SECKILL_ADMIN_MYSQL_USER");
         Map<String, String> keys = new HashMap<>();
         workloads(objects).forEach((name, template) -> {
             Container container = template.getSpec().getContainers().get(0);
-            assertThat(container.getEnv()).as(name).noneMatch(variable -> variable.getName().endsWith("MYSQL_USER"));
-            container.getEnv().stream().filter(variable -> variable.getName().endsWith("MYSQL_PASSWORD") || variable.getName().equals("SECKILL_REDIS_URL"))
-                    .forEach(variable -> assertThat(keys.put(name + " " + variable.getName(), variable.getValueFrom().getSecretKeyRef().getKey()))
+            assertThat(container.getEnv())
+                    .as(name)
+                    .noneMatch(variable -> variable.getName().endsWith("MYSQL_USER"));
+            container.getEnv().stream()
+                    .filter(variable -> variable.getName().endsWith("MYSQL_PASSWORD")
+                            || variable.getName().equals("SECKILL_REDIS_URL"))
+                    .forEach(variable -> assertThat(keys.put(
+                                    name + " " + variable.getName(),
+                                    variable.getValueFrom().getSecretKeyRef().getKey()))
                             .isNull());
         });
-        assertThat(keys).isEqualTo(Map.of("ingress-api SECKILL_MYSQL_PASSWORD", "ingress-api", "ingress-api SECKILL_ADMIN_MYSQL_PASSWORD", "admin",
-                "db-sink SECKILL_MYSQL_PASSWORD", "db-sink", "reconciler SECKILL_MYSQL_PASSWORD", "reconciler",
-                "ingress-api SECKILL_REDIS_URL", "ingress-api", "reconciler SECKILL_REDIS_URL", "reconciler"));
+        assertThat(keys)
+                .isEqualTo(Map.of(
+                        "ingress-api SECKILL_MYSQL_PASSWORD",
+                        "ingress-api",
+                        "ingress-api SECKILL_ADMIN_MYSQL_PASSWORD",
+                        "admin",
+                        "db-sink SECKILL_MYSQL_PASSWORD",
+                        "db-sink",
+                        "reconciler SECKILL_MYSQL_PASSWORD",
+                        "reconciler",
+                        "ingress-api SECKILL_REDIS_URL",
+                        "ingress-api",
+                        "reconciler SECKILL_REDIS_URL",
+                        "reconciler"));
     }
 
     /** Production reaches every store over verified TLS: nothing in the clear, and no setting that allows it. */
     @Test
     void productionTalksToItsStoresOverVerifiedTls() throws Exception {
-        ConfigMap settings = only(render("production"), ConfigMap.class).stream().filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
-                .findFirst().orElseThrow();
+        ConfigMap settings = only(render("production"), ConfigMap.class).stream()
+                .filter(map -> map.getMetadata().getName().startsWith("seckill-settings"))
+                .findFirst()
+                .orElseThrow();
         assertThat(settings.getData()).doesNotContainKey("SECKILL_MODE").doesNotContainKey(PlaintextNetwork.SETTING)
                 .containsEntry("SECKILL_KAFKA_SECURITY_PROTOCOL", "SASL_SSL");
         assertThat(settings.getData().get("SECKILL_MYSQL_URL")).contains("sslMode=VERIFY_IDENTITY");
@@ -192,9 +270,16 @@ class KubernetesManifestsTest {
     private static List<KubernetesResource> render(String overlay) throws IOException, InterruptedException {
         Process kustomize;
         try {
-            kustomize = new ProcessBuilder("kubectl", "kustomize", MANIFESTS.resolve("overlays").resolve(overlay).toString()).start();
+            kustomize = new ProcessBuilder(
+                            "kubectl",
+                            "kustomize",
+                            MANIFESTS.resolve("overlays").resolve(overlay).toString())
+                    .start();
         } catch (IOException missing) {
-            throw new AssertionError("rendering the manifests needs kubectl (its built-in Kustomize) on the PATH: bin/seckill test fetches one", missing);
+            throw new AssertionError(
+                    "rendering the manifests needs kubectl (its built-in Kustomize) on the PATH: bin/seckill test"
+                            + " fetches one",
+                    missing);
         }
         String rendered = new String(kustomize.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String errors = new String(kustomize.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -212,8 +297,14 @@ class KubernetesManifestsTest {
 
     private static Map<String, PodTemplateSpec> workloads(List<KubernetesResource> objects) {
         return Stream.concat(
-                        only(objects, Deployment.class).stream().map(deployment -> Map.entry(deployment.getMetadata().getName(), deployment.getSpec().getTemplate())),
-                        only(objects, StatefulSet.class).stream().map(set -> Map.entry(set.getMetadata().getName(), set.getSpec().getTemplate())))
+                        only(objects, Deployment.class).stream()
+                                .map(deployment -> Map.entry(
+                                        deployment.getMetadata().getName(),
+                                        deployment.getSpec().getTemplate())),
+                        only(objects, StatefulSet.class).stream()
+                                .map(set -> Map.entry(
+                                        set.getMetadata().getName(),
+                                        set.getSpec().getTemplate())))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
@@ -222,7 +313,9 @@ class KubernetesManifestsTest {
     }
 
     private static boolean selects(Map<String, String> selector, PodTemplateSpec template) {
-        return selector != null && !selector.isEmpty() && template.getMetadata().getLabels().entrySet().containsAll(selector.entrySet());
+        return selector != null
+                && !selector.isEmpty()
+                && template.getMetadata().getLabels().entrySet().containsAll(selector.entrySet());
     }
 
     private static EnvVar env(Container container, String name) {
@@ -231,15 +324,23 @@ class KubernetesManifestsTest {
     }
 
     private static int port(Container container, String name) {
-        return container.getPorts().stream().filter(port -> name.equals(port.getName())).map(ContainerPort::getContainerPort).findFirst()
+        return container.getPorts().stream()
+                .filter(port -> name.equals(port.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(container.getName() + " has no port named " + name));
     }
 
     private static String name(KubernetesResource object) {
-        return object instanceof HasMetadata named ? named.getKind() + " " + named.getMetadata().getName() : object.getClass().getSimpleName();
+        return object instanceof HasMetadata named
+                ? named.getKind() + " " + named.getMetadata().getName()
+                : object.getClass().getSimpleName();
     }
 
-    /** The paths of every field the model did not know (kept aside in an object's additionalProperties), walking the whole object. */
+    /**
+     * The paths of every field the model did not know (kept aside in an object's additionalProperties), walking the
+     * whole object.
+     */
     private static List<String> unknownFields(Object object, String path, IdentityHashMap<Object, Boolean> seen) {
         List<String> unknown = new ArrayList<>();
         if (object == null || seen.put(object, Boolean.TRUE) != null) {
@@ -260,7 +361,9 @@ class KubernetesManifestsTest {
             return unknown;
         }
         for (Method getter : object.getClass().getMethods()) {
-            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers()) || !getter.getName().startsWith("get")
+            if (getter.getParameterCount() != 0
+                    || Modifier.isStatic(getter.getModifiers())
+                    || !getter.getName().startsWith("get")
                     || getter.getDeclaringClass() == Object.class) {
                 continue;
             }

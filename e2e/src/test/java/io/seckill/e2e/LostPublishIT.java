@@ -7,11 +7,11 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
 import io.seckill.config.KafkaPrincipal;
-import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.IngressApi;
 import io.seckill.ingress.IngressConfig;
+import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.runtime.TestHost;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -32,9 +32,14 @@ class LostPublishIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 5, 1);
         InfraAddresses ingress = LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS);
-        InfraAddresses noKafka = new InfraAddresses(ingress.mysqlUrl(), ingress.mysqlUser(), ingress.mysqlPassword(), ingress.redis(),
+        InfraAddresses noKafka = new InfraAddresses(
+                ingress.mysqlUrl(),
+                ingress.mysqlUser(),
+                ingress.mysqlPassword(),
+                ingress.redis(),
                 new KafkaAccess("127.0.0.1:" + closedPort(), ingress.kafka().security()));
-        IngressConfig config = IngressConfig.from(pipeline.env.withDefault("SECKILL_KAFKA_MAX_BLOCK_MS", "300"), noKafka);
+        IngressConfig config =
+                IngressConfig.from(pipeline.env.withDefault("SECKILL_KAFKA_MAX_BLOCK_MS", "300"), noKafka);
 
         List<String> orderIds = new ArrayList<>();
         try (IngressApi cutOff = IngressApi.start(config, new TestHost().host())) {
@@ -51,7 +56,11 @@ class LostPublishIT {
                 assertThat(pipeline.http.orderStatus("lost-" + i, orderIds.get(i))).isEqualTo("CONFIRMED");
             }
         });
-        assertThat(pipeline.sql().select(OUTBOX.RELAY_ATTEMPTS).from(OUTBOX).where(OUTBOX.ID.in(orderIds)).fetch(OUTBOX.RELAY_ATTEMPTS))
+        assertThat(pipeline.sql()
+                        .select(OUTBOX.RELAY_ATTEMPTS)
+                        .from(OUTBOX)
+                        .where(OUTBOX.ID.in(orderIds))
+                        .fetch(OUTBOX.RELAY_ATTEMPTS))
                 .allSatisfy(attempts -> assertThat(attempts).isPositive());
     }
 

@@ -20,16 +20,32 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The rules the modules' layout keeps, read from the compiled main classes of every module on this test's class path. */
+/**
+ * The rules the modules' layout keeps, read from the compiled main classes of every module on this test's class path.
+ */
 class ModuleBoundariesTest {
 
-    private static final String[] SERVICES = {"io.seckill.ingress..", "io.seckill.streamprocessor..", "io.seckill.dbsink..",
-            "io.seckill.reconciler.."};
-    private static final String[] TOOLS = {"io.seckill.launcher..", "io.seckill.benchmark..", "io.seckill.faultmatrix..",
-            "io.seckill.baselines..", "io.seckill.processdriver..", "io.seckill.localinfra.."};
+    private static final String[] SERVICES = {
+        "io.seckill.ingress..", "io.seckill.streamprocessor..", "io.seckill.dbsink..", "io.seckill.reconciler.."
+    };
+    private static final String[] TOOLS = {
+        "io.seckill.launcher..",
+        "io.seckill.benchmark..",
+        "io.seckill.faultmatrix..",
+        "io.seckill.baselines..",
+        "io.seckill.processdriver..",
+        "io.seckill.localinfra.."
+    };
     /** A service as a tool may start it: its entry point and the settings it starts from. */
-    private static final Set<Class<?>> ENTRY_POINTS = Set.of(IngressApi.class, IngressConfig.class, StreamProcessor.class,
-            StreamProcessorConfig.class, DbSink.class, DbSinkConfig.class, Reconciler.class, ReconcilerConfig.class);
+    private static final Set<Class<?>> ENTRY_POINTS = Set.of(
+            IngressApi.class,
+            IngressConfig.class,
+            StreamProcessor.class,
+            StreamProcessorConfig.class,
+            DbSink.class,
+            DbSinkConfig.class,
+            Reconciler.class,
+            ReconcilerConfig.class);
 
     private static JavaClasses main;
 
@@ -40,7 +56,12 @@ class ModuleBoundariesTest {
 
     @Test
     void toolsReachAServiceOnlyThroughItsEntryPoint() {
-        noClasses().that().resideInAnyPackage(TOOLS).should().dependOnClassesThat(insideAServiceButNoEntryPoint()).check(main);
+        noClasses()
+                .that()
+                .resideInAnyPackage(TOOLS)
+                .should()
+                .dependOnClassesThat(insideAServiceButNoEntryPoint())
+                .check(main);
     }
 
     @Test
@@ -49,9 +70,11 @@ class ModuleBoundariesTest {
     }
 
     private static DescribedPredicate<JavaClass> insideAServiceButNoEntryPoint() {
-        return DescribedPredicate.describe("belong to a service but are not its entry point or settings",
+        return DescribedPredicate.describe(
+                "belong to a service but are not its entry point or settings",
                 type -> JavaClass.Predicates.resideInAnyPackage(SERVICES).test(type)
-                        && ENTRY_POINTS.stream().noneMatch(entry -> type.isEquivalentTo(entry) || isNestedIn(type, entry)));
+                        && ENTRY_POINTS.stream()
+                                .noneMatch(entry -> type.isEquivalentTo(entry) || isNestedIn(type, entry)));
     }
 
     /** A record nested in an entry point's settings (its parts, as {@code IngressConfig.QueryPool}) is part of them. */

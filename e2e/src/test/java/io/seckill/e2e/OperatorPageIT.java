@@ -47,9 +47,14 @@ class OperatorPageIT {
     void anAdminDefinesASaleOnThePageAndWatchesItSellOut() throws Exception {
         Optional<Path> chromium = executable("chromium");
         Optional<Path> driverBinary = executable("chromedriver");
-        assumeTrue(chromium.isPresent() && driverBinary.isPresent(),
-                "Chromium or chromedriver is not installed (Debian: apt-get install chromium chromium-driver): the operator page's browser test is not run");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.get().toFile()).usingAnyFreePort().build();
+        assumeTrue(
+                chromium.isPresent() && driverBinary.isPresent(),
+                "Chromium or chromedriver is not installed (Debian: apt-get install chromium chromium-driver): the"
+                        + " operator page's browser test is not run");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driverBinary.get().toFile())
+                .usingAnyFreePort()
+                .build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.get().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1300");
@@ -58,7 +63,9 @@ class OperatorPageIT {
             browser.get("http://127.0.0.1:" + pipeline.system.adminPort() + "/watch/");
             browser.findElement(By.id("token")).sendKeys(HttpApi.ADMIN_TOKEN);
             browser.findElement(By.id("sign-in-button")).click();
-            await().atMost(Duration.ofSeconds(10)).until(() -> "live".equals(browser.findElement(By.id("status")).getAttribute("data-state")));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            "live".equals(browser.findElement(By.id("status")).getAttribute("data-state")));
 
             long sku = Pipeline.newSkuId();
             WebElement form = browser.findElement(By.id("define-sale"));
@@ -70,8 +77,12 @@ class OperatorPageIT {
             form.findElement(By.cssSelector("button[type=submit]")).click();
             assertThat(browser.switchTo().alert().getText()).contains("Define SKU " + sku);
             browser.switchTo().alert().accept();
-            await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElement(By.id("action-result")).getText().startsWith("Done (201)"));
-            await().atMost(PAGE_FOLLOWS).until(() -> figure(browser, sku, "redisStock").equals(Integer.toString(STOCK)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> browser.findElement(By.id("action-result"))
+                            .getText()
+                            .startsWith("Done (201)"));
+            await().atMost(PAGE_FOLLOWS)
+                    .until(() -> figure(browser, sku, "redisStock").equals(Integer.toString(STOCK)));
             assertThat(pipeline.http.figureValues(sku)).containsEntry("mysqlStock", (long) STOCK);
 
             browser.findElement(By.cssSelector("#rebuild-redis button")).click();
@@ -79,16 +90,37 @@ class OperatorPageIT {
             assertThat(browser.findElement(By.id("action-result")).getText()).isEqualTo("Not done.");
 
             assertThat(buyConcurrently(sku)).isEqualTo(STOCK);
-            await().atMost(PAGE_FOLLOWS).untilAsserted(() -> assertThat(figures(browser, sku)).containsAllEntriesOf(Map.of(
-                    "redisStock", "0", "pendingReservations", "0", "mysqlStock", "0", "confirmedQuantity", Integer.toString(STOCK),
-                    "acceptedOrders", Integer.toString(STOCK), "decidedOrders", Integer.toString(STOCK), "drift", "0",
-                    "deadLetteredOrders", "0")));
+            await().atMost(PAGE_FOLLOWS)
+                    .untilAsserted(() -> assertThat(figures(browser, sku))
+                            .containsAllEntriesOf(Map.of(
+                                    "redisStock",
+                                    "0",
+                                    "pendingReservations",
+                                    "0",
+                                    "mysqlStock",
+                                    "0",
+                                    "confirmedQuantity",
+                                    Integer.toString(STOCK),
+                                    "acceptedOrders",
+                                    Integer.toString(STOCK),
+                                    "decidedOrders",
+                                    Integer.toString(STOCK),
+                                    "drift",
+                                    "0",
+                                    "deadLetteredOrders",
+                                    "0")));
             assertThat(browser.findElements(By.cssSelector("[data-chart-sku='" + sku + "'] canvas"))).isNotEmpty();
-            await().atMost(PAGE_FOLLOWS).untilAsserted(() -> assertThat(
-                    ((JavascriptExecutor) browser).executeScript("return document.querySelector('#answers').textContent;").toString())
-                    .as("the refusals at the door, beside the orders").contains("ACCEPTED", "SOLD_OUT"));
-            assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector('#instances').textContent;").toString())
-                    .contains("READY").doesNotContain("NOT_READY", "UNREACHABLE");
+            await().atMost(PAGE_FOLLOWS)
+                    .untilAsserted(() -> assertThat(((JavascriptExecutor) browser)
+                                    .executeScript("return document.querySelector('#answers').textContent;")
+                                    .toString())
+                            .as("the refusals at the door, beside the orders")
+                            .contains("ACCEPTED", "SOLD_OUT"));
+            assertThat(((JavascriptExecutor) browser)
+                            .executeScript("return document.querySelector('#instances').textContent;")
+                            .toString())
+                    .contains("READY")
+                    .doesNotContain("NOT_READY", "UNREACHABLE");
 
             ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0);");
             Path screenshot = Path.of("target", "operator-page.png");

@@ -24,7 +24,9 @@ class PackageLoopsTest {
     /** The classes jOOQ generates from the schema, whose tables and records refer to each other by design. */
     private static final String GENERATED = "io.seckill.schemas.db";
 
-    /** Each package of the project its own slice (jOOQ's generated classes one together); the libraries' classes none. */
+    /**
+     * Each package of the project its own slice (jOOQ's generated classes one together); the libraries' classes none.
+     */
     private static final SliceAssignment BY_PACKAGE = new SliceAssignment() {
         @Override
         public SliceIdentifier getIdentifierOf(JavaClass type) {
@@ -43,7 +45,9 @@ class PackageLoopsTest {
 
     @Test
     void noPackageOfTheMainCodeDependsOnItselfThroughOthers() {
-        JavaClasses main = new ClassFileImporter().withImportOption(PackageLoopsTest::mainCode).importPackages("io.seckill");
+        JavaClasses main = new ClassFileImporter()
+                .withImportOption(PackageLoopsTest::mainCode)
+                .importPackages("io.seckill");
 
         slices().assignedFrom(BY_PACKAGE).should().beFreeOfCycles().check(main);
     }

@@ -71,7 +71,8 @@ final class Pipeline {
         host.host().readiness().servicesStarted();
         LocalInfrastructure.get().closeFirstOnStop(system);
         http = new HttpApi(system.httpPort(), system.adminPort());
-        database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "e2e-checks", 4, new SimpleMeterRegistry());
+        database = Database.connect(
+                LocalInfrastructure.get().ownerAddresses(), "e2e-checks", 4, new SimpleMeterRegistry());
         redis = RedisConnections.open(infra.redis(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));
         probe = new RedisProbe(redis);

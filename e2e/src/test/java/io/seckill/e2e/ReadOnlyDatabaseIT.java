@@ -27,14 +27,17 @@ class ReadOnlyDatabaseIT {
         long sku = Pipeline.newSkuId();
         pipeline.http.openSale(sku, 10, 1);
         String trigger = "read_only_for_" + sku;
-        pipeline.sql().execute("CREATE TRIGGER " + trigger + " BEFORE INSERT ON orders FOR EACH ROW "
-                + "BEGIN IF NEW.sku_id = " + sku + " THEN "
-                + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1290, "
-                + "MESSAGE_TEXT = 'The MariaDB server is running with the --read-only option so it cannot execute this statement'; "
-                + "END IF; END");
+        pipeline.sql()
+                .execute("CREATE TRIGGER " + trigger + " BEFORE INSERT ON orders FOR EACH ROW "
+                        + "BEGIN IF NEW.sku_id = " + sku + " THEN SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1290,"
+                        + " MESSAGE_TEXT = 'The MariaDB server is running with the"
+                        + " --read-only option so it cannot execute this statement';"
+                        + " END IF; END");
         List<String> orderIds;
         try {
-            orderIds = IntStream.range(0, 3).mapToObj(i -> pipeline.http.buy(sku, "read-only-" + i, 1).orderId()).toList();
+            orderIds = IntStream.range(0, 3)
+                    .mapToObj(i -> pipeline.http.buy(sku, "read-only-" + i, 1).orderId())
+                    .toList();
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 Readiness.CheckResult sink = pipeline.host.readiness().checks().get("db-sink");
                 return !sink.up() && sink.detail().equals("retrying a failed batch");

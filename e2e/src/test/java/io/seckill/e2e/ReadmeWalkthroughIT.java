@@ -36,13 +36,16 @@ import org.junit.jupiter.api.Test;
 class ReadmeWalkthroughIT {
 
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
-    private static final Pattern RUN_COMMAND = Pattern.compile("```bash\\n(bin/seckill build[^\\n]*&& bin/seckill all)\\n```");
+    private static final Pattern RUN_COMMAND =
+            Pattern.compile("```bash\\n(bin/seckill build[^\\n]*&& bin/seckill all)\\n```");
     private static final Pattern MANAGEMENT_PORT = Pattern.compile("seckill management http://localhost:(\\d+)");
     private static final Pattern BUYERS_PORT = Pattern.compile("ingress-api listening on http://localhost:(\\d+)");
-    private static final Pattern ADMIN_PORT = Pattern.compile("ingress-api listening on .* admin on http://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern ADMIN_PORT =
+            Pattern.compile("ingress-api listening on .* admin on http://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern CHARTED_METRIC = Pattern.compile("\\b((?:seckill|jvm|hikaricp|kafka)_[a-z0-9_]+)");
     private static final Pattern WARNING = Pattern.compile("\\bWARN(ING)?\\b");
-    private static final Pattern WALKTHROUGH = Pattern.compile("<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
+    private static final Pattern WALKTHROUGH = Pattern.compile(
+            "<!-- walkthrough:start -->\\n```bash\\n(.*?)```\\n<!-- walkthrough:end -->", Pattern.DOTALL);
 
     @Test
     void theRunCommandAnswersTheWalkthroughAndStopsCleanly() throws Exception {
@@ -51,12 +54,16 @@ class ReadmeWalkthroughIT {
 
         // A data directory of the test's own: the walk-through starts from an empty system.
         String dataDirectory = REPO.resolve("e2e/target/walkthrough-" + UUID.randomUUID()).toString();
-        // In a process group of its own, as a terminal runs a command: Ctrl-C signals that whole group. A terminal's command
-        // starts with SIGINT at its default; a test started in the background inherits it ignored, which bash cannot trap.
-        ProcessBuilder launcher = new ProcessBuilder("setsid", "env", "--default-signal=INT", "bash", "-c", "exec " + runCommand)
+        // In a process group of its own, as a terminal runs a command: Ctrl-C signals that whole group. A terminal's
+        // command
+        // starts with SIGINT at its default; a test started in the background inherits it ignored, which bash cannot
+        // trap.
+        ProcessBuilder launcher = new ProcessBuilder(
+                        "setsid", "env", "--default-signal=INT", "bash", "-c", "exec " + runCommand)
                 .directory(REPO.toFile())
                 .redirectErrorStream(true);
-        // Every listener on a port of the system's own choosing, read from its output: a port picked free beforehand could be
+        // Every listener on a port of the system's own choosing, read from its output: a port picked free beforehand
+        // could be
         // taken by any of the system's own servers before the ingress binds it, after its warm-up.
         launcher.environment().put("SECKILL_HTTP_PORT", "0");
         launcher.environment().put("SECKILL_ADMIN_PORT", "0");
@@ -75,9 +82,13 @@ class ReadmeWalkthroughIT {
             assertThat(systemOutput).as("launcher output").anyMatch(line -> line.contains("seckill is running"));
             int port = Integer.parseInt(only(BUYERS_PORT, String.join("\n", systemOutput)));
             int adminPort = Integer.parseInt(only(ADMIN_PORT, String.join("\n", systemOutput)));
-            String walkthrough = only(WALKTHROUGH, readme).replace("localhost:8080", "localhost:" + port).replace("127.0.0.1:8081", "127.0.0.1:" + adminPort);
+            String walkthrough = only(WALKTHROUGH, readme)
+                    .replace("localhost:8080", "localhost:" + port)
+                    .replace("127.0.0.1:8081", "127.0.0.1:" + adminPort);
 
-            ProcessBuilder walk = new ProcessBuilder("bash", "-e", "-c", walkthrough).directory(REPO.toFile()).redirectErrorStream(true);
+            ProcessBuilder walk = new ProcessBuilder("bash", "-e", "-c", walkthrough)
+                    .directory(REPO.toFile())
+                    .redirectErrorStream(true);
             walk.environment().put("SECKILL_DATA_DIR", dataDirectory);
             Process script = walk.start();
             assertThat(script.waitFor(2, TimeUnit.MINUTES)).isTrue();
@@ -91,13 +102,27 @@ class ReadmeWalkthroughIT {
                     .contains("\"paidQuantity\":2");
 
             // The banner's buyer token works as printed.
-            String bannerToken = systemOutput.stream().filter(line -> line.contains("buyer   Authorization: Bearer "))
-                    .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ", 2)[0]).findFirst().orElseThrow();
-            Process poll = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
-                    "-H", "Authorization: Bearer " + bannerToken, "localhost:" + port + "/api/v1/orders/" + UUID.randomUUID())
-                    .redirectErrorStream(true).start();
+            String bannerToken = systemOutput.stream()
+                    .filter(line -> line.contains("buyer   Authorization: Bearer "))
+                    .map(line -> line.substring(line.indexOf("Bearer ") + 7).split(" ", 2)[0])
+                    .findFirst()
+                    .orElseThrow();
+            Process poll = new ProcessBuilder(
+                            "curl",
+                            "-s",
+                            "-o",
+                            "/dev/null",
+                            "-w",
+                            "%{http_code}",
+                            "-H",
+                            "Authorization: Bearer " + bannerToken,
+                            "localhost:" + port + "/api/v1/orders/" + UUID.randomUUID())
+                    .redirectErrorStream(true)
+                    .start();
             assertThat(poll.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(new String(poll.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("an authenticated miss").isEqualTo("404");
+            assertThat(new String(poll.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                    .as("an authenticated miss")
+                    .isEqualTo("404");
 
             int managementPort = Integer.parseInt(only(MANAGEMENT_PORT, String.join("\n", systemOutput)));
             Set<String> charted = chartedMetrics();
@@ -124,12 +149,16 @@ class ReadmeWalkthroughIT {
     private static void pressCtrlC(Process system) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + system.pid()).redirectErrorStream(true).start();
         assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).as(new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        assertThat(kill.exitValue())
+                .as(new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isZero();
     }
 
     /** Every metric the provisioned Grafana dashboard queries. */
     private static Set<String> chartedMetrics() throws IOException {
-        JsonNode dashboard = new ObjectMapper().readTree(REPO.resolve("compose/grafana/dashboards/seckill.json").toFile());
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(
+                        REPO.resolve("compose/grafana/dashboards/seckill.json").toFile());
         Set<String> names = new TreeSet<>();
         for (JsonNode expression : dashboard.path("panels").findValues("expr")) {
             Matcher metric = CHARTED_METRIC.matcher(expression.asText());
@@ -141,8 +170,12 @@ class ReadmeWalkthroughIT {
     }
 
     private static String get(int port, String path) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** The run command is "install && exec"; the build running this test did the install. */
@@ -157,7 +190,8 @@ class ReadmeWalkthroughIT {
     }
 
     private static void readLines(Process process, List<String> lines, CountDownLatch running) {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 lines.add(line);
                 if (line.contains("seckill is running")) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class TableOwnersTest {
 
-    private static final Pattern WRITE = Pattern.compile("\\b(?:insertInto|update|deleteFrom|mergeInto)\\(\\s*(?:Tables\\.)?([A-Z][A-Z_]+)\\b");
+    private static final Pattern WRITE =
+            Pattern.compile("\\b(?:insertInto|update|deleteFrom|mergeInto)\\(\\s*(?:Tables\\.)?([A-Z][A-Z_]+)\\b");
     private static final String MYSQL_STATE = "platform/mysql-state/src/main/java/";
 
     @Test
@@ -38,8 +39,12 @@ class TableOwnersTest {
                     });
         }
 
-        assertThat(writersByTable).containsKeys("OUTBOX", "ORDER_EVENTS", "ORDERS", "SKU", "USER_PURCHASES", "DEAD_LETTERS");
-        assertThat(writersByTable).allSatisfy((table, writers) -> assertThat(writers).as("the classes writing %s", table)
-                .hasSize(1).allMatch(writer -> writer.startsWith(MYSQL_STATE)));
+        assertThat(writersByTable)
+                .containsKeys("OUTBOX", "ORDER_EVENTS", "ORDERS", "SKU", "USER_PURCHASES", "DEAD_LETTERS");
+        assertThat(writersByTable)
+                .allSatisfy((table, writers) -> assertThat(writers)
+                        .as("the classes writing %s", table)
+                        .hasSize(1)
+                        .allMatch(writer -> writer.startsWith(MYSQL_STATE)));
     }
 }

@@ -54,7 +54,9 @@ class UnpaidOrdersIT {
                     winners.add(new Winner(user, answer.orderId()));
                 }
                 // A sold-out answer the ingress remembered from before the units came back lasts less than a second.
-            } while (!("SOLD_OUT".equals(answer.code()) && pipeline.saleStore.state(sku).stock() == 0) && buyer < MAX_BUYERS);
+            } while (!("SOLD_OUT".equals(answer.code())
+                            && pipeline.saleStore.state(sku).stock() == 0)
+                    && buyer < MAX_BUYERS);
             if (round > 0) {
                 winners.forEach(winner -> laterWinners.add(winner.orderId()));
             }
@@ -84,10 +86,15 @@ class UnpaidOrdersIT {
         assertThat(laterWinners).as("buyers after the first round bought the units that came back").isNotEmpty();
         assertThat(new Skus().stock(pipeline.sql(), sku)).contains(0);
         await().atMost(Duration.ofSeconds(30)).until(() -> agree(sku));
-        Map<String, Integer> held = pipeline.sql().select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY).from(USER_PURCHASES)
-                .where(USER_PURCHASES.SKU_ID.eq(sku)).fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY);
+        Map<String, Integer> held = pipeline.sql()
+                .select(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY)
+                .from(USER_PURCHASES)
+                .where(USER_PURCHASES.SKU_ID.eq(sku))
+                .fetchMap(USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY);
         assertThat(held.values()).allSatisfy(units -> assertThat(units).isBetween(0, LIMIT));
-        assertThat(held.keySet()).allSatisfy(user -> assertThat(pipeline.probe.heldBy(sku, user)).isEqualTo(held.get(user).longValue()));
+        assertThat(held.keySet())
+                .allSatisfy(user -> assertThat(pipeline.probe.heldBy(sku, user))
+                        .isEqualTo(held.get(user).longValue()));
         assertThat(pipeline.http.buy(sku, "unpaid-" + sku + "-late", 1).code()).isEqualTo("SOLD_OUT");
     }
 
@@ -96,7 +103,10 @@ class UnpaidOrdersIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> winners.stream()
                 .noneMatch(winner -> "PENDING".equals(pipeline.http.orderStatus(winner.userId(), winner.orderId()))));
         return winners.stream()
-                .filter(winner -> orders.stored(pipeline.sql(), winner.orderId()).orElseThrow().status() == OrderStatus.CONFIRMED)
+                .filter(winner -> orders.stored(pipeline.sql(), winner.orderId())
+                                .orElseThrow()
+                                .status()
+                        == OrderStatus.CONFIRMED)
                 .toList();
     }
 

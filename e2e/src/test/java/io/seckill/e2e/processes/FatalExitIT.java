@@ -22,7 +22,8 @@ class FatalExitIT {
 
     @Test
     void aStreamProcessorWhoseInputTopicIsDeletedExitsWithStatus70() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("fatal", Map.of("SECKILL_MISSING_TOPICS_GRACE_MS", "10000"))) {
+        try (ProcessCluster cluster =
+                ProcessCluster.start("fatal", Map.of("SECKILL_MISSING_TOPICS_GRACE_MS", "10000"))) {
             SeckillProcess streams = cluster.launch("stream-processor", "stream-processor");
             ProcessCluster.awaitReady(streams);
 

@@ -19,17 +19,21 @@ class FreshStartIT {
     @Test
     void freshTwiceInARowComesUpEmptyBothTimes() throws Exception {
         Path root = ProcessCluster.REPOSITORY.resolve("e2e/target/processes/fresh-" + UUID.randomUUID());
-        Map<String, String> environment = ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC").dataDirectory(root.resolve("data")).asMap();
+        Map<String, String> environment = ProcessCluster.serviceSettings("-Xmx768m -XX:+UseSerialGC")
+                .dataDirectory(root.resolve("data"))
+                .asMap();
         Files.createDirectories(root.resolve("data"));
 
-        try (SeckillProcess first = SeckillProcess.start(ProcessCluster.REPOSITORY, "fresh-first", "all", environment, root.resolve("logs"), "--fresh")) {
+        try (SeckillProcess first = SeckillProcess.start(
+                ProcessCluster.REPOSITORY, "fresh-first", "all", environment, root.resolve("logs"), "--fresh")) {
             ProcessCluster.awaitReady(first);
             HttpApi http = ProcessCluster.buyersApi(first);
             assertThat(http.openSale(SKU, 5, 1).status()).isEqualTo(201);
             assertThat(first.stop(Duration.ofMinutes(1))).as("stops on SIGTERM").isTrue();
         }
 
-        try (SeckillProcess second = SeckillProcess.start(ProcessCluster.REPOSITORY, "fresh-second", "all", environment, root.resolve("logs"), "--fresh")) {
+        try (SeckillProcess second = SeckillProcess.start(
+                ProcessCluster.REPOSITORY, "fresh-second", "all", environment, root.resolve("logs"), "--fresh")) {
             ProcessCluster.awaitReady(second);
             HttpApi http = ProcessCluster.buyersApi(second);
             assertThat(http.figures(SKU).status()).as("the first run's sale is gone").isEqualTo(404);

@@ -37,11 +37,13 @@ class IdempotencyTakeoverIT {
     private static final int LIMIT = 2;
     private static final String BUYER = "paused-buyer";
     private static final String KEY = "buy-once-" + UUID.randomUUID();
-    private static final AtomicLong NEXT_SKU = new AtomicLong(9_100_000_000L + System.currentTimeMillis() % 100_000_000L);
+    private static final AtomicLong NEXT_SKU =
+            new AtomicLong(9_100_000_000L + System.currentTimeMillis() % 100_000_000L);
 
     @Test
     void aRetryThatTakesOverTheKeyOfAPausedBuyNeverStoresARefusalTheBuyerDoesNotEndWith() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("idempotency-takeover", Map.of("SECKILL_OUTBOX_WAIT_MS", "5000"))) {
+        try (ProcessCluster cluster =
+                ProcessCluster.start("idempotency-takeover", Map.of("SECKILL_OUTBOX_WAIT_MS", "5000"))) {
             SeckillProcess paused = cluster.launch("ingress-paused", "ingress-api");
             SeckillProcess other = cluster.launch("ingress-other", "ingress-api");
             ProcessCluster.awaitReady(paused, other);
@@ -57,11 +59,14 @@ class IdempotencyTakeoverIT {
                 holdTheKey(blocker, sku);
                 // Its buyer's client may give up while the ingress is paused, as a real one would.
                 var _ = CompletableFuture.runAsync(() -> first.buy(sku, BUYER, LIMIT, KEY));
-                await().atMost(Duration.ofSeconds(4)).until(() -> redis.heldBy(sku, BUYER) == LIMIT && waitingOnLocks(blocker) >= 1);
+                await().atMost(Duration.ofSeconds(4))
+                        .until(() -> redis.heldBy(sku, BUYER) == LIMIT && waitingOnLocks(blocker) >= 1);
                 paused.pause();
                 try {
-                    CompletableFuture<HttpApi.Reply> retryAnswer = CompletableFuture.supplyAsync(() -> retryUntilTakenOver(second, sku));
-                    await().atMost(Duration.ofMinutes(2)).until(() -> retryAnswer.isDone() || waitingOnLocks(blocker) >= 2);
+                    CompletableFuture<HttpApi.Reply> retryAnswer =
+                            CompletableFuture.supplyAsync(() -> retryUntilTakenOver(second, sku));
+                    await().atMost(Duration.ofMinutes(2))
+                            .until(() -> retryAnswer.isDone() || waitingOnLocks(blocker) >= 2);
                     blocker.rollback();
                     retry = retryAnswer.get();
                 } finally {
@@ -71,10 +76,17 @@ class IdempotencyTakeoverIT {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 List<String> recorded = recordedOrders(cluster, sku);
                 if (retry.status() == 202) {
-                    assertThat(recorded).as("the key's answer is an order the buyer holds").containsExactly(retry.orderId());
+                    assertThat(recorded)
+                            .as("the key's answer is an order the buyer holds")
+                            .containsExactly(retry.orderId());
                 } else {
-                    assertThat(recorded).as("the key answered " + retry.status() + " " + retry.code() + ": the buyer holds no order").isEmpty();
-                    assertThat(redis.heldBy(sku, BUYER)).as("the paused order's reservation went back").isZero();
+                    assertThat(recorded)
+                            .as("the key answered " + retry.status() + " " + retry.code()
+                                    + ": the buyer holds no order")
+                            .isEmpty();
+                    assertThat(redis.heldBy(sku, BUYER))
+                            .as("the paused order's reservation went back")
+                            .isZero();
                 }
             });
             HttpApi.Reply again = second.buy(sku, BUYER, LIMIT, KEY);
@@ -83,10 +95,13 @@ class IdempotencyTakeoverIT {
         }
     }
 
-    /** An uncommitted outbox row with the buyer and key: the first request's insert waits on it until it is rolled back. */
+    /**
+     * An uncommitted outbox row with the buyer and key: the first request's insert waits on it until it is rolled back.
+     */
     private static void holdTheKey(Connection blocker, long sku) throws SQLException {
         try (PreparedStatement insert = blocker.prepareStatement("INSERT INTO " + OUTBOX.getName()
-                + " (id, aggregatetype, aggregateid, type, payload, relay_after, user_id, quantity, idempotency_key) VALUES (?, ?, ?, ?, '', ?, ?, 1, ?)")) {
+                + " (id, aggregatetype, aggregateid, type, payload, relay_after, user_id, quantity,"
+                + " idempotency_key) VALUES (?, ?, ?, ?, '', ?, ?, 1, ?)")) {
             insert.setString(1, UUID.randomUUID().toString());
             insert.setString(2, Outbox.AGGREGATE_TYPE);
             insert.setString(3, Long.toString(sku));
@@ -100,8 +115,9 @@ class IdempotencyTakeoverIT {
 
     /** Transactions of other sessions waiting for a lock, which here only the held row's can be. */
     private static int waitingOnLocks(Connection blocker) throws SQLException {
-        try (PreparedStatement query = blocker.prepareStatement("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'");
-             ResultSet rows = query.executeQuery()) {
+        try (PreparedStatement query = blocker.prepareStatement(
+                        "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'");
+                ResultSet rows = query.executeQuery()) {
             rows.next();
             return rows.getInt(1);
         }

@@ -28,7 +28,8 @@ class OrderTraceIT {
 
     @Test
     void oneOrdersLinesInEveryServiceShareItsTraceId() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("trace", Map.of("SECKILL_LOG_FORMAT", "json", "SECKILL_ORDER_TRAIL_LEVEL", "INFO"))) {
+        try (ProcessCluster cluster = ProcessCluster.start(
+                "trace", Map.of("SECKILL_LOG_FORMAT", "json", "SECKILL_ORDER_TRAIL_LEVEL", "INFO"))) {
             ProcessCluster.OneOfEach services = cluster.launchOneOfEach();
             HttpApi http = services.http();
             assertThat(http.openSale(SKU, 5, 1).status()).isEqualTo(201);
@@ -39,13 +40,18 @@ class OrderTraceIT {
 
             await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
                 for (SeckillProcess service : services.all()) {
-                    assertThat(linesAbout(service, orderId)).as(service.name() + " logged about the order").isNotEmpty();
+                    assertThat(linesAbout(service, orderId))
+                            .as(service.name() + " logged about the order")
+                            .isNotEmpty();
                 }
             });
             assertThat(http.cancel("traced-buyer", orderId, null).status()).isEqualTo(200);
-            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(linesAbout(services.reconciler(), orderId))
-                    .as("the cancellation's return of stock, on the order's trail")
-                    .anySatisfy(line -> assertThat(line.path("formattedMessage").asText()).contains("CANCELLED")));
+            await().atMost(Duration.ofMinutes(1))
+                    .untilAsserted(() -> assertThat(linesAbout(services.reconciler(), orderId))
+                            .as("the cancellation's return of stock, on the order's trail")
+                            .anySatisfy(line -> assertThat(
+                                            line.path("formattedMessage").asText())
+                                    .contains("CANCELLED")));
             for (SeckillProcess service : services.all()) {
                 assertThat(linesAbout(service, orderId)).as(service.name()).allSatisfy(line -> {
                     JsonNode context = line.path("mdc");

@@ -43,7 +43,8 @@ class OutageIT {
             }
 
             ProcessCluster.awaitReady(services.all().toArray(SeckillProcess[]::new));
-            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(sale.figures()).containsAllEntriesOf(SaleFixture.settled(30, 15)));
+            await().atMost(Duration.ofMinutes(2))
+                    .untilAsserted(() -> assertThat(sale.figures()).containsAllEntriesOf(SaleFixture.settled(30, 15)));
             assertThat(services.all()).as("the same processes, never restarted").allMatch(SeckillProcess::alive);
         }
     }

@@ -1,14 +1,14 @@
 package io.seckill.e2e.processes;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.processdriver.DevelopmentServers;
-import io.seckill.processdriver.SeckillProcess;
-import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.ingress.HttpApi;
 import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.mysqlstate.Database;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SeckillProcess;
+import io.seckill.processdriver.ServiceEnvironment;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.SaleStore;
@@ -64,7 +64,9 @@ final class ProcessCluster implements AutoCloseable {
      * ({@link HttpApi} signs with them), no rate limits (every buyer comes from one address), a short warm-up.
      */
     static ServiceEnvironment serviceSettings(String javaOptions) {
-        return ServiceEnvironment.withJavaOptions(javaOptions).tokenSecrets(HttpApi.TOKEN_SECRET, HttpApi.ADMIN_TOKEN_SECRET).setting(WarmUpSettings.REQUESTS, "100");
+        return ServiceEnvironment.withJavaOptions(javaOptions)
+                .tokenSecrets(HttpApi.TOKEN_SECRET, HttpApi.ADMIN_TOKEN_SECRET)
+                .setting(WarmUpSettings.REQUESTS, "100");
     }
 
     /** Starts {@code bin/seckill command} as a process named {@code name}; does not wait. */
@@ -74,9 +76,15 @@ final class ProcessCluster implements AutoCloseable {
         return process;
     }
 
-    /** Starts {@code bin/seckill command} as a process named {@code name}, with {@code settings} over the cluster's; does not wait. */
+    /**
+     * Starts {@code bin/seckill command} as a process named {@code name}, with {@code settings} over the cluster's;
+     * does not wait.
+     */
     SeckillProcess launch(String name, String command, Map<String, String> settings) {
-        SeckillProcess process = servers.service(name, command, serviceSettings(JAVA_OPTS).settings(environment.asMap()).settings(settings));
+        SeckillProcess process = servers.service(
+                name,
+                command,
+                serviceSettings(JAVA_OPTS).settings(environment.asMap()).settings(settings));
         processes.add(process);
         return process;
     }

@@ -3,10 +3,10 @@ package io.seckill.e2e.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.processdriver.SeckillProcess;
 import io.seckill.ingress.HttpApi;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Skus;
+import io.seckill.processdriver.SeckillProcess;
 import io.seckill.redisstate.SaleStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,18 +41,30 @@ class ScaleOutIT {
 
     @Test
     void killedInstancesPartitionsMoveToTheOthersAndEveryPromiseHoldsAtRest() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("scale-out", Map.of("SECKILL_TOPIC_PARTITIONS", Integer.toString(PARTITIONS)))) {
-            List<SeckillProcess> streams = IntStream.range(0, 3).mapToObj(i -> cluster.launch("stream-processor-" + i, "stream-processor")).toList();
-            List<SeckillProcess> sinks = IntStream.range(0, 2).mapToObj(i -> cluster.launch("db-sink-" + i, "db-sink")).toList();
-            List<SeckillProcess> reconcilers = IntStream.range(0, 2).mapToObj(i -> cluster.launch("reconciler-" + i, "reconciler")).toList();
-            List<SeckillProcess> ingresses = IntStream.range(0, 2).mapToObj(i -> cluster.launch("ingress-api-" + i, "ingress-api")).toList();
+        try (ProcessCluster cluster =
+                ProcessCluster.start("scale-out", Map.of("SECKILL_TOPIC_PARTITIONS", Integer.toString(PARTITIONS)))) {
+            List<SeckillProcess> streams = IntStream.range(0, 3)
+                    .mapToObj(i -> cluster.launch("stream-processor-" + i, "stream-processor"))
+                    .toList();
+            List<SeckillProcess> sinks = IntStream.range(0, 2)
+                    .mapToObj(i -> cluster.launch("db-sink-" + i, "db-sink"))
+                    .toList();
+            List<SeckillProcess> reconcilers = IntStream.range(0, 2)
+                    .mapToObj(i -> cluster.launch("reconciler-" + i, "reconciler"))
+                    .toList();
+            List<SeckillProcess> ingresses = IntStream.range(0, 2)
+                    .mapToObj(i -> cluster.launch("ingress-api-" + i, "ingress-api"))
+                    .toList();
             List<SeckillProcess> all = new ArrayList<>();
             List.of(streams, sinks, reconcilers, ingresses).forEach(all::addAll);
             ProcessCluster.awaitReady(all.toArray(SeckillProcess[]::new));
-            assertThat(sinks.get(0).readiness().orElseThrow().detail("db-sink")).startsWith("order-requests-unique partitions");
+            assertThat(sinks.get(0).readiness().orElseThrow().detail("db-sink"))
+                    .startsWith("order-requests-unique partitions");
             for (SeckillProcess stream : streams) {
                 assertThat(Files.readString(Path.of("/proc", Long.toString(stream.pid()), "maps")))
-                        .as("%s ready with RocksDB's native library loaded, not left for the sale's first order", stream.name())
+                        .as(
+                                "%s ready with RocksDB's native library loaded, not left for the sale's first order",
+                                stream.name())
                         .contains("librocksdbjni");
             }
 
@@ -66,23 +78,38 @@ class ScaleOutIT {
             List<Purchase> purchases = buy(buyersApis, skus, streams.get(0), sinks.get(0));
 
             SeckillProcess survivingSink = sinks.get(1);
-            await().atMost(Duration.ofMinutes(2)).until(() -> survivingSink.readiness()
-                    .map(ready -> ready.detail("db-sink").equals("order-requests-unique partitions " + IntStream.range(0, PARTITIONS).boxed().toList()))
-                    .orElse(false));
+            await().atMost(Duration.ofMinutes(2))
+                    .until(() -> survivingSink
+                            .readiness()
+                            .map(ready -> ready.detail("db-sink")
+                                    .equals("order-requests-unique partitions "
+                                            + IntStream.range(0, PARTITIONS)
+                                                    .boxed()
+                                                    .toList()))
+                            .orElse(false));
             assertThat(survivingSink.metrics()).contains("kafka_consumer_coordinator_assigned_partitions");
             await().atMost(Duration.ofMinutes(2)).until(() -> activeTasks(streams.subList(1, 3)) == PARTITIONS);
 
             List<Purchase> accepted = purchases.stream().filter(purchase -> purchase.status() == 202).toList();
             assertThat(accepted).isNotEmpty();
             assertThat(purchases).allSatisfy(purchase -> assertThat(purchase.status()).isIn(202, 409));
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> ORDERS.decided(cluster.database.dsl(), accepted.stream().map(Purchase::orderId).toList()).size() == accepted.size());
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> ORDERS.decided(
+                                            cluster.database.dsl(),
+                                            accepted.stream()
+                                                    .map(Purchase::orderId)
+                                                    .toList())
+                                    .size()
+                            == accepted.size());
 
             for (long sku : skus) {
                 long confirmed = ORDERS.confirmedQuantity(cluster.database.dsl(), sku);
                 int mysqlStock = SKUS_TABLE.stock(cluster.database.dsl(), sku).orElseThrow();
                 assertThat(confirmed).as("SKU %d sold", sku).isLessThanOrEqualTo(STOCK_PER_SKU);
-                assertThat((long) mysqlStock).as("SKU %d: each order charged once", sku).isEqualTo(STOCK_PER_SKU - confirmed);
+                assertThat((long) mysqlStock)
+                        .as("SKU %d: each order charged once", sku)
+                        .isEqualTo(STOCK_PER_SKU - confirmed);
                 await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
                     SaleStore.RedisSkuState redis = cluster.saleStore.state(sku);
                     assertThat(redis.pending()).as("SKU %d pending", sku).isZero();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.KafkaAccess;
-import io.seckill.processdriver.SeckillProcess;
 import io.seckill.ingress.HttpApi;
+import io.seckill.processdriver.SeckillProcess;
 import io.seckill.schemas.kafka.SkuKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +32,8 @@ class TakeoverIT {
 
     @Test
     void ordersOnTheKilledInstancesPartitionsAreDecidedWithinSecondsOfTheKill() throws Exception {
-        try (ProcessCluster cluster = ProcessCluster.start("takeover", Map.of("SECKILL_TOPIC_PARTITIONS", Integer.toString(PARTITIONS)))) {
+        try (ProcessCluster cluster =
+                ProcessCluster.start("takeover", Map.of("SECKILL_TOPIC_PARTITIONS", Integer.toString(PARTITIONS)))) {
             List<SeckillProcess> pairs = new ArrayList<>();
             for (String service : List.of("stream-processor", "db-sink", "reconciler")) {
                 pairs.add(cluster.launch(service + "-a", service));
@@ -57,7 +58,8 @@ class TakeoverIT {
                 assertThat(sale.buy(1)).doesNotContainNull();
             }
             awaitSettled(sales, 2, Duration.ofMinutes(1));
-            assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).as("from the kill until a sale on every partition was decided again")
+            assertThat(Duration.ofNanos(System.nanoTime() - killedAt))
+                    .as("from the kill until a sale on every partition was decided again")
                     .isLessThanOrEqualTo(TAKEOVER_BOUND);
         }
     }
@@ -69,12 +71,15 @@ class TakeoverIT {
      */
     private static List<SaleFixture> onePerPartition(HttpApi http, KafkaAccess kafka) throws Exception {
         try (Admin admin = Admin.create(kafka.clientProperties());
-             KafkaProducer<String, String> probe = new KafkaProducer<>(kafka.clientProperties(), new StringSerializer(), new StringSerializer())) {
+                KafkaProducer<String, String> probe =
+                        new KafkaProducer<>(kafka.clientProperties(), new StringSerializer(), new StringSerializer())) {
             admin.createTopics(List.of(new NewTopic(PROBE_TOPIC, PARTITIONS, (short) 1))).all().get();
             Map<Integer, SaleFixture> byPartition = new TreeMap<>();
             while (byPartition.size() < PARTITIONS) {
                 SaleFixture sale = SaleFixture.open(http, 10, "takeover");
-                int partition = probe.send(new ProducerRecord<>(PROBE_TOPIC, SkuKey.of(sale.sku()), "probe")).get().partition();
+                int partition = probe.send(new ProducerRecord<>(PROBE_TOPIC, SkuKey.of(sale.sku()), "probe"))
+                        .get()
+                        .partition();
                 byPartition.putIfAbsent(partition, sale);
             }
             return List.copyOf(byPartition.values());

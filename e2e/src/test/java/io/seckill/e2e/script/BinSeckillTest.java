@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BinSeckillTest {
 
     /** What bin/seckill gives every JVM first: leave to load native code and to use sun.misc.Unsafe, unwarned. */
-    private static final String JVM_PERMITS = "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ";
+    private static final String JVM_PERMITS =
+            "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow ";
 
     private static final Path SCRIPT = Path.of("").toAbsolutePath().getParent().resolve("bin/seckill");
 
@@ -38,7 +39,8 @@ class BinSeckillTest {
         executable(fakeJdk.resolve("java"), "#!/bin/sh\ntouch '" + marker + "'\n");
 
         for (String command : new String[] {"all", "servers", "db-sink", "mint-token"}) {
-            ProcessBuilder builder = new ProcessBuilder(bin.resolve("seckill").toString(), command).directory(checkout.toFile())
+            ProcessBuilder builder = new ProcessBuilder(bin.resolve("seckill").toString(), command)
+                    .directory(checkout.toFile())
                     .redirectErrorStream(true);
             builder.environment().put("PATH", fakeJdk + ":" + System.getenv("PATH"));
             builder.environment().put("SECKILL_DATA_DIR", checkout.resolve("data").toString());
@@ -61,7 +63,8 @@ class BinSeckillTest {
         Process process = run(bin, jdk, "mint-token", "alice");
 
         assertThat(process.exitValue()).isZero();
-        assertThat(Files.readString(arguments)).contains("-cp " + checkout.resolve("services/ingress-api/target/ingress-api.jar"))
+        assertThat(Files.readString(arguments))
+                .contains("-cp " + checkout.resolve("services/ingress-api/target/ingress-api.jar"))
                 .contains("io.seckill.buyeraccess.tokens.MintTokenCommand alice");
     }
 
@@ -79,15 +82,23 @@ class BinSeckillTest {
 
         // What bin/seckill train leaves: the cache, and the digest of the jars it was made from.
         Path cache = Files.createFile(checkout.resolve("services/ingress-api/target/ingress-api.aot"));
-        Files.writeString(checkout.resolve("services/ingress-api/target/ingress-api.aot.jars"), shell("stat -c '%n %s %Y' '" + jar + "' '"
-                + checkout.resolve("services/ingress-api/target/lib/library.jar") + "' | sha256sum | cut -d' ' -f1"));
+        Files.writeString(
+                checkout.resolve("services/ingress-api/target/ingress-api.aot.jars"),
+                shell("stat -c '%n %s %Y' '" + jar + "' '"
+                        + checkout.resolve("services/ingress-api/target/lib/library.jar")
+                        + "' | sha256sum | cut -d' ' -f1"));
         assertThat(run(bin, jdk, "ingress-api").exitValue()).isZero();
-        assertThat(Files.readString(arguments)).startsWith(JVM_PERMITS + "-XX:AOTCache=" + cache + " ").contains("-jar " + jar);
+        assertThat(Files.readString(arguments))
+                .startsWith(JVM_PERMITS + "-XX:AOTCache=" + cache + " ")
+                .contains("-jar " + jar);
 
         assertThat(run(bin, jdk, Map.of("JAVA_OPTS", "-XX:AOTMode=off"), "ingress-api").exitValue()).isZero();
-        assertThat(Files.readString(arguments)).doesNotContain("-XX:AOTCache").startsWith(JVM_PERMITS + "-XX:AOTMode=off ");
+        assertThat(Files.readString(arguments))
+                .doesNotContain("-XX:AOTCache")
+                .startsWith(JVM_PERMITS + "-XX:AOTMode=off ");
 
-        // A rebuilt library: JDK 25.0.3 would run the cache's classes of the old one, so the script leaves the cache out.
+        // A rebuilt library: JDK 25.0.3 would run the cache's classes of the old one, so the script leaves the cache
+        // out.
         Files.writeString(checkout.resolve("services/ingress-api/target/lib/library.jar"), "a library, rebuilt");
         Process rebuilt = run(bin, jdk, "ingress-api");
         assertThat(rebuilt.exitValue()).isZero();
@@ -112,7 +123,8 @@ class BinSeckillTest {
         Path said = checkout.resolve("mvn-ran");
         executable(tools.resolve("mvn"), "#!/bin/sh\necho \"$PWD $JAVA_HOME $@\" > '" + said + "'\n");
 
-        Process process = run(bin, jdk, Map.of("PATH", tools + ":" + System.getenv("PATH")), "mvn", "-B", "-ntp", "install");
+        Process process =
+                run(bin, jdk, Map.of("PATH", tools + ":" + System.getenv("PATH")), "mvn", "-B", "-ntp", "install");
 
         assertThat(process.exitValue()).isZero();
         assertThat(Files.readString(said).strip()).isEqualTo(checkout + " " + jdk + " -B -ntp install");
@@ -134,7 +146,8 @@ class BinSeckillTest {
     private Path checkoutWithAnIngressJar() throws IOException {
         Path bin = Files.createDirectories(checkout.resolve("bin"));
         Files.copy(SCRIPT, bin.resolve("seckill"));
-        Files.createFile(Files.createDirectories(checkout.resolve("services/ingress-api/target")).resolve("ingress-api.jar"));
+        Files.createFile(Files.createDirectories(checkout.resolve("services/ingress-api/target"))
+                .resolve("ingress-api.jar"));
         return bin;
     }
 

@@ -21,7 +21,8 @@ public enum DeploymentMode {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "production" -> PRODUCTION;
             case "development" -> DEVELOPMENT;
-            default -> throw new IllegalArgumentException(SETTING + " must be production or development, was '" + value + "'");
+            default ->
+                throw new IllegalArgumentException(SETTING + " must be production or development, was '" + value + "'");
         };
     }
 

@@ -4,12 +4,14 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Where the three servers are, the MySQL account a service connects as (its own {@link MySqlAccount}: the statements its
+ * Where the three servers are, the MySQL account a service connects as (its own {@link MySqlAccount}: the statements
+ * its
  * code runs on the tables it uses, nothing else) and how it gets into Kafka (each service as its own principal). Every
  * service reads the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link RedisAddress}
  * settings, SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
  */
-public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPassword, RedisAddress redis, KafkaAccess kafka) {
+public record InfraAddresses(
+        String mysqlUrl, String mysqlUser, String mysqlPassword, RedisAddress redis, KafkaAccess kafka) {
 
     public static final String MYSQL_URL = "SECKILL_MYSQL_URL";
     public static final String MYSQL_USER = "SECKILL_MYSQL_USER";
@@ -33,8 +35,9 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
             case PRODUCTION -> {
                 Secrets.required(env, mode, MYSQL_PASSWORD, MIN_MYSQL_PASSWORD_BYTES);
                 if (!verifiesServer(mysqlUrl(env)) && !PlaintextNetwork.allowed(env)) {
-                    throw new IllegalArgumentException(MYSQL_URL + " does not verify the server's certificate: production asks for TLS with "
-                            + "sslMode=VERIFY_IDENTITY (or VERIFY_CA) in the URL" + PlaintextNetwork.remedy());
+                    throw new IllegalArgumentException(
+                            MYSQL_URL + " does not verify the server's certificate: production asks for TLS with "
+                                    + "sslMode=VERIFY_IDENTITY (or VERIFY_CA) in the URL" + PlaintextNetwork.remedy());
                 }
                 yield from(env, principal);
             }
@@ -43,19 +46,23 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
     }
 
     /**
-     * For a service that also uses Redis: besides {@link #forMySqlUser}'s checks, in production Redis is reached as a user
+     * For a service that also uses Redis: besides {@link #forMySqlUser}'s checks, in production Redis is reached as a
+     * user
      * of its own with a password (an ACL user: {@code redis://USER:PASSWORD@host:port}), never as the all-powerful
-     * default user or with no password, and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the risk.
+     * default user or with no password, and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the
+     * risk.
      */
     public static InfraAddresses forRedisUser(Env env, KafkaPrincipal principal) {
         InfraAddresses addresses = forMySqlUser(env, principal);
         if (DeploymentMode.of(env) == DeploymentMode.PRODUCTION) {
             if (!addresses.redis().namesUserAndPassword()) {
-                throw new IllegalArgumentException(RedisAddress.URL + " names no user and password: production reaches Redis as the service's own ACL "
+                throw new IllegalArgumentException(RedisAddress.URL
+                        + " names no user and password: production reaches Redis as the service's own ACL "
                         + "user (redis://USER:PASSWORD@host:port), which may run only what the service runs");
             }
             if (!addresses.redis().tls() && !PlaintextNetwork.allowed(env)) {
-                throw new IllegalArgumentException(RedisAddress.URL + " is not TLS: production reaches Redis over rediss://" + PlaintextNetwork.remedy());
+                throw new IllegalArgumentException(RedisAddress.URL
+                        + " is not TLS: production reaches Redis over rediss://" + PlaintextNetwork.remedy());
             }
         }
         return addresses;
@@ -103,7 +110,8 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
      */
     public static InfraAddresses ofMigrationAccount(Env env) {
         return from(env, KafkaPrincipal.OPERATOR)
-                .as(MigrationAccount.from(env).orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is not set")));
+                .as(MigrationAccount.from(env)
+                        .orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is not set")));
     }
 
     /** The same servers, MySQL reached as {@code account} (e.g. the migration account's). */
@@ -126,8 +134,10 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
 
     /**
      * The same servers as the ingress's admin listener reaches them: MySQL as an account of its own
-     * (SECKILL_ADMIN_MYSQL_USER, {@link MySqlAccount#INGRESS_ADMIN} by default), which may define sales and adjust stock
-     * where the buyers' account may not. In production its password is a secret of its own, never the buyers' account's;
+     * (SECKILL_ADMIN_MYSQL_USER, {@link MySqlAccount#INGRESS_ADMIN} by default), which may define sales and adjust
+     * stock
+     * where the buyers' account may not. In production its password is a secret of its own, never the buyers'
+     * account's;
      * in development it defaults to the services' password.
      */
     public InfraAddresses forIngressAdmin(Env env) {
@@ -137,7 +147,8 @@ public record InfraAddresses(String mysqlUrl, String mysqlUser, String mysqlPass
             case DEVELOPMENT -> env.string(ADMIN_MYSQL_PASSWORD, mysqlPassword);
         };
         if (mode == DeploymentMode.PRODUCTION && password.equals(mysqlPassword)) {
-            throw new IllegalArgumentException(ADMIN_MYSQL_PASSWORD + " equals " + MYSQL_PASSWORD + ": the admin listener's account has a password "
+            throw new IllegalArgumentException(ADMIN_MYSQL_PASSWORD + " equals " + MYSQL_PASSWORD
+                    + ": the admin listener's account has a password "
                     + "of its own, so that the buyers' password opens no admin's door");
         }
         return asMySqlUser(env.string(ADMIN_MYSQL_USER, MySqlAccount.INGRESS_ADMIN.user()), password);

@@ -14,15 +14,19 @@ public record KafkaAccess(String bootstrap, KafkaSecurity security) {
         return new KafkaAccess(bootstrap, other);
     }
 
-    /** The settings every client (producer, consumer, Streams, admin) starts from: the one place its security is set. */
+    /**
+     * The settings every client (producer, consumer, Streams, admin) starts from: the one place its security is set.
+     */
     public Properties clientProperties() {
         Properties props = new Properties();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, security.protocol().name());
         security.sasl().ifPresent(login -> {
             props.put(SaslConfigs.SASL_MECHANISM, login.mechanism().kafkaName());
-            props.put(SaslConfigs.SASL_JAAS_CONFIG, ScramLoginModule.class.getName() + " required username=\"" + jaasQuoted(login.user())
-                    + "\" password=\"" + jaasQuoted(login.password()) + "\";");
+            props.put(
+                    SaslConfigs.SASL_JAAS_CONFIG,
+                    ScramLoginModule.class.getName() + " required username=\"" + jaasQuoted(login.user())
+                            + "\" password=\"" + jaasQuoted(login.password()) + "\";");
         });
         security.truststore().ifPresent(store -> {
             props.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, store.location());
@@ -37,7 +41,10 @@ public record KafkaAccess(String bootstrap, KafkaSecurity security) {
         return props;
     }
 
-    /** A JAAS option value inside double quotes: backslashes and quotes escaped, so no password can end the option early. */
+    /**
+     * A JAAS option value inside double quotes: backslashes and quotes escaped, so no password can end the option
+     * early.
+     */
     static String jaasQuoted(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"");
     }

@@ -13,6 +13,8 @@ public record KafkaGroups(String sinkGroup, String streamsApplicationId) {
     public static final String RECONCILER_GROUP_PREFIX = "seckill-reconciler-";
 
     public static KafkaGroups from(Env env) {
-        return new KafkaGroups(env.string(SINK_GROUP_ID, "seckill-db-sink"), env.string(STREAMS_APPLICATION_ID, "seckill-stream-processor"));
+        return new KafkaGroups(
+                env.string(SINK_GROUP_ID, "seckill-db-sink"),
+                env.string(STREAMS_APPLICATION_ID, "seckill-stream-processor"));
     }
 }

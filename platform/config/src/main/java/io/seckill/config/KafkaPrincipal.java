@@ -11,7 +11,8 @@ public enum KafkaPrincipal {
     RECONCILER("seckill-reconciler"),
     /**
      * The reconciler's hanging-transaction repair alone: aborting another producer's transaction writes its markers,
-     * which Kafka allows only with the cluster's ClusterAction, so this one right lives under a login no other job holds.
+     * which Kafka allows only with the cluster's ClusterAction, so this one right lives under a login no other job
+     * holds.
      */
     TRANSACTION_REPAIR("seckill-transaction-repair"),
     OPERATOR("seckill-operator");

@@ -13,19 +13,25 @@ import java.util.Optional;
  *   <li>{@code SECKILL_KAFKA_SASL_MECHANISM}: {@code SCRAM-SHA-512} (default) or {@code SCRAM-SHA-256};</li>
  *   <li>{@code SECKILL_KAFKA_USER}: the principal (default: the service's own, e.g. {@code seckill-db-sink});</li>
  *   <li>{@code SECKILL_KAFKA_PASSWORD}: its secret (in production at least 12 bytes, never a published value);</li>
- *   <li>{@code SECKILL_KAFKA_TRUSTSTORE}, {@code _TYPE} ({@code PKCS12}, {@code JKS} or {@code PEM}), {@code _PASSWORD}:
+ *   <li>{@code SECKILL_KAFKA_TRUSTSTORE}, {@code _TYPE} ({@code PKCS12}, {@code JKS} or {@code PEM}), {@code
+ *   _PASSWORD}:
  *       the CAs the broker's certificate is checked against (default: the JVM's);</li>
- *   <li>{@code SECKILL_KAFKA_KEYSTORE}, {@code _TYPE}, {@code _PASSWORD}: the client's certificate, for {@code SSL}.</li>
+ *   <li>{@code SECKILL_KAFKA_KEYSTORE}, {@code _TYPE}, {@code _PASSWORD}: the client's certificate, for {@code
+ *   SSL}.</li>
  * </ul>
  */
-public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Store> truststore, Optional<Store> keystore) {
+public record KafkaSecurity(
+        Protocol protocol, Optional<Sasl> sasl, Optional<Store> truststore, Optional<Store> keystore) {
 
     public static final String PROTOCOL = "SECKILL_KAFKA_SECURITY_PROTOCOL";
     public static final String SASL_MECHANISM = "SECKILL_KAFKA_SASL_MECHANISM";
     public static final String USER = "SECKILL_KAFKA_USER";
     public static final String PASSWORD = "SECKILL_KAFKA_PASSWORD";
-    /** The hanging-transaction repair's own login ({@link KafkaPrincipal#TRANSACTION_REPAIR}), apart from its service's. */
+    /**
+     * The hanging-transaction repair's own login ({@link KafkaPrincipal#TRANSACTION_REPAIR}), apart from its service's.
+     */
     public static final String REPAIR_USER = "SECKILL_KAFKA_REPAIR_USER";
+
     public static final String REPAIR_PASSWORD = "SECKILL_KAFKA_REPAIR_PASSWORD";
     public static final String TRUSTSTORE = "SECKILL_KAFKA_TRUSTSTORE";
     public static final String TRUSTSTORE_TYPE = "SECKILL_KAFKA_TRUSTSTORE_TYPE";
@@ -70,7 +76,8 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
                     return mechanism;
                 }
             }
-            throw new IllegalArgumentException(SASL_MECHANISM + " must be SCRAM-SHA-512 or SCRAM-SHA-256, was '" + name + "'");
+            throw new IllegalArgumentException(
+                    SASL_MECHANISM + " must be SCRAM-SHA-512 or SCRAM-SHA-256, was '" + name + "'");
         }
     }
 
@@ -97,13 +104,18 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
 
     /** SCRAM over a loopback or otherwise protected network: the development servers' listener. */
     public static KafkaSecurity scram(String user, String password) {
-        return new KafkaSecurity(Protocol.SASL_PLAINTEXT, Optional.of(new Sasl(Mechanism.SCRAM_SHA_512, user, password)), Optional.empty(),
+        return new KafkaSecurity(
+                Protocol.SASL_PLAINTEXT,
+                Optional.of(new Sasl(Mechanism.SCRAM_SHA_512, user, password)),
+                Optional.empty(),
                 Optional.empty());
     }
 
     /**
-     * The settings {@code env} gives a client acting as {@code principal} (unless {@code SECKILL_KAFKA_USER} names another).
-     * @throws IllegalArgumentException naming the setting: an unknown protocol or mechanism, a missing or (in production)
+     * The settings {@code env} gives a client acting as {@code principal} (unless {@code SECKILL_KAFKA_USER} names
+     * another).
+     * @throws IllegalArgumentException naming the setting: an unknown protocol or mechanism, a missing or (in
+     * production)
      *         published or short password, a production client that would not authenticate
      */
     public static KafkaSecurity from(Env env, KafkaPrincipal principal) {
@@ -128,17 +140,21 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
                 case PRODUCTION -> Secrets.required(env, mode, passwordSetting, MIN_PASSWORD_BYTES);
                 case DEVELOPMENT -> env.string(passwordSetting, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
             };
-            sasl = Optional.of(new Sasl(Mechanism.named(env.string(SASL_MECHANISM, Mechanism.SCRAM_SHA_512.kafkaName())),
-                    env.string(userSetting, principal.user()), password));
+            sasl = Optional.of(new Sasl(
+                    Mechanism.named(env.string(SASL_MECHANISM, Mechanism.SCRAM_SHA_512.kafkaName())),
+                    env.string(userSetting, principal.user()),
+                    password));
         }
         Optional<Store> truststore = store(env, TRUSTSTORE, TRUSTSTORE_TYPE, TRUSTSTORE_PASSWORD);
         Optional<Store> keystore = store(env, KEYSTORE, KEYSTORE_TYPE, KEYSTORE_PASSWORD);
         if ((truststore.isPresent() || keystore.isPresent()) && !protocol.usesTls()) {
-            throw new IllegalArgumentException(TRUSTSTORE + " and " + KEYSTORE + " apply to SSL and SASL_SSL only; " + PROTOCOL + " is " + protocol);
+            throw new IllegalArgumentException(TRUSTSTORE + " and " + KEYSTORE + " apply to SSL and SASL_SSL only; "
+                    + PROTOCOL + " is " + protocol);
         }
         if (mode == DeploymentMode.PRODUCTION && protocol == Protocol.SSL && keystore.isEmpty()) {
-            throw new IllegalArgumentException(PROTOCOL + "=SSL without " + KEYSTORE + " would not authenticate the service; production "
-                    + "clients authenticate (SASL_SSL, or SSL with a client certificate)");
+            throw new IllegalArgumentException(
+                    PROTOCOL + "=SSL without " + KEYSTORE + " would not authenticate the service; production "
+                            + "clients authenticate (SASL_SSL, or SSL with a client certificate)");
         }
         return new KafkaSecurity(protocol, sasl, truststore, keystore);
     }
@@ -152,27 +168,39 @@ public record KafkaSecurity(Protocol protocol, Optional<Sasl> sasl, Optional<Sto
         try {
             protocol = Protocol.valueOf(name.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalArgumentException(PROTOCOL + " must be SASL_SSL, SASL_PLAINTEXT, SSL or PLAINTEXT, was '" + name + "'", unknown);
+            throw new IllegalArgumentException(
+                    PROTOCOL + " must be SASL_SSL, SASL_PLAINTEXT, SSL or PLAINTEXT, was '" + name + "'", unknown);
         }
         if (mode == DeploymentMode.PRODUCTION && protocol == Protocol.PLAINTEXT) {
-            throw new IllegalArgumentException(PROTOCOL + "=PLAINTEXT lets anyone who reaches the broker write any topic; production "
-                    + "clients authenticate (SASL_SSL, or SSL with a client certificate)");
+            throw new IllegalArgumentException(
+                    PROTOCOL + "=PLAINTEXT lets anyone who reaches the broker write any topic; production "
+                            + "clients authenticate (SASL_SSL, or SSL with a client certificate)");
         }
-        if (mode == DeploymentMode.PRODUCTION && protocol == Protocol.SASL_PLAINTEXT && !PlaintextNetwork.allowed(env)) {
-            throw new IllegalArgumentException(PROTOCOL + "=SASL_PLAINTEXT sends every order in the clear to whoever is on the path; production "
-                    + "uses SASL_SSL" + PlaintextNetwork.remedy());
+        if (mode == DeploymentMode.PRODUCTION
+                && protocol == Protocol.SASL_PLAINTEXT
+                && !PlaintextNetwork.allowed(env)) {
+            throw new IllegalArgumentException(
+                    PROTOCOL + "=SASL_PLAINTEXT sends every order in the clear to whoever is on the path; production "
+                            + "uses SASL_SSL" + PlaintextNetwork.remedy());
         }
         return protocol;
     }
 
     private static Optional<Store> store(Env env, String location, String type, String password) {
         return Optional.ofNullable(env.string(location, null))
-                .map(file -> new Store(file, env.string(type, "PKCS12").toUpperCase(Locale.ROOT), Optional.ofNullable(env.string(password, null))));
+                .map(file -> new Store(
+                        file,
+                        env.string(type, "PKCS12").toUpperCase(Locale.ROOT),
+                        Optional.ofNullable(env.string(password, null))));
     }
 
     /** The same settings, logged in as {@code principal} (for services sharing one process, each as itself). */
     public KafkaSecurity as(KafkaPrincipal principal) {
-        return new KafkaSecurity(protocol, sasl.map(login -> new Sasl(login.mechanism(), principal.user(), login.password())), truststore, keystore);
+        return new KafkaSecurity(
+                protocol,
+                sasl.map(login -> new Sasl(login.mechanism(), principal.user(), login.password())),
+                truststore,
+                keystore);
     }
 
     @Override

@@ -14,7 +14,9 @@ public enum LogFormat {
 
     public static final String SETTING = "SECKILL_LOG_FORMAT";
 
-    /** The format {@code env} asks for; refuses any other value than {@code text} and {@code json}, naming the setting. */
+    /**
+     * The format {@code env} asks for; refuses any other value than {@code text} and {@code json}, naming the setting.
+     */
     public static LogFormat of(Env env) {
         String value = env.string(SETTING, "text");
         for (LogFormat format : values()) {

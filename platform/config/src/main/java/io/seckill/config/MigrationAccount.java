@@ -12,7 +12,10 @@ public record MigrationAccount(String user, String password) {
     public static final String USER = "SECKILL_MIGRATION_MYSQL_USER";
     public static final String PASSWORD = "SECKILL_MIGRATION_MYSQL_PASSWORD";
 
-    /** The account the environment names, if it names one; in production its password is checked as a secret ({@link Secrets#required}). */
+    /**
+     * The account the environment names, if it names one; in production its password is checked as a secret ({@link
+     * Secrets#required}).
+     */
     public static Optional<MigrationAccount> from(Env env) {
         DeploymentMode mode = DeploymentMode.of(env);
         return Optional.ofNullable(env.string(USER, null)).map(user -> new MigrationAccount(user, switch (mode) {

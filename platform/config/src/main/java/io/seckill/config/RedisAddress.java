@@ -56,11 +56,14 @@ public record RedisAddress(Topology topology, String url) {
         return parse(topology, url).nodes();
     }
 
-    /** The URL with one node only (the first seed), userinfo, scheme and database kept: what a URI-based client takes. */
+    /**
+     * The URL with one node only (the first seed), userinfo, scheme and database kept: what a URI-based client takes.
+     */
     public URI firstNodeUri() {
         Parsed parsed = parse(topology, url);
         Node first = parsed.nodes().get(0);
-        return URI.create(parsed.scheme() + "://" + parsed.userInfo() + first.host() + ":" + first.port() + parsed.path());
+        return URI.create(
+                parsed.scheme() + "://" + parsed.userInfo() + first.host() + ":" + first.port() + parsed.path());
     }
 
     /** Whether the URL names a user and a password ({@code USER:PASSWORD@}), both non-empty: an ACL user of its own. */
@@ -77,8 +80,11 @@ public record RedisAddress(Topology topology, String url) {
      */
     public RedisAddress as(String user, String password) {
         Parsed parsed = parse(topology, url);
-        return new RedisAddress(topology, parsed.scheme() + "://" + URLEncoder.encode(user, StandardCharsets.UTF_8) + ":"
-                + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@" + parsed.authority().substring(parsed.userInfo().length()) + parsed.path());
+        return new RedisAddress(
+                topology,
+                parsed.scheme() + "://" + URLEncoder.encode(user, StandardCharsets.UTF_8) + ":"
+                        + URLEncoder.encode(password, StandardCharsets.UTF_8) + "@"
+                        + parsed.authority().substring(parsed.userInfo().length()) + parsed.path());
     }
 
     /** Whether the servers are reached over TLS ({@code rediss://}). */
@@ -91,7 +97,8 @@ public record RedisAddress(Topology topology, String url) {
         Parsed parsed = parse(topology, url);
         String userInfo = parsed.userInfo().isEmpty() ? "" : parsed.userInfo().contains(":")
                 ? parsed.userInfo().substring(0, parsed.userInfo().indexOf(':')) + ":***@" : "***@";
-        return parsed.scheme() + "://" + userInfo + parsed.authority().substring(parsed.userInfo().length()) + parsed.path();
+        return parsed.scheme() + "://" + userInfo
+                + parsed.authority().substring(parsed.userInfo().length()) + parsed.path();
     }
 
     @Override
@@ -109,7 +116,8 @@ public record RedisAddress(Topology topology, String url) {
         int schemeEnd = url.indexOf("://");
         String scheme = schemeEnd < 0 ? "" : url.substring(0, schemeEnd);
         if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException(URL + " must start with redis:// or rediss://, was '" + redactedPrefix(url) + "'");
+            throw new IllegalArgumentException(
+                    URL + " must start with redis:// or rediss://, was '" + redactedPrefix(url) + "'");
         }
         String rest = url.substring(schemeEnd + 3);
         int pathAt = rest.indexOf('/');
@@ -124,12 +132,14 @@ public record RedisAddress(Topology topology, String url) {
         switch (topology) {
             case SINGLE -> {
                 if (nodes.size() > 1) {
-                    throw new IllegalArgumentException(URL + " names " + nodes.size() + " nodes; set " + TOPOLOGY + "=cluster for a Redis Cluster's seeds");
+                    throw new IllegalArgumentException(URL + " names " + nodes.size() + " nodes; set " + TOPOLOGY
+                            + "=cluster for a Redis Cluster's seeds");
                 }
             }
             case CLUSTER -> {
                 if (!path.isEmpty() && !path.equals("/") && !path.equals("/0")) {
-                    throw new IllegalArgumentException(URL + " names database " + path.substring(1) + "; a Redis Cluster has only database 0");
+                    throw new IllegalArgumentException(
+                            URL + " names database " + path.substring(1) + "; a Redis Cluster has only database 0");
                 }
             }
         }

@@ -14,16 +14,26 @@ public final class Secrets {
     public static final String DEVELOPMENT_TOKEN_SECRET = "dev-only-token-secret-do-not-use-in-production";
     /** The development run's admin token secret, published likewise. */
     public static final String DEVELOPMENT_ADMIN_TOKEN_SECRET = "dev-only-admin-token-secret-do-not-use-in-production";
-    /** The development MySQL's password of every service account, published likewise (local-infra makes the accounts). */
+    /**
+     * The development MySQL's password of every service account, published likewise (local-infra makes the accounts).
+     */
     public static final String DEVELOPMENT_APPLICATION_PASSWORD = "dev-only-application-password";
     /** The development MySQL's migration account password, published likewise. */
     public static final String DEVELOPMENT_MIGRATION_PASSWORD = "dev-only-migration-password";
     /** The development broker's password for every principal (local-infra makes them), published likewise. */
     public static final String DEVELOPMENT_KAFKA_PASSWORD = "dev-only-kafka-password";
-    /** The development Redis's password of every service's ACL user (local-infra makes the users), published likewise. */
+    /**
+     * The development Redis's password of every service's ACL user (local-infra makes the users), published likewise.
+     */
     public static final String DEVELOPMENT_REDIS_PASSWORD = "dev-only-redis-password";
-    private static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_TOKEN_SECRET, DEVELOPMENT_ADMIN_TOKEN_SECRET, DEVELOPMENT_APPLICATION_PASSWORD, DEVELOPMENT_MIGRATION_PASSWORD,
-            DEVELOPMENT_KAFKA_PASSWORD, DEVELOPMENT_REDIS_PASSWORD);
+
+    private static final Set<String> PUBLISHED = Set.of(
+            DEVELOPMENT_TOKEN_SECRET,
+            DEVELOPMENT_ADMIN_TOKEN_SECRET,
+            DEVELOPMENT_APPLICATION_PASSWORD,
+            DEVELOPMENT_MIGRATION_PASSWORD,
+            DEVELOPMENT_KAFKA_PASSWORD,
+            DEVELOPMENT_REDIS_PASSWORD);
 
     private Secrets() {
     }
@@ -42,8 +52,9 @@ public final class Secrets {
             throw new IllegalArgumentException(name + " is shorter than its minimum of " + minBytes + " bytes");
         }
         if (mode == DeploymentMode.PRODUCTION && PUBLISHED.contains(value)) {
-            throw new IllegalArgumentException(name + " is a development value published in this repository: set a secret of your own, or "
-                    + DeploymentMode.SETTING + "=development on a developer's machine");
+            throw new IllegalArgumentException(
+                    name + " is a development value published in this repository: set a secret of your own, or "
+                            + DeploymentMode.SETTING + "=development on a developer's machine");
         }
         return value;
     }

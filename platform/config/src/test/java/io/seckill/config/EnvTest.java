@@ -21,7 +21,9 @@ class EnvTest {
 
     @Test
     void aMalformedNumberFailsNamingTheVariable() {
-        assertThatThrownBy(() -> env.integer("SECKILL_BAD", 1)).hasMessageContaining("SECKILL_BAD").hasMessageContaining("4x2");
+        assertThatThrownBy(() -> env.integer("SECKILL_BAD", 1))
+                .hasMessageContaining("SECKILL_BAD")
+                .hasMessageContaining("4x2");
         assertThatThrownBy(() -> env.millis("SECKILL_BAD", Duration.ZERO)).hasMessageContaining("SECKILL_BAD");
     }
 

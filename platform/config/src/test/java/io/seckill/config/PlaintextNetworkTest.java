@@ -8,7 +8,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A production service reaches Kafka, MySQL and Redis over verified TLS, Redis as an ACL user of its own; the clear only
+ * A production service reaches Kafka, MySQL and Redis over verified TLS, Redis as an ACL user of its own; the clear
+ * only
  * where {@value PlaintextNetwork#SETTING} names the risk. Development is not asked.
  */
 class PlaintextNetworkTest {
@@ -18,8 +19,15 @@ class PlaintextNetworkTest {
     private static final String REDIS_USER = "rediss://seckill-ingress:" + PASSWORD + "@redis.internal:6379";
 
     private static Env production(String... settings) {
-        Map<String, String> all = new HashMap<>(Map.of(InfraAddresses.MYSQL_PASSWORD, PASSWORD, KafkaSecurity.PASSWORD, PASSWORD,
-                InfraAddresses.MYSQL_URL, VERIFIED_MYSQL, RedisAddress.URL, REDIS_USER));
+        Map<String, String> all = new HashMap<>(Map.of(
+                InfraAddresses.MYSQL_PASSWORD,
+                PASSWORD,
+                KafkaSecurity.PASSWORD,
+                PASSWORD,
+                InfraAddresses.MYSQL_URL,
+                VERIFIED_MYSQL,
+                RedisAddress.URL,
+                REDIS_USER));
         for (int i = 0; i < settings.length; i += 2) {
             all.put(settings[i], settings[i + 1]);
         }
@@ -32,39 +40,74 @@ class PlaintextNetworkTest {
 
         assertThat(addresses.kafka().security().protocol()).isEqualTo(KafkaSecurity.Protocol.SASL_SSL);
         assertThat(addresses.redis().tls()).isTrue();
-        assertThat(InfraAddresses.forMySqlUser(production(InfraAddresses.MYSQL_URL, "jdbc:mysql://m:3306/seckill?useSSL=true&sslMode=verify_ca"),
-                KafkaPrincipal.DB_SINK).mysqlUrl()).contains("verify_ca");
+        assertThat(InfraAddresses.forMySqlUser(
+                                production(
+                                        InfraAddresses.MYSQL_URL,
+                                        "jdbc:mysql://m:3306/seckill?useSSL=true&sslMode=verify_ca"),
+                                KafkaPrincipal.DB_SINK)
+                        .mysqlUrl())
+                .contains("verify_ca");
     }
 
     @Test
     void productionRefusesEachPathInTheClearNamingItsSettingAndTheWayOut() {
-        assertThatThrownBy(() -> InfraAddresses.forRedisUser(production(KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT"), KafkaPrincipal.INGRESS))
-                .hasMessageContaining(KafkaSecurity.PROTOCOL).hasMessageContaining(PlaintextNetwork.SETTING);
+        assertThatThrownBy(() -> InfraAddresses.forRedisUser(
+                        production(KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT"), KafkaPrincipal.INGRESS))
+                .hasMessageContaining(KafkaSecurity.PROTOCOL)
+                .hasMessageContaining(PlaintextNetwork.SETTING);
         for (String url : new String[] {"jdbc:mysql://m:3306/seckill", "jdbc:mysql://m:3306/seckill?sslMode=REQUIRED",
                 "jdbc:mysql://m:3306/seckill?sslMode=PREFERRED&x=VERIFY_IDENTITY"}) {
-            assertThatThrownBy(() -> InfraAddresses.forMySqlUser(production(InfraAddresses.MYSQL_URL, url), KafkaPrincipal.DB_SINK)).as(url)
-                    .hasMessageContaining(InfraAddresses.MYSQL_URL).hasMessageContaining(PlaintextNetwork.SETTING).hasMessageNotContaining(PASSWORD);
+            assertThatThrownBy(() -> InfraAddresses.forMySqlUser(
+                            production(InfraAddresses.MYSQL_URL, url), KafkaPrincipal.DB_SINK))
+                    .as(url)
+                    .hasMessageContaining(InfraAddresses.MYSQL_URL)
+                    .hasMessageContaining(PlaintextNetwork.SETTING)
+                    .hasMessageNotContaining(PASSWORD);
         }
-        assertThatThrownBy(() -> InfraAddresses.forRedisUser(production(RedisAddress.URL, "redis://seckill-ingress:" + PASSWORD + "@redis:6379"),
-                KafkaPrincipal.INGRESS)).hasMessageContaining(RedisAddress.URL).hasMessageContaining("rediss://").hasMessageNotContaining(PASSWORD);
+        assertThatThrownBy(() -> InfraAddresses.forRedisUser(
+                        production(RedisAddress.URL, "redis://seckill-ingress:" + PASSWORD + "@redis:6379"),
+                        KafkaPrincipal.INGRESS))
+                .hasMessageContaining(RedisAddress.URL)
+                .hasMessageContaining("rediss://")
+                .hasMessageNotContaining(PASSWORD);
     }
 
     @Test
     void productionReachesRedisAsAUserOfItsOwnWithAPassword() {
-        for (String url : new String[] {"rediss://redis:6379", "rediss://:" + PASSWORD + "@redis:6379", "rediss://seckill-ingress:@redis:6379"}) {
-            assertThatThrownBy(() -> InfraAddresses.forRedisUser(production(RedisAddress.URL, url), KafkaPrincipal.INGRESS)).as(url)
-                    .hasMessageContaining(RedisAddress.URL).hasMessageContaining("ACL user").hasMessageNotContaining(PASSWORD);
+        for (String url : new String[] {
+            "rediss://redis:6379", "rediss://:" + PASSWORD + "@redis:6379", "rediss://seckill-ingress:@redis:6379"
+        }) {
+            assertThatThrownBy(() ->
+                            InfraAddresses.forRedisUser(production(RedisAddress.URL, url), KafkaPrincipal.INGRESS))
+                    .as(url)
+                    .hasMessageContaining(RedisAddress.URL)
+                    .hasMessageContaining("ACL user")
+                    .hasMessageNotContaining(PASSWORD);
         }
     }
 
     @Test
     void namingTheRiskAllowsTheClearButNeverAnAnonymousRedis() {
-        Env oneHost = production(PlaintextNetwork.SETTING, "true", KafkaSecurity.PROTOCOL, "SASL_PLAINTEXT", InfraAddresses.MYSQL_URL,
-                "jdbc:mysql://mysql:3306/seckill", RedisAddress.URL, "redis://seckill-ingress:" + PASSWORD + "@redis:6379");
-        assertThat(InfraAddresses.forRedisUser(oneHost, KafkaPrincipal.INGRESS).kafka().security().protocol()).isEqualTo(KafkaSecurity.Protocol.SASL_PLAINTEXT);
-        assertThatThrownBy(() -> InfraAddresses.forRedisUser(production(PlaintextNetwork.SETTING, "true", RedisAddress.URL, "redis://redis:6379"),
-                KafkaPrincipal.INGRESS)).hasMessageContaining("ACL user");
-        assertThatThrownBy(() -> PlaintextNetwork.allowed(new Env(Map.of(PlaintextNetwork.SETTING, "yes")))).hasMessageContaining(PlaintextNetwork.SETTING);
+        Env oneHost = production(
+                PlaintextNetwork.SETTING,
+                "true",
+                KafkaSecurity.PROTOCOL,
+                "SASL_PLAINTEXT",
+                InfraAddresses.MYSQL_URL,
+                "jdbc:mysql://mysql:3306/seckill",
+                RedisAddress.URL,
+                "redis://seckill-ingress:" + PASSWORD + "@redis:6379");
+        assertThat(InfraAddresses.forRedisUser(oneHost, KafkaPrincipal.INGRESS)
+                        .kafka()
+                        .security()
+                        .protocol())
+                .isEqualTo(KafkaSecurity.Protocol.SASL_PLAINTEXT);
+        assertThatThrownBy(() -> InfraAddresses.forRedisUser(
+                        production(PlaintextNetwork.SETTING, "true", RedisAddress.URL, "redis://redis:6379"),
+                        KafkaPrincipal.INGRESS))
+                .hasMessageContaining("ACL user");
+        assertThatThrownBy(() -> PlaintextNetwork.allowed(new Env(Map.of(PlaintextNetwork.SETTING, "yes"))))
+                .hasMessageContaining(PlaintextNetwork.SETTING);
     }
 
     @Test

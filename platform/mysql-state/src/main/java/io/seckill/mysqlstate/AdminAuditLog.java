@@ -15,9 +15,15 @@ public final class AdminAuditLog {
      * @param beforeState the target's state before (JSON), or null where the action has no stored target
      * @param afterState  the target's state after (JSON), or null likewise
      */
-    public record Entry(Instant recordedAt, String admin, String address, String action, int status, String request, String beforeState,
-                        String afterState) {
-    }
+    public record Entry(
+            Instant recordedAt,
+            String admin,
+            String address,
+            String action,
+            int status,
+            String request,
+            String beforeState,
+            String afterState) {}
 
     public void record(DSLContext db, Entry entry) {
         db.insertInto(ADMIN_AUDIT)
@@ -34,8 +40,17 @@ public final class AdminAuditLog {
 
     /** The newest {@code limit} entries, newest first. */
     public List<Entry> newest(DSLContext db, int limit) {
-        return db.selectFrom(ADMIN_AUDIT).orderBy(ADMIN_AUDIT.ID.desc()).limit(limit)
-                .fetch(row -> new Entry(row.getRecordedAt(), row.getAdmin(), row.getAddress(), row.getAction(), row.getStatus(), row.getRequest(),
-                        row.getBeforeState(), row.getAfterState()));
+        return db.selectFrom(ADMIN_AUDIT)
+                .orderBy(ADMIN_AUDIT.ID.desc())
+                .limit(limit)
+                .fetch(row -> new Entry(
+                        row.getRecordedAt(),
+                        row.getAdmin(),
+                        row.getAddress(),
+                        row.getAction(),
+                        row.getStatus(),
+                        row.getRequest(),
+                        row.getBeforeState(),
+                        row.getAfterState()));
     }
 }

@@ -5,12 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.config.InfraAddresses;
+import io.seckill.schemas.migration.SchemaMigration;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
 import javax.sql.DataSource;
-import io.seckill.schemas.migration.SchemaMigration;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.ValidateResult;
 import org.jooq.DSLContext;
@@ -45,8 +45,12 @@ public final class Database implements AutoCloseable {
         return connect(addresses, poolName, maxPoolSize, DEFAULT_CONNECTION_WAIT, meters);
     }
 
-    /** The same, a caller waiting at most {@code connectionWait} for a free connection (then the pool's timeout exception). */
-    public static Database connect(InfraAddresses addresses, String poolName, int maxPoolSize, Duration connectionWait, MeterRegistry meters) {
+    /**
+     * The same, a caller waiting at most {@code connectionWait} for a free connection (then the pool's timeout
+     * exception).
+     */
+    public static Database connect(
+            InfraAddresses addresses, String poolName, int maxPoolSize, Duration connectionWait, MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
         config.setConnectionTimeout(connectionWait.toMillis());
         config.setPoolName(poolName);
@@ -69,10 +73,16 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("prepStmtCacheSqlLimit", "16384");
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
-            ValidateResult schema = Flyway.configure().dataSource(dataSource).locations(SchemaMigration.LOCATION).load().validateWithResult();
+            ValidateResult schema = Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations(SchemaMigration.LOCATION)
+                    .load()
+                    .validateWithResult();
             if (!schema.validationSuccessful) {
-                throw new IllegalStateException("MySQL's schema is not this release's (" + schema.invalidMigrations.size()
-                        + " migration(s) pending or unknown): run bin/seckill migrate with the migration account first");
+                throw new IllegalStateException(
+                        "MySQL's schema is not this release's (" + schema.invalidMigrations.size()
+                                + " migration(s) pending or unknown): run bin/seckill migrate with the migration"
+                                + " account first");
             }
             return new Database(dataSource);
         } catch (RuntimeException e) {

@@ -26,10 +26,15 @@ public final class MigrateMain {
             // Only MySQL's address: the services' passwords, and Kafka, are the services' business.
             String mysqlUrl = InfraAddresses.mysqlUrl(env);
             MigrationAccount migration = MigrationAccount.from(env)
-                    .orElseThrow(() -> new IllegalArgumentException(MigrationAccount.USER + " is required: the account that may change the schema"));
-            int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), EnumSet.allOf(MySqlAccount.class));
-            System.out.println("migrated " + mysqlUrl + " as " + migration.user() + ": " + applied + " migration(s) applied; "
-                    + Arrays.stream(MySqlAccount.values()).map(MySqlAccount::user).collect(Collectors.joining(", ")) + " granted their statements");
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            MigrationAccount.USER + " is required: the account that may change the schema"));
+            int applied = SchemaMigration.apply(
+                    mysqlUrl, migration.user(), migration.password(), EnumSet.allOf(MySqlAccount.class));
+            System.out.println("migrated " + mysqlUrl + " as " + migration.user() + ": " + applied
+                    + " migration(s) applied; "
+                    + Arrays.stream(MySqlAccount.values())
+                            .map(MySqlAccount::user)
+                            .collect(Collectors.joining(", ")) + " granted their statements");
         } catch (RuntimeException e) {
             System.err.println("migrate failed: " + e.getMessage());
             System.exit(70);

@@ -60,9 +60,11 @@ public final class OrderBatchWriter {
         this.paymentWindow = paymentWindow;
     }
 
-    /** What became of one SKU's orders: the decisions, and the records their source of truth does not support (never decided). */
-    public record SkuDecisions(List<OrderResult> decided, List<Unsupported> unsupported) {
-    }
+    /**
+     * What became of one SKU's orders: the decisions, and the records their source of truth does not support (never
+     * decided).
+     */
+    public record SkuDecisions(List<OrderResult> decided, List<Unsupported> unsupported) {}
 
     /** An order request nothing in MySQL stands behind, whoever wrote it. */
     public record Unsupported(OrderRequested order, UnsupportedRecords.Reason reason, String detail) {
@@ -103,25 +105,39 @@ public final class OrderBatchWriter {
     private SkuDecisions decide(DSLContext tx, long skuId, List<OrderRequested> batch) {
         // Millisecond precision, as stored: a re-reported decision is identical to the first report.
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Set<String> ids = batch.stream().map(OrderRequested::orderId).collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<String> ids =
+                batch.stream().map(OrderRequested::orderId).collect(Collectors.toCollection(LinkedHashSet::new));
         Map<String, OrderResult> decided = orders.decided(tx, ids);
-        Map<String, OutboxLookups.Recorded> recorded = outboxRows.recordedOrders(tx, ids.stream().filter(id -> !decided.containsKey(id)).toList());
+        Map<String, OutboxLookups.Recorded> recorded = outboxRows.recordedOrders(
+                tx, ids.stream().filter(id -> !decided.containsKey(id)).toList());
 
         List<Unsupported> unsupported = new ArrayList<>();
         Map<String, OrderRequested> byId = new LinkedHashMap<>();
         for (OrderRequested order : batch) {
             Optional<Unsupported> refusal = decided.containsKey(order.orderId())
-                    ? refusal(order, OrderFacts.of(decided.get(order.orderId())), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "its order")
+                    ? refusal(
+                            order,
+                            OrderFacts.of(decided.get(order.orderId())),
+                            UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW,
+                            "its order")
                     : Optional.ofNullable(recorded.get(order.orderId()))
-                            .map(row -> refusal(order, OrderFacts.of(row.order()), UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW, "its outbox row"))
-                            .orElseGet(() -> Optional.of(new Unsupported(order, UnsupportedRecords.Reason.NO_OUTBOX_ROW,
+                            .map(row -> refusal(
+                                    order,
+                                    OrderFacts.of(row.order()),
+                                    UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW,
+                                    "its outbox row"))
+                            .orElseGet(() -> Optional.of(new Unsupported(
+                                    order,
+                                    UnsupportedRecords.Reason.NO_OUTBOX_ROW,
                                     "order " + order.orderId() + " was never recorded")));
             refusal.ifPresentOrElse(unsupported::add, () -> byId.putIfAbsent(order.orderId(), order));
         }
 
         List<OrderResult> results = new ArrayList<>();
         byId.keySet().stream().filter(decided::containsKey).map(decided::get).forEach(results::add);
-        List<OrderRequested> fresh = byId.values().stream().filter(order -> !decided.containsKey(order.orderId())).toList();
+        List<OrderRequested> fresh = byId.values().stream()
+                .filter(order -> !decided.containsKey(order.orderId()))
+                .toList();
         if (!fresh.isEmpty()) {
             List<OrderResult> decisions = decideFresh(tx, skuId, fresh, recorded, now);
             Map<String, String> traces = new HashMap<>();
@@ -139,10 +155,13 @@ public final class OrderBatchWriter {
         return new SkuDecisions(results, unsupported);
     }
 
-    private static Optional<Unsupported> refusal(OrderRequested order, OrderFacts truth, UnsupportedRecords.Reason reason, String source) {
+    private static Optional<Unsupported> refusal(
+            OrderRequested order, OrderFacts truth, UnsupportedRecords.Reason reason, String source) {
         String difference = truth.firstDifference(OrderFacts.of(order));
-        return difference.isEmpty() ? Optional.empty()
-                : Optional.of(new Unsupported(order, reason, "order " + order.orderId() + " says " + difference + " of " + source));
+        return difference.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Unsupported(
+                        order, reason, "order " + order.orderId() + " says " + difference + " of " + source));
     }
 
     /**
@@ -150,12 +169,21 @@ public final class OrderBatchWriter {
      * order: the failure is the sink's own, seen here, so it is evidence; the order would otherwise stay undecided.
      */
     public Optional<OrderResult> rejectUndecidable(OrderRequested failed) {
-        return deadLettered.reject(dsl, failed.orderId(), row -> OrderFacts.of(row.order()).equals(OrderFacts.of(failed)),
-                clock.instant().truncatedTo(ChronoUnit.MILLIS)).rejection();
+        return deadLettered
+                .reject(
+                        dsl,
+                        failed.orderId(),
+                        row -> OrderFacts.of(row.order()).equals(OrderFacts.of(failed)),
+                        clock.instant().truncatedTo(ChronoUnit.MILLIS))
+                .rejection();
     }
 
-    private List<OrderResult> decideFresh(DSLContext tx, long skuId, List<OrderRequested> fresh, Map<String, OutboxLookups.Recorded> recorded,
-                                          Instant now) {
+    private List<OrderResult> decideFresh(
+            DSLContext tx,
+            long skuId,
+            List<OrderRequested> fresh,
+            Map<String, OutboxLookups.Recorded> recorded,
+            Instant now) {
         Optional<Skus.Sale> sale = skus.sale(tx, skuId);
         if (sale.isEmpty()) {
             return fresh.stream().map(order -> OrderResult.rejected(order, RejectReason.UNKNOWN_SKU, now)).toList();
@@ -167,7 +195,8 @@ public final class OrderBatchWriter {
                 rejected.put(order.orderId(), RejectReason.OUTSIDE_SALE_WINDOW);
             }
         }
-        Map<String, Integer> held = purchases.lockHeld(tx, skuId, fresh.stream().map(OrderRequested::userId).distinct().toList());
+        Map<String, Integer> held = purchases.lockHeld(
+                tx, skuId, fresh.stream().map(OrderRequested::userId).distinct().toList());
 
         List<OrderRequested> withinLimit = new ArrayList<>();
         for (OrderRequested order : fresh) {
@@ -195,7 +224,8 @@ public final class OrderBatchWriter {
     }
 
     private boolean insideWindow(Skus.Sale sale, Instant recordedAt) {
-        return !recordedAt.isBefore(sale.startsAt().minus(windowTolerance)) && recordedAt.isBefore(sale.endsAt().plus(windowTolerance));
+        return !recordedAt.isBefore(sale.startsAt().minus(windowTolerance))
+                && recordedAt.isBefore(sale.endsAt().plus(windowTolerance));
     }
 
     /** @return the orders that found no stock */
@@ -221,8 +251,12 @@ public final class OrderBatchWriter {
         return soldOut;
     }
 
-    private void upsertPurchases(DSLContext tx, long skuId, List<OrderRequested> withinLimit, Map<String, RejectReason> rejected,
-                                 Map<String, Integer> held) {
+    private void upsertPurchases(
+            DSLContext tx,
+            long skuId,
+            List<OrderRequested> withinLimit,
+            Map<String, RejectReason> rejected,
+            Map<String, Integer> held) {
         Map<String, Integer> bought = new LinkedHashMap<>();
         withinLimit.stream()
                 .filter(order -> !rejected.containsKey(order.orderId()))

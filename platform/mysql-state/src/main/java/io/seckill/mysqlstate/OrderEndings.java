@@ -40,7 +40,9 @@ public final class OrderEndings {
         DONE,
         /** The order had already ended as asked (the same payment, a second cancellation): nothing changed. */
         ALREADY,
-        /** The order had ended otherwise, or cannot end so: nothing changed; {@link Ending#order()} says how it stands. */
+        /**
+         * The order had ended otherwise, or cannot end so: nothing changed; {@link Ending#order()} says how it stands.
+         */
         REFUSED,
         /** No such order of this buyer. */
         NOT_FOUND
@@ -62,10 +64,21 @@ public final class OrderEndings {
      * is ALREADY; anything else is REFUSED with the order as it stands.
      */
     public Ending pay(DSLContext db, String orderId, String userId, String paymentReference, Instant now) {
-        return end(db, orderId, userId, now, order -> order.status() == OrderStatus.PAID && paymentReference.equals(order.paymentReference()),
+        return end(
+                db,
+                orderId,
+                userId,
+                now,
+                order -> order.status() == OrderStatus.PAID && paymentReference.equals(order.paymentReference()),
                 (tx, stored) -> {
                     orders.markPaid(tx, orderId, paymentReference, now);
-                    return new OrderPaid(OrderLifecycleEvent.CURRENT_VERSION, orderId, stored.order().skuId(), userId, stored.order().quantity(), paymentReference,
+                    return new OrderPaid(
+                            OrderLifecycleEvent.CURRENT_VERSION,
+                            orderId,
+                            stored.order().skuId(),
+                            userId,
+                            stored.order().quantity(),
+                            paymentReference,
                             now);
                 });
     }
@@ -74,7 +87,13 @@ public final class OrderEndings {
     public Ending cancel(DSLContext db, String orderId, String userId, Instant now) {
         return end(db, orderId, userId, now, order -> order.status() == OrderStatus.CANCELLED, (tx, stored) -> {
             orders.markCancelled(tx, orderId, now);
-            return new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, orderId, stored.order().skuId(), userId, stored.order().quantity(), now);
+            return new OrderCancelled(
+                    OrderLifecycleEvent.CURRENT_VERSION,
+                    orderId,
+                    stored.order().skuId(),
+                    userId,
+                    stored.order().quantity(),
+                    now);
         });
     }
 
@@ -86,7 +105,8 @@ public final class OrderEndings {
                        BiFunction<DSLContext, Orders.Stored, OrderLifecycleEvent> change) {
         return DeadlockRetry.run(() -> db.transactionResult(configuration -> {
             DSLContext tx = DSL.using(configuration);
-            Optional<Orders.Stored> found = orders.lock(tx, orderId).filter(stored -> stored.order().userId().equals(userId));
+            Optional<Orders.Stored> found = orders.lock(tx, orderId)
+                    .filter(stored -> stored.order().userId().equals(userId));
             if (found.isEmpty()) {
                 return new Ending(Outcome.NOT_FOUND, Optional.empty(), Optional.empty());
             }
@@ -113,10 +133,22 @@ public final class OrderEndings {
             if (overdue.isEmpty()) {
                 return List.of();
             }
-            orders.markExpired(tx, overdue.stream().map(Orders.Stored::order).map(OrderFacts::orderId).toList(), now);
+            orders.markExpired(
+                    tx,
+                    overdue.stream()
+                            .map(Orders.Stored::order)
+                            .map(OrderFacts::orderId)
+                            .toList(),
+                    now);
             List<OrderExpired> expired = overdue.stream()
-                    .map(stored -> new OrderExpired(OrderLifecycleEvent.CURRENT_VERSION, stored.order().orderId(), stored.order().skuId(),
-                            stored.order().userId(), stored.order().quantity(), stored.payBy(), now))
+                    .map(stored -> new OrderExpired(
+                            OrderLifecycleEvent.CURRENT_VERSION,
+                            stored.order().orderId(),
+                            stored.order().skuId(),
+                            stored.order().userId(),
+                            stored.order().quantity(),
+                            stored.payBy(),
+                            now))
                     .toList();
             events.insert(tx, expired, now.plus(relayGrace));
             return expired;

@@ -25,8 +25,16 @@ public final class OrderEvents extends RelayedRows {
 
     /** The lifecycle's outbox: a row's key is its order id (order-lifecycle is keyed by order). */
     public OrderEvents() {
-        super(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATEID, ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER,
-                ORDER_EVENTS.RELAY_ATTEMPTS, ORDER_EVENTS.RELAY_ACKS, ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.TRACEPARENT);
+        super(
+                ORDER_EVENTS,
+                ORDER_EVENTS.ID,
+                ORDER_EVENTS.AGGREGATEID,
+                ORDER_EVENTS.PAYLOAD,
+                ORDER_EVENTS.RELAY_AFTER,
+                ORDER_EVENTS.RELAY_ATTEMPTS,
+                ORDER_EVENTS.RELAY_ACKS,
+                ORDER_EVENTS.COMPLETED_AT,
+                ORDER_EVENTS.TRACEPARENT);
     }
 
     /**
@@ -34,13 +42,33 @@ public final class OrderEvents extends RelayedRows {
      * of its order as the orders row records it.
      */
     public void insert(DSLContext tx, Collection<? extends OrderLifecycleEvent> events, Instant relayAfter) {
-        var insert = tx.insertInto(ORDER_EVENTS, ORDER_EVENTS.ID, ORDER_EVENTS.AGGREGATETYPE, ORDER_EVENTS.AGGREGATEID,
-                ORDER_EVENTS.TYPE, ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.SKU_ID, ORDER_EVENTS.USER_ID, ORDER_EVENTS.QUANTITY,
-                ORDER_EVENTS.RETURNS_STOCK, ORDER_EVENTS.CREATED_AT, ORDER_EVENTS.RELAY_AFTER, ORDER_EVENTS.TRACEPARENT);
+        var insert = tx.insertInto(
+                ORDER_EVENTS,
+                ORDER_EVENTS.ID,
+                ORDER_EVENTS.AGGREGATETYPE,
+                ORDER_EVENTS.AGGREGATEID,
+                ORDER_EVENTS.TYPE,
+                ORDER_EVENTS.PAYLOAD,
+                ORDER_EVENTS.SKU_ID,
+                ORDER_EVENTS.USER_ID,
+                ORDER_EVENTS.QUANTITY,
+                ORDER_EVENTS.RETURNS_STOCK,
+                ORDER_EVENTS.CREATED_AT,
+                ORDER_EVENTS.RELAY_AFTER,
+                ORDER_EVENTS.TRACEPARENT);
         for (OrderLifecycleEvent event : events) {
-            insert = insert.values(DSL.val(event.orderId()), DSL.val(AGGREGATE_TYPE), DSL.val(event.orderId()), DSL.val(event.type()),
-                    DSL.val(EventJson.encodeToString(event)), DSL.val(event.skuId()), DSL.val(event.userId()), DSL.val(event.quantity()),
-                    DSL.val(event.returnsStock()), DSL.val(event.at(), ORDER_EVENTS.CREATED_AT), DSL.val(relayAfter, ORDER_EVENTS.RELAY_AFTER),
+            insert = insert.values(
+                    DSL.val(event.orderId()),
+                    DSL.val(AGGREGATE_TYPE),
+                    DSL.val(event.orderId()),
+                    DSL.val(event.type()),
+                    DSL.val(EventJson.encodeToString(event)),
+                    DSL.val(event.skuId()),
+                    DSL.val(event.userId()),
+                    DSL.val(event.quantity()),
+                    DSL.val(event.returnsStock()),
+                    DSL.val(event.at(), ORDER_EVENTS.CREATED_AT),
+                    DSL.val(relayAfter, ORDER_EVENTS.RELAY_AFTER),
                     DSL.field(DSL.select(ORDERS.TRACEPARENT).from(ORDERS).where(ORDERS.ORDER_ID.eq(event.orderId()))));
         }
         insert.execute();

@@ -46,7 +46,10 @@ public final class Orders {
         }
     }
 
-    /** The decisions already recorded for any of these orders, by order id (CONFIRMED or REJECTED, however they ended since). */
+    /**
+     * The decisions already recorded for any of these orders, by order id (CONFIRMED or REJECTED, however they ended
+     * since).
+     */
     public Map<String, OrderResult> decided(DSLContext db, Collection<String> orderIds) {
         return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.in(orderIds)).fetchMap(ORDERS.ORDER_ID, Orders::resultOf);
     }
@@ -61,7 +64,9 @@ public final class Orders {
         return db.selectFrom(ORDERS).where(ORDERS.ORDER_ID.in(orderIds)).fetchMap(ORDERS.ORDER_ID, Orders::storedOf);
     }
 
-    /** The same, with the row locked until the caller's transaction ends: the one place an order's ending is decided. */
+    /**
+     * The same, with the row locked until the caller's transaction ends: the one place an order's ending is decided.
+     */
     public Optional<Stored> lock(DSLContext tx, String orderId) {
         return tx.selectFrom(ORDERS).where(ORDERS.ORDER_ID.eq(orderId)).forUpdate().fetchOptional(Orders::storedOf);
     }
@@ -90,8 +95,12 @@ public final class Orders {
     }
 
     public void markPaid(DSLContext tx, String orderId, String paymentReference, Instant at) {
-        tx.update(ORDERS).set(ORDERS.STATUS, OrderStatus.PAID).set(ORDERS.PAID_AT, at).set(ORDERS.PAYMENT_REFERENCE, paymentReference)
-                .where(ORDERS.ORDER_ID.eq(orderId)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+        tx.update(ORDERS)
+                .set(ORDERS.STATUS, OrderStatus.PAID)
+                .set(ORDERS.PAID_AT, at)
+                .set(ORDERS.PAYMENT_REFERENCE, paymentReference)
+                .where(ORDERS.ORDER_ID.eq(orderId))
+                .and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
                 .execute();
     }
 
@@ -111,7 +120,9 @@ public final class Orders {
         return db.fetchExists(ORDERS, ORDERS.ORDER_ID.eq(orderId));
     }
 
-    /** The trace each of the orders was placed under, by order id (orders placed before traces existed are left out). */
+    /**
+     * The trace each of the orders was placed under, by order id (orders placed before traces existed are left out).
+     */
     public Map<String, String> traces(DSLContext db, Collection<String> orderIds) {
         return db.select(ORDERS.ORDER_ID, ORDERS.TRACEPARENT).from(ORDERS)
                 .where(ORDERS.ORDER_ID.in(orderIds)).and(ORDERS.TRACEPARENT.isNotNull())
@@ -157,9 +168,11 @@ public final class Orders {
                     long sku = row.value1();
                     long count = row.value4();
                     orders.merge(sku, count, Long::sum);
-                    units.computeIfAbsent(sku, any -> new EnumMap<>(OrderStatus.class)).merge(row.value2(), row.value5().longValue(), Long::sum);
+                    units.computeIfAbsent(sku, any -> new EnumMap<>(OrderStatus.class))
+                            .merge(row.value2(), row.value5().longValue(), Long::sum);
                     if (row.value3() != null) {
-                        rejected.computeIfAbsent(sku, any -> new EnumMap<>(RejectReason.class)).merge(row.value3(), count, Long::sum);
+                        rejected.computeIfAbsent(sku, any -> new EnumMap<>(RejectReason.class))
+                                .merge(row.value3(), count, Long::sum);
                     }
                 });
         Map<Long, Tally> tallies = new HashMap<>();
@@ -179,7 +192,8 @@ public final class Orders {
      * @param decisions one per order of {@code orders}, in the same order
      * @param paymentWindow how long a confirmed order awaits payment: its {@code pay_by} is its decision time plus this
      */
-    public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow) {
+    public void insert(
+            DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow) {
         insert(tx, orders, decisions, paymentWindow, Map.of());
     }
 
@@ -189,14 +203,44 @@ public final class Orders {
      */
     public void insert(DSLContext tx, List<OrderRequested> orders, List<OrderResult> decisions, Duration paymentWindow,
                        Map<String, String> traceparents) {
-        InsertValuesStep10<OrdersRecord, String, Long, String, Integer, OrderStatus, RejectReason, Instant, Instant, Instant, String> insert =
-                tx.insertInto(ORDERS, ORDERS.ORDER_ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY,
-                        ORDERS.STATUS, ORDERS.REASON, ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT, ORDERS.PAY_BY, ORDERS.TRACEPARENT);
+        InsertValuesStep10<
+                        OrdersRecord,
+                        String,
+                        Long,
+                        String,
+                        Integer,
+                        OrderStatus,
+                        RejectReason,
+                        Instant,
+                        Instant,
+                        Instant,
+                        String>
+                insert = tx.insertInto(
+                        ORDERS,
+                        ORDERS.ORDER_ID,
+                        ORDERS.SKU_ID,
+                        ORDERS.USER_ID,
+                        ORDERS.QUANTITY,
+                        ORDERS.STATUS,
+                        ORDERS.REASON,
+                        ORDERS.REQUESTED_AT,
+                        ORDERS.DECIDED_AT,
+                        ORDERS.PAY_BY,
+                        ORDERS.TRACEPARENT);
         for (int i = 0; i < decisions.size(); i++) {
             OrderResult result = decisions.get(i);
             Instant payBy = result.status() == OrderStatus.CONFIRMED ? result.decidedAt().plus(paymentWindow) : null;
-            insert = insert.values(result.orderId(), result.skuId(), result.userId(), result.quantity(),
-                    result.status(), result.reason(), orders.get(i).requestedAt(), result.decidedAt(), payBy, traceparents.get(result.orderId()));
+            insert = insert.values(
+                    result.orderId(),
+                    result.skuId(),
+                    result.userId(),
+                    result.quantity(),
+                    result.status(),
+                    result.reason(),
+                    orders.get(i).requestedAt(),
+                    result.decidedAt(),
+                    payBy,
+                    traceparents.get(result.orderId()));
         }
         insert.execute();
     }
@@ -210,9 +254,17 @@ public final class Orders {
     }
 
     private static Stored storedOf(OrdersRecord row) {
-        return new Stored(new OrderFacts(row.getOrderId(), row.getSkuId(), row.getUserId(), row.getQuantity()), row.getStatus(), row.getReason(),
-                row.getRequestedAt(), row.getDecidedAt(), row.getPayBy(), row.getPaidAt(), row.getPaymentReference(),
-                row.getCancelledAt(), row.getExpiredAt());
+        return new Stored(
+                new OrderFacts(row.getOrderId(), row.getSkuId(), row.getUserId(), row.getQuantity()),
+                row.getStatus(),
+                row.getReason(),
+                row.getRequestedAt(),
+                row.getDecidedAt(),
+                row.getPayBy(),
+                row.getPaidAt(),
+                row.getPaymentReference(),
+                row.getCancelledAt(),
+                row.getExpiredAt());
     }
 
     /** The decision on the order: an order that was paid, cancelled or expired since was CONFIRMED. */

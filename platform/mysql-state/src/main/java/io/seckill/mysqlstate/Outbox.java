@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.impl.DSL;
 
 /**
  * Writes the {@code outbox} table (Debezium's column layout plus relay bookkeeping): a row with its
@@ -31,24 +30,49 @@ import org.jooq.impl.DSL;
  */
 public final class Outbox extends RelayedRows {
 
-    /** How long a row may wait for its order to be decided before it is re-published (and the first wait between re-sends). */
+    /**
+     * How long a row may wait for its order to be decided before it is re-published (and the first wait between
+     * re-sends).
+     */
     public static final String RELAY_GRACE = "SECKILL_RELAY_GRACE_MS";
+
     public static final String AGGREGATE_TYPE = "order";
     public static final String EVENT_TYPE = "OrderRequested";
     /** The type of a fence row: it holds an unrecorded order's id so that the order can never be recorded. */
     public static final String VOIDED_TYPE = "OrderVoided";
-    /** The type of a key fence: it holds a buyer's Idempotency-Key whose answer was a refusal, so that no order is ever recorded under it. */
+    /**
+     * The type of a key fence: it holds a buyer's Idempotency-Key whose answer was a refusal, so that no order is ever
+     * recorded under it.
+     */
     public static final String KEY_REFUSED_TYPE = "IdempotencyKeyRefused";
+
     private static final Duration DEFAULT_RELAY_GRACE = Duration.ofSeconds(10);
-    private static final List<Field<?>> INSERTED = List.of(OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE,
-            OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY, OUTBOX.TRACEPARENT);
+    private static final List<Field<?>> INSERTED = List.of(
+            OUTBOX.ID,
+            OUTBOX.AGGREGATETYPE,
+            OUTBOX.AGGREGATEID,
+            OUTBOX.TYPE,
+            OUTBOX.PAYLOAD,
+            OUTBOX.RELAY_AFTER,
+            OUTBOX.USER_ID,
+            OUTBOX.QUANTITY,
+            OUTBOX.IDEMPOTENCY_KEY,
+            OUTBOX.TRACEPARENT);
 
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
     /** The orders' outbox: a row's key is its SKU id (order-requests is keyed by SKU). */
     public Outbox() {
-        super(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.PAYLOAD, OUTBOX.RELAY_AFTER, OUTBOX.RELAY_ATTEMPTS, OUTBOX.RELAY_ACKS,
-                OUTBOX.COMPLETED_AT, OUTBOX.TRACEPARENT);
+        super(
+                OUTBOX,
+                OUTBOX.ID,
+                OUTBOX.AGGREGATEID,
+                OUTBOX.PAYLOAD,
+                OUTBOX.RELAY_AFTER,
+                OUTBOX.RELAY_ATTEMPTS,
+                OUTBOX.RELAY_ACKS,
+                OUTBOX.COMPLETED_AT,
+                OUTBOX.TRACEPARENT);
     }
 
     public static Duration relayGrace(Env env) {
@@ -61,9 +85,11 @@ public final class Outbox extends RelayedRows {
      * The row's {@code created_at} is the database's own time of the insert, the time the order was
      * recorded by a clock no ingress can get wrong.
      */
-    public record NewRow(OrderFacts order, String payload, String idempotencyKey, Instant relayAfter, String traceparent) {
+    public record NewRow(
+            OrderFacts order, String payload, String idempotencyKey, Instant relayAfter, String traceparent) {
 
-        public static NewRow of(OrderRequested order, String payload, String idempotencyKey, Duration relayGrace, TraceParent trace) {
+        public static NewRow of(
+                OrderRequested order, String payload, String idempotencyKey, Duration relayGrace, TraceParent trace) {
             return new NewRow(OrderFacts.of(order), payload, idempotencyKey, order.requestedAt().plus(relayGrace),
                     trace.toString());
         }
@@ -96,9 +122,15 @@ public final class Outbox extends RelayedRows {
     }
 
     private String insertSql(int rows) {
-        return insertSql.computeIfAbsent(rows, count -> "INSERT INTO " + OUTBOX.getName() + " ("
-                + INSERTED.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
-                + String.join(", ", Collections.nCopies(count, "(" + String.join(", ", Collections.nCopies(INSERTED.size(), "?")) + ")")));
+        return insertSql.computeIfAbsent(
+                rows,
+                count -> "INSERT INTO " + OUTBOX.getName() + " ("
+                        + INSERTED.stream().map(Field::getName).collect(Collectors.joining(", ")) + ") VALUES "
+                        + String.join(
+                                ", ",
+                                Collections.nCopies(
+                                        count,
+                                        "(" + String.join(", ", Collections.nCopies(INSERTED.size(), "?")) + ")")));
     }
 
     /**
@@ -109,9 +141,31 @@ public final class Outbox extends RelayedRows {
      * order's insert, both waiting on a third row of the key, deadlock when it goes).
      */
     public void fenceKey(DSLContext db, String userId, long skuId, String idempotencyKey, Instant at) {
-        DeadlockRetry.run(() -> db.insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD,
-                        OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.COMPLETED_AT, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.IDEMPOTENCY_KEY)
-                .values(UUID.randomUUID().toString(), AGGREGATE_TYPE, Long.toString(skuId), KEY_REFUSED_TYPE, "", at, at, at, userId, 0, idempotencyKey)
+        DeadlockRetry.run(() -> db.insertInto(
+                        OUTBOX,
+                        OUTBOX.ID,
+                        OUTBOX.AGGREGATETYPE,
+                        OUTBOX.AGGREGATEID,
+                        OUTBOX.TYPE,
+                        OUTBOX.PAYLOAD,
+                        OUTBOX.CREATED_AT,
+                        OUTBOX.RELAY_AFTER,
+                        OUTBOX.COMPLETED_AT,
+                        OUTBOX.USER_ID,
+                        OUTBOX.QUANTITY,
+                        OUTBOX.IDEMPOTENCY_KEY)
+                .values(
+                        UUID.randomUUID().toString(),
+                        AGGREGATE_TYPE,
+                        Long.toString(skuId),
+                        KEY_REFUSED_TYPE,
+                        "",
+                        at,
+                        at,
+                        at,
+                        userId,
+                        0,
+                        idempotencyKey)
                 .onDuplicateKeyIgnore()
                 .execute());
     }
@@ -126,11 +180,30 @@ public final class Outbox extends RelayedRows {
         if (orders.isEmpty()) {
             return Set.of();
         }
-        var insert = db.insertInto(OUTBOX, OUTBOX.ID, OUTBOX.AGGREGATETYPE, OUTBOX.AGGREGATEID, OUTBOX.TYPE, OUTBOX.PAYLOAD,
-                OUTBOX.CREATED_AT, OUTBOX.RELAY_AFTER, OUTBOX.COMPLETED_AT, OUTBOX.USER_ID, OUTBOX.QUANTITY);
+        var insert = db.insertInto(
+                OUTBOX,
+                OUTBOX.ID,
+                OUTBOX.AGGREGATETYPE,
+                OUTBOX.AGGREGATEID,
+                OUTBOX.TYPE,
+                OUTBOX.PAYLOAD,
+                OUTBOX.CREATED_AT,
+                OUTBOX.RELAY_AFTER,
+                OUTBOX.COMPLETED_AT,
+                OUTBOX.USER_ID,
+                OUTBOX.QUANTITY);
         for (OrderFacts order : orders) {
-            insert = insert.values(order.orderId(), AGGREGATE_TYPE, Long.toString(order.skuId()), VOIDED_TYPE, "", at, at, at,
-                    order.userId(), order.quantity());
+            insert = insert.values(
+                    order.orderId(),
+                    AGGREGATE_TYPE,
+                    Long.toString(order.skuId()),
+                    VOIDED_TYPE,
+                    "",
+                    at,
+                    at,
+                    at,
+                    order.userId(),
+                    order.quantity());
         }
         insert.onDuplicateKeyIgnore().execute();
         return Set.copyOf(db.select(OUTBOX.ID).from(OUTBOX)

@@ -48,17 +48,32 @@ public final class OutboxLookups {
 
     /**
      * The orders these rows record, as their columns say (the payload is what was sent, the columns what was checked
-     * when it was written), {@code requestedAt} being when MySQL recorded each by its own clock; ids without an order row
+     * when it was written), {@code requestedAt} being when MySQL recorded each by its own clock; ids without an order
+     * row
      * (none, a fence, a key fence) are left out.
      */
     public Map<String, Recorded> recordedOrders(DSLContext db, Collection<String> orderIds) {
         // Not the payload: the sink calls this for every order, and the columns are what it checks.
-        return db.select(OUTBOX.ID, OUTBOX.AGGREGATEID, OUTBOX.USER_ID, OUTBOX.QUANTITY, OUTBOX.CREATED_AT, OUTBOX.TRACEPARENT)
+        return db.select(
+                        OUTBOX.ID,
+                        OUTBOX.AGGREGATEID,
+                        OUTBOX.USER_ID,
+                        OUTBOX.QUANTITY,
+                        OUTBOX.CREATED_AT,
+                        OUTBOX.TRACEPARENT)
                 .from(OUTBOX)
                 .where(OUTBOX.ID.in(orderIds))
                 .and(OUTBOX.TYPE.eq(Outbox.EVENT_TYPE))
-                .fetchMap(OUTBOX.ID, row -> new Recorded(
-                        OrderRequested.of(row.value1(), Long.parseLong(row.value2()), row.value3(), row.value4(), row.value5()), row.value6()));
+                .fetchMap(
+                        OUTBOX.ID,
+                        row -> new Recorded(
+                                OrderRequested.of(
+                                        row.value1(),
+                                        Long.parseLong(row.value2()),
+                                        row.value3(),
+                                        row.value4(),
+                                        row.value5()),
+                                row.value6()));
     }
 
     /** An order as its outbox row records it, with the trace it was placed under (null for rows from before traces). */
@@ -96,7 +111,8 @@ public final class OutboxLookups {
     }
 
     private static Entry entryOf(OutboxRecord row) {
-        return new Entry(new OrderFacts(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity()),
+        return new Entry(
+                new OrderFacts(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity()),
                 stateOf(row.getType(), row.getCompletedAt()));
     }
 
@@ -141,10 +157,14 @@ public final class OutboxLookups {
     /** An order's open row: the order its columns record, and the payload that is sent for it. */
     public record OpenOrder(OrderRequested order, String payload) {
 
-        /** Whether the payload is a valid order request saying what the columns say; if not, no copy of it can ever be decided. */
+        /**
+         * Whether the payload is a valid order request saying what the columns say; if not, no copy of it can ever be
+         * decided.
+         */
         public boolean payloadIsSound() {
             try {
-                return OrderFacts.of(EventJson.decode(payload.getBytes(StandardCharsets.UTF_8), OrderRequested.class)).equals(OrderFacts.of(order));
+                return OrderFacts.of(EventJson.decode(payload.getBytes(StandardCharsets.UTF_8), OrderRequested.class))
+                        .equals(OrderFacts.of(order));
             } catch (InvalidEventException poison) {
                 return false;
             }
@@ -165,7 +185,12 @@ public final class OutboxLookups {
     }
 
     private static OrderRequested orderOf(OutboxRecord row) {
-        return OrderRequested.of(row.getId(), Long.parseLong(row.getAggregateid()), row.getUserId(), row.getQuantity(), row.getCreatedAt());
+        return OrderRequested.of(
+                row.getId(),
+                Long.parseLong(row.getAggregateid()),
+                row.getUserId(),
+                row.getQuantity(),
+                row.getCreatedAt());
     }
 
     public Optional<Entry> find(DSLContext db, String orderId) {

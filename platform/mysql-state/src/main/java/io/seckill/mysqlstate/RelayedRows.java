@@ -35,8 +35,16 @@ public abstract sealed class RelayedRows permits Outbox, OrderEvents {
     private final Field<Instant> completedAt;
     private final Field<String> traceparent;
 
-    RelayedRows(Table<?> table, Field<String> id, Field<String> key, Field<String> payload, Field<Instant> relayAfter,
-                        Field<Integer> attempts, Field<Integer> acks, Field<Instant> completedAt, Field<String> traceparent) {
+    RelayedRows(
+            Table<?> table,
+            Field<String> id,
+            Field<String> key,
+            Field<String> payload,
+            Field<Instant> relayAfter,
+            Field<Integer> attempts,
+            Field<Integer> acks,
+            Field<Instant> completedAt,
+            Field<String> traceparent) {
         this.table = table;
         this.id = id;
         this.key = key;
@@ -60,7 +68,8 @@ public abstract sealed class RelayedRows permits Outbox, OrderEvents {
     }
 
     /**
-     * The same, of the rows sent fewer than {@code maxAttempts} times or acknowledged by the broker at least once: those
+     * The same, of the rows sent fewer than {@code maxAttempts} times or acknowledged by the broker at least once:
+     * those
      * the relay never gives up on.
      */
     public List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int maxAttempts, int limit) {

@@ -47,7 +47,9 @@ public final class SaleDefinitions {
             if (orders.anyFor(tx, sale.skuId()) || outbox.anyFor(tx, sale.skuId())) {
                 throw new HasOrders();
             }
-            return new Defined(created ? Outcome.CREATED : Outcome.REPLACED, skus.current(tx, sale.skuId()).orElseThrow());
+            return new Defined(
+                    created ? Outcome.CREATED : Outcome.REPLACED,
+                    skus.current(tx, sale.skuId()).orElseThrow());
         });
     }
 

@@ -30,9 +30,12 @@ public final class SaleSnapshots {
      * @param adjustmentIds the stock adjustments the sale's stock holds
      * @param returnedOrders the cancelled and expired orders whose units the sale's stock holds again
      */
-    public record SaleSnapshot(Skus.VersionedSale sale, List<OpenOrder> open, Map<String, Integer> purchases, List<String> adjustmentIds,
-                               List<String> returnedOrders) {
-    }
+    public record SaleSnapshot(
+            Skus.VersionedSale sale,
+            List<OpenOrder> open,
+            Map<String, Integer> purchases,
+            List<String> adjustmentIds,
+            List<String> returnedOrders) {}
 
     public Optional<SaleSnapshot> read(DSLContext db, long skuId) {
         return db.transactionResult(configuration -> {

@@ -22,8 +22,15 @@ public final class Skus {
      * A sale as an admin defines it; {@code passRequired}: buying needs a sale pass; {@code stockBuckets}: how many
      * buckets its stock is split over in Redis (null for a sale defined before buckets: one).
      */
-    public record Sale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired,
-                       Integer stockBuckets) {
+    public record Sale(
+            long skuId,
+            String name,
+            int stock,
+            int perUserLimit,
+            Instant startsAt,
+            Instant endsAt,
+            boolean passRequired,
+            Integer stockBuckets) {
 
         public int bucketsOrOne() {
             return stockBuckets == null ? 1 : stockBuckets;
@@ -43,8 +50,15 @@ public final class Skus {
     }
 
     private static Sale sale(SkuRecord row) {
-        return new Sale(row.getId(), row.getName(), row.getStock(), row.getPerUserLimit(), row.getStartsAt(), row.getEndsAt(),
-                row.getPassRequired(), row.getStockBuckets() == null ? null : row.getStockBuckets().intValue());
+        return new Sale(
+                row.getId(),
+                row.getName(),
+                row.getStock(),
+                row.getPerUserLimit(),
+                row.getStartsAt(),
+                row.getEndsAt(),
+                row.getPassRequired(),
+                row.getStockBuckets() == null ? null : row.getStockBuckets().intValue());
     }
 
     public boolean exists(DSLContext db, long skuId) {
@@ -52,7 +66,8 @@ public final class Skus {
     }
 
     /**
-     * Creates the sale, or replaces it with its stock reset to the new figure, unchecked: {@link SaleDefinitions} checks.
+     * Creates the sale, or replaces it with its stock reset to the new figure, unchecked: {@link SaleDefinitions}
+     * checks.
      * @return whether it was created (MySQL counts an inserted row once, an updated one twice)
      */
     public boolean define(DSLContext db, Sale sale, Instant now) {
@@ -99,7 +114,10 @@ public final class Skus {
         return db.select(SKU.ID, SKU.STOCK).from(SKU).orderBy(SKU.ID).fetchMap(SKU.ID, SKU.STOCK);
     }
 
-    /** Every SKU's buckets in Redis, as defined (a sale defined before buckets: one): which Redis keys its sale lives in. */
+    /**
+     * Every SKU's buckets in Redis, as defined (a sale defined before buckets: one): which Redis keys its sale lives
+     * in.
+     */
     public Map<Long, Integer> buckets(DSLContext db) {
         Map<Long, Integer> buckets = new LinkedHashMap<>();
         db.select(SKU.ID, SKU.STOCK_BUCKETS).from(SKU).orderBy(SKU.ID)

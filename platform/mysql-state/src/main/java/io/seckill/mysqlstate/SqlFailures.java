@@ -29,16 +29,28 @@ public final class SqlFailures {
      * given up, or a server running read-only. The request may succeed later; nothing in it was wrong.
      */
     public static boolean unavailable(Throwable failure) {
-        return firstSqlError(failure, sql -> sql instanceof SQLTransientException || sql instanceof SQLRecoverableException
-                || sql instanceof SQLNonTransientConnectionException || "08".equals(sqlClass(sql))
-                || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT || sql.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT).isPresent();
+        return firstSqlError(
+                        failure,
+                        sql -> sql instanceof SQLTransientException
+                                || sql instanceof SQLRecoverableException
+                                || sql instanceof SQLNonTransientConnectionException
+                                || "08".equals(sqlClass(sql))
+                                || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT
+                                || sql.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT)
+                .isPresent();
     }
 
     /** Whose fault a failure is, which says what to do with the records that met it. */
     public enum Kind {
-        /** The database cannot work now (unreachable, read-only, interrupted, locked, out of resources): retry, the records are fine. */
+        /**
+         * The database cannot work now (unreachable, read-only, interrupted, locked, out of resources): retry, the
+         * records are fine.
+         */
         DATABASE,
-        /** The statement's data is wrong (SQLSTATE 22 data, 23 integrity, 45 a trigger's refusal): the same record fails again. */
+        /**
+         * The statement's data is wrong (SQLSTATE 22 data, 23 integrity, 45 a trigger's refusal): the same record fails
+         * again.
+         */
         RECORD,
         /** No database error at all: a defect or a state the code did not expect. */
         UNEXPECTED

@@ -51,7 +51,8 @@ public final class StockAdjustments {
             DSLContext tx = DSL.using(configuration);
             Optional<Adjustment> earlier = find(tx, adjustment.adjustmentId());
             if (earlier.isPresent()) {
-                boolean same = earlier.get().skuId() == adjustment.skuId() && earlier.get().delta() == adjustment.delta();
+                boolean same = earlier.get().skuId() == adjustment.skuId()
+                        && earlier.get().delta() == adjustment.delta();
                 return new Recorded(same ? Recording.REPLAYED : Recording.ID_REUSED, earlier);
             }
             if (!skus.exists(tx, adjustment.skuId())) {
@@ -68,27 +69,41 @@ public final class StockAdjustments {
                     .set(STOCK_ADJUSTMENTS.REASON, adjustment.reason())
                     .set(STOCK_ADJUSTMENTS.IN_REDIS, inRedis)
                     .execute();
-            return new Recorded(Recording.RECORDED, Optional.of(new Adjustment(adjustment.adjustmentId(), adjustment.skuId(),
-                    adjustment.delta(), adjustment.reason(), inRedis)));
+            return new Recorded(
+                    Recording.RECORDED,
+                    Optional.of(new Adjustment(
+                            adjustment.adjustmentId(),
+                            adjustment.skuId(),
+                            adjustment.delta(),
+                            adjustment.reason(),
+                            inRedis)));
         });
     }
 
     public Optional<Adjustment> find(DSLContext db, String adjustmentId) {
-        return db.selectFrom(STOCK_ADJUSTMENTS).where(STOCK_ADJUSTMENTS.ADJUSTMENT_ID.eq(adjustmentId)).fetchOptional(StockAdjustments::of);
+        return db.selectFrom(STOCK_ADJUSTMENTS)
+                .where(STOCK_ADJUSTMENTS.ADJUSTMENT_ID.eq(adjustmentId))
+                .fetchOptional(StockAdjustments::of);
     }
 
     public void markInRedis(DSLContext db, String adjustmentId) {
-        db.update(STOCK_ADJUSTMENTS).set(STOCK_ADJUSTMENTS.IN_REDIS, true).where(STOCK_ADJUSTMENTS.ADJUSTMENT_ID.eq(adjustmentId)).execute();
+        db.update(STOCK_ADJUSTMENTS)
+                .set(STOCK_ADJUSTMENTS.IN_REDIS, true)
+                .where(STOCK_ADJUSTMENTS.ADJUSTMENT_ID.eq(adjustmentId))
+                .execute();
     }
 
     /**
-     * Adjustments recorded at least {@code olderThan} ago that Redis does not have yet, oldest first. Their age is judged
+     * Adjustments recorded at least {@code olderThan} ago that Redis does not have yet, oldest first. Their age is
+     * judged
      * on MySQL's clock, the one that stamped them.
      */
     public List<Adjustment> notInRedis(DSLContext db, Duration olderThan, int limit) {
         return db.selectFrom(STOCK_ADJUSTMENTS)
                 .where(STOCK_ADJUSTMENTS.IN_REDIS.isFalse())
-                .and(DSL.condition("{0} <= NOW(3) - INTERVAL {1} MICROSECOND", STOCK_ADJUSTMENTS.CREATED_AT, DSL.val(olderThan.toNanos() / 1_000)))
+                .and(DSL.condition(
+                        "{0} <= NOW(3) - INTERVAL {1} MICROSECOND",
+                        STOCK_ADJUSTMENTS.CREATED_AT, DSL.val(olderThan.toNanos() / 1_000)))
                 .orderBy(STOCK_ADJUSTMENTS.CREATED_AT)
                 .limit(limit)
                 .fetch(StockAdjustments::of);
@@ -106,7 +121,9 @@ public final class StockAdjustments {
 
     /** The ids of every adjustment of a SKU: all of them are part of its MySQL stock. */
     public List<String> idsOf(DSLContext db, long skuId) {
-        return db.select(STOCK_ADJUSTMENTS.ADJUSTMENT_ID).from(STOCK_ADJUSTMENTS).where(STOCK_ADJUSTMENTS.SKU_ID.eq(skuId))
+        return db.select(STOCK_ADJUSTMENTS.ADJUSTMENT_ID)
+                .from(STOCK_ADJUSTMENTS)
+                .where(STOCK_ADJUSTMENTS.SKU_ID.eq(skuId))
                 .fetch(STOCK_ADJUSTMENTS.ADJUSTMENT_ID);
     }
 

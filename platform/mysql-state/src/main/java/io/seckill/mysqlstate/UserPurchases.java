@@ -36,7 +36,9 @@ public final class UserPurchases {
         insert.onDuplicateKeyUpdate().set(USER_PURCHASES.QUANTITY, DSL.excluded(USER_PURCHASES.QUANTITY)).execute();
     }
 
-    /** Takes {@code units} (by SKU, then buyer, each in the order given: the callers' lock order) off what buyers hold. */
+    /**
+     * Takes {@code units} (by SKU, then buyer, each in the order given: the callers' lock order) off what buyers hold.
+     */
     public void giveBack(DSLContext tx, Map<Long, Map<String, Integer>> units) {
         tx.batch(units.entrySet().stream()
                 .flatMap(sku -> sku.getValue().entrySet().stream().map(buyer -> tx.update(USER_PURCHASES)

@@ -38,9 +38,15 @@ class OrderBatchWriterIT {
 
     @BeforeAll
     static void connect() {
-        database = Database.connect(LocalInfrastructure.get().addressesFor(KafkaPrincipal.DB_SINK), "writer-test", 4, new SimpleMeterRegistry());
-        owner = Database.connect(LocalInfrastructure.get().ownerAddresses(), "writer-test-owner", 1, new SimpleMeterRegistry());
-        writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
+        database = Database.connect(
+                LocalInfrastructure.get().addressesFor(KafkaPrincipal.DB_SINK),
+                "writer-test",
+                4,
+                new SimpleMeterRegistry());
+        owner = Database.connect(
+                LocalInfrastructure.get().ownerAddresses(), "writer-test-owner", 1, new SimpleMeterRegistry());
+        writer =
+                new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
     }
 
     @AfterAll
@@ -104,7 +110,9 @@ class OrderBatchWriterIT {
         long sku = NEXT_SKU.incrementAndGet();
         OrderRequested order = order(sku, "someone", 1);
 
-        assertThat(decided(sku, List.of(order))).extracting(OrderResult::reason).containsExactly(RejectReason.UNKNOWN_SKU);
+        assertThat(decided(sku, List.of(order)))
+                .extracting(OrderResult::reason)
+                .containsExactly(RejectReason.UNKNOWN_SKU);
         assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(order.orderId()))).isNotNull();
     }
 
@@ -118,12 +126,17 @@ class OrderBatchWriterIT {
         Instant now = Instant.now();
         long ended = sale(10, 1, now.minusSeconds(7200), now.minusSeconds(60));
         long justEnded = sale(10, 1, now.minusSeconds(7200), now.minusSeconds(5));
-        OrderRequested slowClock = OrderRequested.of(UUID.randomUUID().toString(), ended, "slow-clock", 1, now.minusSeconds(3600));
+        OrderRequested slowClock =
+                OrderRequested.of(UUID.randomUUID().toString(), ended, "slow-clock", 1, now.minusSeconds(3600));
         OrderRequested late = order(justEnded, "just-late", 1);
         recorded(slowClock);
 
-        assertThat(decided(ended, List.of(slowClock))).extracting(OrderResult::reason).containsExactly(RejectReason.OUTSIDE_SALE_WINDOW);
-        assertThat(decided(justEnded, List.of(late))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
+        assertThat(decided(ended, List.of(slowClock)))
+                .extracting(OrderResult::reason)
+                .containsExactly(RejectReason.OUTSIDE_SALE_WINDOW);
+        assertThat(decided(justEnded, List.of(late)))
+                .extracting(OrderResult::status)
+                .containsExactly(OrderStatus.CONFIRMED);
         assertThat(stock(ended)).isEqualTo(10);
         assertThat(stock(justEnded)).isEqualTo(9);
     }
@@ -139,12 +152,15 @@ class OrderBatchWriterIT {
         OrderRequested decided = order(sku, "decided-" + sku, 1);
         decided(sku, List.of(decided));
         OrderRequested real = order(sku, "real-" + sku, 1);
-        OrderRequested never = OrderRequested.of(UUID.randomUUID().toString(), sku, "intruder-" + sku, 5, Instant.now());
+        OrderRequested never =
+                OrderRequested.of(UUID.randomUUID().toString(), sku, "intruder-" + sku, 5, Instant.now());
         OrderRequested moreUnits = OrderRequested.of(real.orderId(), sku, real.userId(), 5, real.requestedAt());
         OrderRequested otherBuyer = OrderRequested.of(real.orderId(), sku, "thief-" + sku, 1, real.requestedAt());
-        OrderRequested decidedCopy = OrderRequested.of(decided.orderId(), sku, decided.userId(), 4, decided.requestedAt());
+        OrderRequested decidedCopy =
+                OrderRequested.of(decided.orderId(), sku, decided.userId(), 4, decided.requestedAt());
 
-        OrderBatchWriter.SkuDecisions decisions = writer.write(sku, List.of(never, moreUnits, otherBuyer, decidedCopy, real));
+        OrderBatchWriter.SkuDecisions decisions =
+                writer.write(sku, List.of(never, moreUnits, otherBuyer, decidedCopy, real));
 
         assertThat(decisions.unsupported()).extracting(OrderBatchWriter.Unsupported::reason).containsExactly(
                 UnsupportedRecords.Reason.NO_OUTBOX_ROW, UnsupportedRecords.Reason.DIFFERS_FROM_OUTBOX_ROW,
@@ -162,7 +178,8 @@ class OrderBatchWriterIT {
     void anOrderTheSinkGaveUpOnIsRejectedOnlyWhileItsRowIsOpenAndRecordsExactlyIt() {
         long sku = sale(10, 1);
         OrderRequested failed = order(sku, "failed-" + sku, 1);
-        OrderRequested forgedFailure = OrderRequested.of(failed.orderId(), sku, failed.userId(), 2, failed.requestedAt());
+        OrderRequested forgedFailure =
+                OrderRequested.of(failed.orderId(), sku, failed.userId(), 2, failed.requestedAt());
 
         assertThat(writer.rejectUndecidable(forgedFailure)).isEmpty();
         assertThat(writer.rejectUndecidable(failed)).map(OrderResult::reason).contains(RejectReason.DEAD_LETTERED);
@@ -181,14 +198,21 @@ class OrderBatchWriterIT {
         OrderRequested recorded = order(sku, "marked-by-someone", 1);
         long warmUpSku = NEXT_SKU.incrementAndGet();
 
-        writer.rehearse(warmUpSku, List.of(OrderRequested.of(UUID.randomUUID().toString(), warmUpSku, "seckill-warm-up-0", 1, Instant.now())));
+        writer.rehearse(
+                warmUpSku,
+                List.of(OrderRequested.of(
+                        UUID.randomUUID().toString(), warmUpSku, "seckill-warm-up-0", 1, Instant.now())));
         writer.rehearse(sku, List.of(recorded));
 
         assertThat(database.dsl().fetchCount(ORDERS, ORDERS.SKU_ID.in(sku, warmUpSku))).isZero();
         assertThat(database.dsl().fetchCount(USER_PURCHASES, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
-        assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(recorded.orderId()))).as("still open").isNull();
+        assertThat(database.dsl().fetchValue(OUTBOX.COMPLETED_AT, OUTBOX.ID.eq(recorded.orderId())))
+                .as("still open")
+                .isNull();
         assertThat(stock(sku)).isEqualTo(5);
-        assertThat(decided(sku, List.of(recorded))).extracting(OrderResult::status).containsExactly(OrderStatus.CONFIRMED);
+        assertThat(decided(sku, List.of(recorded)))
+                .extracting(OrderResult::status)
+                .containsExactly(OrderStatus.CONFIRMED);
     }
 
     private static long sale(int stock, int limit) {
@@ -198,7 +222,11 @@ class OrderBatchWriterIT {
 
     private static long sale(int stock, int limit, Instant startsAt, Instant endsAt) {
         long sku = NEXT_SKU.incrementAndGet();
-        new Skus().define(owner.dsl(), new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null), Instant.now());
+        new Skus()
+                .define(
+                        owner.dsl(),
+                        new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null),
+                        Instant.now());
         return sku;
     }
 
@@ -220,7 +248,11 @@ class OrderBatchWriterIT {
     }
 
     private static OrderRequested recorded(OrderRequested order) {
-        new Outbox().insert(owner.dsl(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ZERO, TraceParent.start())));
+        new Outbox()
+                .insert(
+                        owner.dsl(),
+                        List.of(Outbox.NewRow.of(
+                                order, EventJson.encodeToString(order), null, Duration.ZERO, TraceParent.start())));
         return order;
     }
 

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 /** How confirmed orders end, decided by MySQL on a real server: one winner per race, units back once. */
 class OrderEndingsIT {
 
-    private static final Database DATABASE = Database.connect(LocalInfrastructure.get().ownerAddresses(), "endings-test", 12,
-            new SimpleMeterRegistry());
+    private static final Database DATABASE =
+            Database.connect(LocalInfrastructure.get().ownerAddresses(), "endings-test", 12, new SimpleMeterRegistry());
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000 + 500);
     private static final Duration WINDOW = Duration.ofMinutes(15);
     private static final int INITIAL_STOCK = 1_000;
@@ -81,7 +81,8 @@ class OrderEndingsIT {
                 // The last millisecond before the deadline: the payment is in time if it gets the row first.
                 payments.add(threads.submit(() -> {
                     start.await();
-                    return endings.pay(db, order.orderId(), order.userId(), "ref-" + order.orderId(), deadline.minusMillis(1));
+                    return endings.pay(
+                            db, order.orderId(), order.userId(), "ref-" + order.orderId(), deadline.minusMillis(1));
                 }));
             }
             start.countDown();
@@ -93,7 +94,9 @@ class OrderEndingsIT {
                     paid++;
                     assertThat(ending.order().orElseThrow().status()).isEqualTo(OrderStatus.PAID);
                 } else {
-                    assertThat(ending.order().orElseThrow().status()).as("the loser is told what won").isEqualTo(OrderStatus.EXPIRED);
+                    assertThat(ending.order().orElseThrow().status())
+                            .as("the loser is told what won")
+                            .isEqualTo(OrderStatus.EXPIRED);
                 }
             }
             long expired = 0;
@@ -107,17 +110,35 @@ class OrderEndingsIT {
             assertThat(paid).as("payments won some races").isPositive();
             assertThat(expired).as("expiries won some races").isPositive();
             Map<OrderStatus, Long> statuses = confirmed.stream()
-                    .collect(Collectors.groupingBy(stored -> orders.stored(db, stored.order().orderId()).orElseThrow().status(), Collectors.counting()));
+                    .collect(Collectors.groupingBy(
+                            stored -> orders.stored(db, stored.order().orderId())
+                                    .orElseThrow()
+                                    .status(),
+                            Collectors.counting()));
             assertThat(statuses.keySet()).isSubsetOf(OrderStatus.PAID, OrderStatus.EXPIRED);
             assertThat(statuses.getOrDefault(OrderStatus.PAID, 0L)).isEqualTo(paid);
             assertThat(statuses.getOrDefault(OrderStatus.EXPIRED, 0L)).isEqualTo(expired);
-            assertThat(db.fetchCount(ORDER_EVENTS, ORDER_EVENTS.SKU_ID.eq(sku))).as("one event per order").isEqualTo(200);
-            // The expired orders' units back to MySQL, as the reconciler does when it consumes their events (paid ones return none).
-            new ReturnedUnits().restore(db, confirmed.stream().map(Orders.Stored::order).map(OrderFacts::orderId).toList(), deadline);
+            assertThat(db.fetchCount(ORDER_EVENTS, ORDER_EVENTS.SKU_ID.eq(sku)))
+                    .as("one event per order")
+                    .isEqualTo(200);
+            // The expired orders' units back to MySQL, as the reconciler does when it consumes their events (paid ones
+            // return none).
+            new ReturnedUnits()
+                    .restore(
+                            db,
+                            confirmed.stream()
+                                    .map(Orders.Stored::order)
+                                    .map(OrderFacts::orderId)
+                                    .toList(),
+                            deadline);
             long openConfirmed = orders.confirmedQuantity(db, sku) - orders.paidQuantity(db, sku);
-            assertThat(skus.stock(db, sku).orElseThrow() + orders.paidQuantity(db, sku) + openConfirmed).isEqualTo(INITIAL_STOCK);
-            assertThat(db.select(DSL.sum(USER_PURCHASES.QUANTITY)).from(USER_PURCHASES).where(USER_PURCHASES.SKU_ID.eq(sku))
-                    .fetchSingle(0, Long.class)).isEqualTo(paid);
+            assertThat(skus.stock(db, sku).orElseThrow() + orders.paidQuantity(db, sku) + openConfirmed)
+                    .isEqualTo(INITIAL_STOCK);
+            assertThat(db.select(DSL.sum(USER_PURCHASES.QUANTITY))
+                            .from(USER_PURCHASES)
+                            .where(USER_PURCHASES.SKU_ID.eq(sku))
+                            .fetchSingle(0, Long.class))
+                    .isEqualTo(paid);
         } finally {
             threads.shutdownNow();
         }
@@ -157,11 +178,21 @@ class OrderEndingsIT {
         OrderEndings.Ending paid = endings.pay(db, order.orderId(), order.userId(), "psp-1", now);
 
         assertThat(paid.outcome()).isEqualTo(OrderEndings.Outcome.DONE);
-        assertThat(paid.order().orElseThrow()).extracting(Orders.Stored::paidAt, Orders.Stored::paymentReference).containsExactly(now, "psp-1");
-        assertThat(endings.pay(db, order.orderId(), order.userId(), "psp-1", now.plusSeconds(1)).outcome()).isEqualTo(OrderEndings.Outcome.ALREADY);
-        assertThat(endings.pay(db, order.orderId(), order.userId(), "psp-2", now.plusSeconds(1)).outcome()).isEqualTo(OrderEndings.Outcome.REFUSED);
-        assertThat(endings.cancel(db, order.orderId(), order.userId(), now.plusSeconds(2)).outcome()).isEqualTo(OrderEndings.Outcome.REFUSED);
-        assertThat(endings.pay(db, order.orderId(), "someone-else", "psp-1", now).outcome()).isEqualTo(OrderEndings.Outcome.NOT_FOUND);
+        assertThat(paid.order().orElseThrow())
+                .extracting(Orders.Stored::paidAt, Orders.Stored::paymentReference)
+                .containsExactly(now, "psp-1");
+        assertThat(endings.pay(db, order.orderId(), order.userId(), "psp-1", now.plusSeconds(1))
+                        .outcome())
+                .isEqualTo(OrderEndings.Outcome.ALREADY);
+        assertThat(endings.pay(db, order.orderId(), order.userId(), "psp-2", now.plusSeconds(1))
+                        .outcome())
+                .isEqualTo(OrderEndings.Outcome.REFUSED);
+        assertThat(endings.cancel(db, order.orderId(), order.userId(), now.plusSeconds(2))
+                        .outcome())
+                .isEqualTo(OrderEndings.Outcome.REFUSED);
+        assertThat(endings.pay(db, order.orderId(), "someone-else", "psp-1", now)
+                        .outcome())
+                .isEqualTo(OrderEndings.Outcome.NOT_FOUND);
         assertThat(skus.stock(db, sku)).contains(INITIAL_STOCK - 1);
         assertThat(new OrderEvents().returningQuantities(db)).doesNotContainKey(sku);
     }
@@ -189,7 +220,18 @@ class OrderEndingsIT {
 
     private long newSale() {
         long sku = NEXT_SKU.incrementAndGet();
-        skus.define(db, new Skus.Sale(sku, "ending test", INITIAL_STOCK, 5, now.minusSeconds(60), now.plusSeconds(3_600), false, null), now);
+        skus.define(
+                db,
+                new Skus.Sale(
+                        sku,
+                        "ending test",
+                        INITIAL_STOCK,
+                        5,
+                        now.minusSeconds(60),
+                        now.plusSeconds(3_600),
+                        false,
+                        null),
+                now);
         return sku;
     }
 
@@ -202,8 +244,15 @@ class OrderEndingsIT {
         db.transaction(configuration -> {
             DSLContext tx = DSL.using(configuration);
             assertThat(skus.charge(tx, sku, count, now)).isTrue();
-            orders.insert(tx, requested, requested.stream().map(order -> OrderResult.confirmed(order, now)).toList(), WINDOW);
-            var insert = tx.insertInto(USER_PURCHASES, USER_PURCHASES.SKU_ID, USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY);
+            orders.insert(
+                    tx,
+                    requested,
+                    requested.stream()
+                            .map(order -> OrderResult.confirmed(order, now))
+                            .toList(),
+                    WINDOW);
+            var insert = tx.insertInto(
+                    USER_PURCHASES, USER_PURCHASES.SKU_ID, USER_PURCHASES.USER_ID, USER_PURCHASES.QUANTITY);
             for (OrderRequested order : requested) {
                 insert = insert.values(sku, order.userId(), 1);
             }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class ServiceAccountsIT {
 
     private static final InfraAddresses INGRESS = LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS);
-    private static final InfraAddresses ADMIN = INGRESS.forIngressAdmin(new Env(Map.of(DeploymentMode.SETTING, "development")));
+    private static final InfraAddresses ADMIN =
+            INGRESS.forIngressAdmin(new Env(Map.of(DeploymentMode.SETTING, "development")));
     private static final InfraAddresses SINK = LocalInfrastructure.get().addressesFor(KafkaPrincipal.DB_SINK);
     private static final InfraAddresses RECONCILER = LocalInfrastructure.get().addressesFor(KafkaPrincipal.RECONCILER);
 
@@ -35,11 +36,13 @@ class ServiceAccountsIT {
 
     @Test
     void theBuyersIngressCannotWriteStockOrPurchasesOrRecordADecision() throws Exception {
-        refused(INGRESS,
+        refused(
+                INGRESS,
                 "UPDATE sku SET stock = stock + 1000 WHERE id = 1",
                 "INSERT INTO sku (id, name, stock, per_user_limit) VALUES (999999999, 'forged', 1, 1)",
                 "UPDATE user_purchases SET quantity = 0",
-                "INSERT INTO orders (order_id, sku_id, user_id, quantity, status) VALUES ('forged', 1, 'someone', 1, 'CONFIRMED')",
+                "INSERT INTO orders (order_id, sku_id, user_id, quantity, status) VALUES ('forged', 1, 'someone', 1,"
+                        + " 'CONFIRMED')",
                 "UPDATE outbox SET completed_at = NOW(3)",
                 "UPDATE stock_adjustments SET in_redis = 1",
                 "INSERT INTO admin_audit (admin) VALUES ('someone')",
@@ -108,7 +111,8 @@ class ServiceAccountsIT {
     /** A migration recorded otherwise than this release has it (here: another checksum) is another release's schema. */
     @Test
     void aServiceRefusesASchemaThatIsNotItsReleases() {
-        try (Database owner = Database.connect(LocalInfrastructure.get().ownerAddresses(), "schema-owner", 1, new SimpleMeterRegistry())) {
+        try (Database owner = Database.connect(
+                LocalInfrastructure.get().ownerAddresses(), "schema-owner", 1, new SimpleMeterRegistry())) {
             owner.dsl().execute("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
             try {
                 assertThatThrownBy(() -> Database.connect(SINK, "behind", 1, new SimpleMeterRegistry()))
@@ -122,8 +126,11 @@ class ServiceAccountsIT {
     private static void refused(InfraAddresses account, String... statements) throws SQLException {
         try (Connection connection = connect(account); Statement statement = connection.createStatement()) {
             for (String refused : statements) {
-                assertThatThrownBy(() -> statement.execute(refused)).as(account.mysqlUser() + ": " + refused)
-                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).containsIgnoringCase("denied"));
+                assertThatThrownBy(() -> statement.execute(refused))
+                        .as(account.mysqlUser() + ": " + refused)
+                        .isInstanceOfSatisfying(
+                                SQLException.class,
+                                e -> assertThat(e.getMessage()).containsIgnoringCase("denied"));
             }
         }
     }

@@ -28,14 +28,26 @@ class TimeZoneIT {
     void anInstantWrittenFromAJvmAheadOfUtcIsStoredAsUtcBesideMySqlsClock() {
         TimeZone original = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
-        try (Database database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "time-zone-test", 1, new SimpleMeterRegistry())) {
+        try (Database database = Database.connect(
+                LocalInfrastructure.get().ownerAddresses(), "time-zone-test", 1, new SimpleMeterRegistry())) {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), 1, "tokyo-buyer", 1, now);
             // relay_after written by Java as now; created_at by MySQL's clock as it inserts the row.
-            new Outbox().insert(database.dsl(), List.of(new Outbox.NewRow(new OrderFacts(order.orderId(), 1, order.userId(), 1), EventJson.encodeToString(order), null, now, TraceParent.start().toString())));
+            new Outbox()
+                    .insert(
+                            database.dsl(),
+                            List.of(new Outbox.NewRow(
+                                    new OrderFacts(order.orderId(), 1, order.userId(), 1),
+                                    EventJson.encodeToString(order),
+                                    null,
+                                    now,
+                                    TraceParent.start().toString())));
 
-            Long apartSeconds = database.dsl().select(DSL.field("TIMESTAMPDIFF(SECOND, created_at, relay_after)", Long.class))
-                    .from(OUTBOX).where(OUTBOX.ID.eq(order.orderId())).fetchOne(0, Long.class);
+            Long apartSeconds = database.dsl()
+                    .select(DSL.field("TIMESTAMPDIFF(SECOND, created_at, relay_after)", Long.class))
+                    .from(OUTBOX)
+                    .where(OUTBOX.ID.eq(order.orderId()))
+                    .fetchOne(0, Long.class);
             assertThat(apartSeconds).as("Java's now and MySQL's now, in seconds apart").isBetween(-5L, 5L);
             assertThat(database.dsl().fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(order.orderId()))).isEqualTo(now);
         } finally {

@@ -11,7 +11,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * Whether Redis may evict what a sale cannot lose. Sale state (stock, reservations, ledgers, sale definitions) has no
  * lifetime; what may go under memory pressure has one: stored idempotent replies (a retry then finds its order in
  * MySQL), rate-limit counters, order-status copies (MySQL answers), spent sale-pass challenges (a replay
- * then gets its buyer a second pass for the same sale, which a fresh challenge would give them too), the rebuild lock (fenced: a rebuild step whose lock
+ * then gets its buyer a second pass for the same sale, which a fresh challenge would give them too), the rebuild lock
+ * (fenced: a rebuild step whose lock
  * is gone stops). So the policy must evict only keys with a lifetime ({@code volatile-*}), or nothing
  * ({@code noeviction}: writes fail when full, nothing is lost), read with {@link RedisMemory}.
  */
@@ -71,19 +72,39 @@ public final class EvictionPolicy {
         try {
             memory = RedisMemory.read(primary);
         } catch (JedisException unreachable) {
-            LOG.warn("Redis {} did not answer INFO memory at start ({}): its eviction policy is not checked", primary, unreachable.toString());
+            LOG.warn(
+                    "Redis {} did not answer INFO memory at start ({}): its eviction policy is not checked",
+                    primary,
+                    unreachable.toString());
             return;
         }
         long maxMemory = memory.maxBytes();
         String policy = memory.policy();
         switch (of(maxMemory, policy)) {
-            case SAFE -> LOG.info("Redis {}: maxmemory {} bytes, policy {}: only keys with a lifetime can be evicted", primary, maxMemory, policy);
-            case REFUSES_WRITES_WHEN_FULL -> LOG.warn("Redis {}: maxmemory {} bytes, policy {}: once full, every write fails (the sale stops "
-                    + "taking orders); volatile-lru lets stored replies and counters go instead", primary, maxMemory, policy);
-            case UNBOUNDED -> LOG.warn("Redis {} has no maxmemory: stored replies and counters can grow it until the host runs out; set "
-                    + "maxmemory with maxmemory-policy volatile-lru", primary);
-            case DROPS_SALE_STATE -> throw new IllegalStateException("Redis " + primary + "'s maxmemory-policy is " + policy + ", which may evict "
-                    + "stock and reservations; use volatile-lru (only keys with a lifetime go) or noeviction");
+            case SAFE ->
+                LOG.info(
+                        "Redis {}: maxmemory {} bytes, policy {}: only keys with a lifetime can be evicted",
+                        primary,
+                        maxMemory,
+                        policy);
+            case REFUSES_WRITES_WHEN_FULL ->
+                LOG.warn(
+                        "Redis {}: maxmemory {} bytes, policy {}: once full, every write fails (the sale stops "
+                                + "taking orders); volatile-lru lets stored replies and counters go instead",
+                        primary,
+                        maxMemory,
+                        policy);
+            case UNBOUNDED ->
+                LOG.warn(
+                        "Redis {} has no maxmemory: stored replies and counters can grow it until the host runs out;"
+                                + " set maxmemory with maxmemory-policy volatile-lru",
+                        primary);
+            case DROPS_SALE_STATE ->
+                throw new IllegalStateException(
+                        "Redis " + primary + "'s maxmemory-policy is " + policy + ", which may evict stock and"
+                                + " reservations; use volatile-lru"
+                                + " (only keys with a lifetime go) or"
+                                + " noeviction");
         }
     }
 }

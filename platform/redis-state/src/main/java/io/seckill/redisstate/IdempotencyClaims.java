@@ -20,9 +20,15 @@ public record IdempotencyClaims(LuaRunner lua, Duration ttl, Duration claimTtl) 
         ClaimState state = ClaimState.valueOf((String) reply.get(0));
         return switch (state) {
             case CLAIMED, TAKEN_OVER, MISMATCH, IN_PROGRESS -> new Claim(state, null);
-            case DONE -> new Claim(state, new StoredReply(Integer.parseInt((String) reply.get(1)), (String) reply.get(2),
-                    ((String) reply.get(3)).getBytes(StandardCharsets.UTF_8), emptyAsNull((String) reply.get(4)),
-                    emptyAsNull((String) reply.get(5))));
+            case DONE ->
+                new Claim(
+                        state,
+                        new StoredReply(
+                                Integer.parseInt((String) reply.get(1)),
+                                (String) reply.get(2),
+                                ((String) reply.get(3)).getBytes(StandardCharsets.UTF_8),
+                                emptyAsNull((String) reply.get(4)),
+                                emptyAsNull((String) reply.get(5))));
         };
     }
 
@@ -31,11 +37,18 @@ public record IdempotencyClaims(LuaRunner lua, Duration ttl, Duration claimTtl) 
      * @return false when another request took the claim over: its answer stands
      */
     public boolean complete(String userId, String key, String owner, StoredReply reply) {
-        return (Long) lua.run(LuaScript.IDEMPOTENCY_COMPLETE, List.of(GlobalKeys.idempotency(userId, key)), List.of(owner,
-                Long.toString(ttl.toMillis()), Integer.toString(reply.status()), reply.contentType(),
-                new String(reply.body(), StandardCharsets.UTF_8),
-                reply.location() == null ? "" : reply.location(),
-                reply.code() == null ? "" : reply.code())) == 1;
+        return (Long) lua.run(
+                        LuaScript.IDEMPOTENCY_COMPLETE,
+                        List.of(GlobalKeys.idempotency(userId, key)),
+                        List.of(
+                                owner,
+                                Long.toString(ttl.toMillis()),
+                                Integer.toString(reply.status()),
+                                reply.contentType(),
+                                new String(reply.body(), StandardCharsets.UTF_8),
+                                reply.location() == null ? "" : reply.location(),
+                                reply.code() == null ? "" : reply.code()))
+                == 1;
     }
 
     /** Frees the key: the request holding the claim stored nothing, so a retry does the work again. */

@@ -58,8 +58,13 @@ public final class OrderStatusStore {
             return Optional.empty();
         }
         String reason = fields.getOrDefault("reason", "");
-        return Optional.of(new OrderView(new OrderFacts(orderId, Long.parseLong(fields.get("skuId")), fields.get("userId"),
-                Integer.parseInt(fields.get("quantity"))), OrderStatus.valueOf(fields.get("status")),
+        return Optional.of(new OrderView(
+                new OrderFacts(
+                        orderId,
+                        Long.parseLong(fields.get("skuId")),
+                        fields.get("userId"),
+                        Integer.parseInt(fields.get("quantity"))),
+                OrderStatus.valueOf(fields.get("status")),
                 reason.isEmpty() ? null : RejectReason.valueOf(reason)));
     }
 

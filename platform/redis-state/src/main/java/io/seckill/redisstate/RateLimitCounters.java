@@ -66,7 +66,10 @@ public final class RateLimitCounters {
     }
 
     private static ScriptCall check(String counter, int limit, Duration window) {
-        return new ScriptCall(LuaScript.RATE_LIMIT, List.of(counter), List.of(Integer.toString(limit), Long.toString(window.toMillis())));
+        return new ScriptCall(
+                LuaScript.RATE_LIMIT,
+                List.of(counter),
+                List.of(Integer.toString(limit), Long.toString(window.toMillis())));
     }
 
     /** The cells the admitting sides took for a request the other side refused. */
@@ -88,7 +91,9 @@ public final class RateLimitCounters {
      * ingress's warm-up). One key per call, as each may live on a shard of its own.
      */
     public void forget(Scope scope, Collection<String> userIds, Collection<String> addresses) {
-        Stream.concat(userIds.stream().map(userId -> GlobalKeys.userRate(scope.keyPart(), userId)),
-                addresses.stream().map(address -> GlobalKeys.addressRate(scope.keyPart(), address))).forEach(lua.redis()::del);
+        Stream.concat(
+                        userIds.stream().map(userId -> GlobalKeys.userRate(scope.keyPart(), userId)),
+                        addresses.stream().map(address -> GlobalKeys.addressRate(scope.keyPart(), address)))
+                .forEach(lua.redis()::del);
     }
 }

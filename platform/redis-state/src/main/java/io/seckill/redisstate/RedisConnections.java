@@ -15,11 +15,15 @@ import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
-/** Opens the pooled Redis client every service uses: one node's, or a cluster's (a pool per node, commands routed by slot). */
+/**
+ * Opens the pooled Redis client every service uses: one node's, or a cluster's (a pool per node, commands routed by
+ * slot).
+ */
 public final class RedisConnections {
 
     /**
-     * How often a cluster client asks for the slot map besides when a node answers MOVED or stops answering: a replica promoted
+     * How often a cluster client asks for the slot map besides when a node answers MOVED or stops answering: a replica
+     * promoted
      * after its primary died is found within this, even by a client that sent nothing to those slots meanwhile.
      */
     private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
@@ -40,11 +44,23 @@ public final class RedisConnections {
         URI uri = address.firstNodeUri();
         JedisClientConfig client = clientConfig(uri);
         return switch (address.topology()) {
-            case SINGLE -> RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri)).clientConfig(client).poolConfig(pool).build();
+            case SINGLE ->
+                RedisClient.builder()
+                        .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+                        .clientConfig(client)
+                        .poolConfig(pool)
+                        .build();
             case CLUSTER -> {
-                Set<HostAndPort> seeds = address.nodes().stream().map(node -> new HostAndPort(node.host(), node.port())).collect(Collectors.toSet());
-                yield RedisClusterClient.builder().nodes(seeds).clientConfig(client).poolConfig(pool).topologyRefreshPeriod(TOPOLOGY_REFRESH)
-                        .maxTotalRetriesDuration(RETRIES_AT_MOST).build();
+                Set<HostAndPort> seeds = address.nodes().stream()
+                        .map(node -> new HostAndPort(node.host(), node.port()))
+                        .collect(Collectors.toSet());
+                yield RedisClusterClient.builder()
+                        .nodes(seeds)
+                        .clientConfig(client)
+                        .poolConfig(pool)
+                        .topologyRefreshPeriod(TOPOLOGY_REFRESH)
+                        .maxTotalRetriesDuration(RETRIES_AT_MOST)
+                        .build();
             }
         };
     }

@@ -29,7 +29,9 @@ public final class RedisEpoch {
         INTACT,
         /** No marker: the primary's sales it does not hold are to be rebuilt. */
         UNMARKED,
-        /** Another server run, or a rebuild asked for and not yet done here: every sale of the primary is to be rebuilt. */
+        /**
+         * Another server run, or a rebuild asked for and not yet done here: every sale of the primary is to be rebuilt.
+         */
         UNTRUSTED
     }
 
@@ -52,7 +54,10 @@ public final class RedisEpoch {
         this.lua = lua;
     }
 
-    /** The primaries as the slot map says now. @throws redis.clients.jedis.exceptions.JedisException when Redis does not answer */
+    /**
+     * The primaries as the slot map says now. @throws redis.clients.jedis.exceptions.JedisException when Redis does not
+     * answer
+     */
     public List<Primary> primaries() {
         return RedisPrimaries.of(lua.redis());
     }
@@ -69,7 +74,8 @@ public final class RedisEpoch {
         if (marker.isEmpty()) {
             return new Check(primary, request.isPresent() ? State.UNTRUSTED : State.UNMARKED, runId, request);
         }
-        boolean trusted = marker.get().runId().equals(runId) && (request.isEmpty() || request.equals(marker.get().answered()));
+        boolean trusted = marker.get().runId().equals(runId)
+                && (request.isEmpty() || request.equals(marker.get().answered()));
         return new Check(primary, trusted ? State.INTACT : State.UNTRUSTED, runId, request);
     }
 
@@ -79,14 +85,18 @@ public final class RedisEpoch {
     }
 
     /**
-     * Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any; the
-     * request is withdrawn once every primary has answered it (a primary whose marker is lost later is then judged on its
+     * Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any;
+     * the
+     * request is withdrawn once every primary has answered it (a primary whose marker is lost later is then judged on
+     * its
      * own, as unmarked).
      */
     public void rebuilt(Check check) {
         lua.redis().set(markerKey(check.primary()), new Marker(check.runId(), check.request()).text());
         if (check.request().isPresent()
-                && primaries().stream().allMatch(primary -> marker(primary).flatMap(Marker::answered).equals(check.request()))) {
+                && primaries().stream()
+                        .allMatch(primary ->
+                                marker(primary).flatMap(Marker::answered).equals(check.request()))) {
             // Compare-and-delete: a newer request made meanwhile stays.
             lua.run(LuaScript.REBUILD_UNLOCK, List.of(REBUILD_REQUEST), List.of(check.request().get()));
         }
@@ -101,7 +111,9 @@ public final class RedisEpoch {
 
         static Marker parse(String text) {
             int space = text.indexOf(' ');
-            return space < 0 ? new Marker(text, Optional.empty()) : new Marker(text.substring(0, space), Optional.of(text.substring(space + 1)));
+            return space < 0
+                    ? new Marker(text, Optional.empty())
+                    : new Marker(text.substring(0, space), Optional.of(text.substring(space + 1)));
         }
 
         String text() {
@@ -115,12 +127,16 @@ public final class RedisEpoch {
     }
 
     /**
-     * One rebuilder per primary at a time; the lock frees itself after {@code lease}. Only who works is decided here: each
+     * One rebuilder per primary at a time; the lock frees itself after {@code lease}. Only who works is decided here:
+     * each
      * SKU's rebuild is fenced by its own lock ({@link SaleStore#lockRebuild}).
      * @return the lease, or empty when another rebuilder holds the primary
      */
     public Optional<PrimaryLease> lockRebuild(Primary primary, Duration lease) {
-        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(lockKey(primary), tokensKey(primary)), List.of(Long.toString(lease.toMillis())));
+        long token = (Long) lua.run(
+                LuaScript.REBUILD_LOCK,
+                List.of(lockKey(primary), tokensKey(primary)),
+                List.of(Long.toString(lease.toMillis())));
         return token == 0 ? Optional.empty() : Optional.of(new PrimaryLease(primary, token));
     }
 

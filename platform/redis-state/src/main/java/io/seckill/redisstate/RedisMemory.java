@@ -26,11 +26,16 @@ public record RedisMemory(long usedBytes, long maxBytes, String policy) {
      * @throws redis.clients.jedis.exceptions.JedisException when the primary does not answer
      */
     public static RedisMemory read(RedisPrimaries.Primary primary) {
-        Map<String, String> memory = primary.info("memory").lines()
+        Map<String, String> memory = primary.info("memory")
+                .lines()
                 .filter(line -> line.indexOf(':') > 0)
-                .collect(Collectors.toMap(line -> line.substring(0, line.indexOf(':')), line -> line.substring(line.indexOf(':') + 1).trim(),
+                .collect(Collectors.toMap(
+                        line -> line.substring(0, line.indexOf(':')),
+                        line -> line.substring(line.indexOf(':') + 1).trim(),
                         (first, second) -> second));
-        return new RedisMemory(Long.parseLong(memory.getOrDefault("used_memory", "0")), Long.parseLong(memory.getOrDefault("maxmemory", "0")),
+        return new RedisMemory(
+                Long.parseLong(memory.getOrDefault("used_memory", "0")),
+                Long.parseLong(memory.getOrDefault("maxmemory", "0")),
                 memory.getOrDefault("maxmemory_policy", "noeviction"));
     }
 

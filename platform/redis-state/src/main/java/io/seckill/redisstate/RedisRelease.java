@@ -41,7 +41,10 @@ public final class RedisRelease {
             if (parts.length < 2) {
                 throw new IllegalArgumentException("not a release: " + text);
             }
-            return new Version(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts.length > 2 ? Integer.parseInt(parts[2]) : 0);
+            return new Version(
+                    Integer.parseInt(parts[0]),
+                    Integer.parseInt(parts[1]),
+                    parts.length > 2 ? Integer.parseInt(parts[2]) : 0);
         }
 
         Version line() {
@@ -91,12 +94,18 @@ public final class RedisRelease {
         if (floor != null && version.compareTo(floor) >= 0) {
             return Optional.empty();
         }
-        return Optional.of(product + " " + version + " lacks the fix for CVE-2025-49844 (a use-after-free in Lua scripts, which every service runs): "
-                + (floor != null ? "upgrade to " + floor + " or later" : "upgrade to one of " + fixed.values() + " or a later line"));
+        return Optional.of(product + " " + version
+                + " lacks the fix for CVE-2025-49844 (a use-after-free in Lua scripts, which every service runs): "
+                + (floor != null
+                        ? "upgrade to " + floor + " or later"
+                        : "upgrade to one of " + fixed.values() + " or a later line"));
     }
 
     private static Optional<String> field(String info, String name) {
-        return info.lines().filter(line -> line.startsWith(name + ":")).findFirst().map(line -> line.substring(name.length() + 1).trim());
+        return info.lines()
+                .filter(line -> line.startsWith(name + ":"))
+                .findFirst()
+                .map(line -> line.substring(name.length() + 1).trim());
     }
 
     /**
@@ -119,7 +128,10 @@ public final class RedisRelease {
             try {
                 lacking = lacking(primary.info("server"));
             } catch (JedisException unreachable) {
-                LOG.warn("Redis {} did not answer INFO server at start ({}): its release is not checked", primary, unreachable.toString());
+                LOG.warn(
+                        "Redis {} did not answer INFO server at start ({}): its release is not checked",
+                        primary,
+                        unreachable.toString());
                 continue;
             }
             if (lacking.isPresent()) {

@@ -27,9 +27,14 @@ import redis.clients.jedis.resps.ScanResult;
 public final class SaleStore {
 
     private static final int RESTORE_CHUNK = 1_000;
-    /** What {@link #release} and {@link #confirmAll} answer for a reservation whose sale is not loaded: nothing changed. */
+    /**
+     * What {@link #release} and {@link #confirmAll} answer for a reservation whose sale is not loaded: nothing changed.
+     */
     public static final long NOT_LOADED = -1;
-    /** Rounds of borrowing one reservation may make while every bucket it asks is empty but units are moving between them. */
+    /**
+     * Rounds of borrowing one reservation may make while every bucket it asks is empty but units are moving between
+     * them.
+     */
     private static final int BORROW_ROUNDS = 3;
     /** How long a transfer is its taker's to finish before anyone who meets it finishes it. */
     public static final Duration TRANSFER_GRACE = Duration.ofSeconds(2);
@@ -46,7 +51,8 @@ public final class SaleStore {
      * One atomic decision in the buyer's home bucket: sale loaded and open, quantity within the limit, stock, user's
      * limit, then reserve. A home bucket short of stock borrows from the others and decides again.
      */
-    public ReserveOutcome reserve(long skuId, String orderId, String userId, int quantity, long nowMs, boolean passShown) {
+    public ReserveOutcome reserve(
+            long skuId, String orderId, String userId, int quantity, long nowMs, boolean passShown) {
         SaleLayout kept = layouts.kept(skuId);
         SaleLayout layout = kept != null ? kept : layouts.reread(skuId);
         ReserveOutcome outcome = reserveIn(layout.homeOf(userId), orderId, userId, quantity, nowMs, passShown);
@@ -57,7 +63,8 @@ public final class SaleStore {
             }
             outcome = reserveIn(layout.homeOf(userId), orderId, userId, quantity, nowMs, passShown);
         } else if (kept == null && outcome.reservation() != Reservation.NOT_LOADED) {
-            // A sale loaded before layouts were recorded is one bucket; kept once its sale answered, so a made-up SKU is never kept.
+            // A sale loaded before layouts were recorded is one bucket; kept once its sale answered, so a made-up SKU
+            // is never kept.
             layouts.remember(layout);
         }
         if (layout.buckets() == 1) {
@@ -71,7 +78,9 @@ public final class SaleStore {
                 // Every other bucket was empty with nothing on its way: the home bucket, where another request may have
                 // brought units meanwhile, decides last.
                 ReserveOutcome last = reserveIn(home, orderId, userId, quantity, nowMs, passShown);
-                return last.reservation() == Reservation.SOLD_OUT ? new ReserveOutcome(Reservation.SOLD_OUT, 0, true) : last;
+                return last.reservation() == Reservation.SOLD_OUT
+                        ? new ReserveOutcome(Reservation.SOLD_OUT, 0, true)
+                        : last;
             }
             if (borrowed.units() == 0) {
                 if (++emptyRounds == BORROW_ROUNDS) {
@@ -85,7 +94,8 @@ public final class SaleStore {
         return outcome;
     }
 
-    private ReserveOutcome reserveIn(SkuKeys bucket, String orderId, String userId, int quantity, long nowMs, boolean passShown) {
+    private ReserveOutcome reserveIn(
+            SkuKeys bucket, String orderId, String userId, int quantity, long nowMs, boolean passShown) {
         List<?> reply = (List<?>) lua.run(LuaScript.RESERVE, bucket.scriptKeys(),
                 List.of(orderId, userId, Integer.toString(quantity), Long.toString(nowMs), flag(passShown)));
         Reservation reservation = Reservation.valueOf((String) reply.get(0));
@@ -95,9 +105,10 @@ public final class SaleStore {
         return new ReserveOutcome(reservation, value, lastUnits);
     }
 
-    /** Units moved into {@code receiver} from the first other bucket that has some, and the units seen moving already. */
-    private record Borrowed(long units, long moving) {
-    }
+    /**
+     * Units moved into {@code receiver} from the first other bucket that has some, and the units seen moving already.
+     */
+    private record Borrowed(long units, long moving) {}
 
     private Borrowed borrow(SaleLayout layout, SkuKeys receiver, long wanted) {
         int start = ThreadLocalRandom.current().nextInt(layout.buckets());
@@ -122,7 +133,8 @@ public final class SaleStore {
 
     /** The second step of a transfer, then its record at the donor deleted: taken again, it adds nothing. */
     private boolean arrive(SkuKeys donor, SkuKeys receiver, String transferId, long units, String generation) {
-        long added = (Long) lua.run(LuaScript.TRANSFER_IN, receiver.scriptKeys(), List.of(transferId, Long.toString(units), generation));
+        long added = (Long) lua.run(
+                LuaScript.TRANSFER_IN, receiver.scriptKeys(), List.of(transferId, Long.toString(units), generation));
         if (added < 0) {
             return false;
         }
@@ -141,7 +153,8 @@ public final class SaleStore {
     }
 
     /**
-     * {@link #state} once the transfers between the SKU's buckets left unfinished for {@code grace} are finished: what a
+     * {@link #state} once the transfers between the SKU's buckets left unfinished for {@code grace} are finished: what
+     * a
      * check at rest compares. A SKU of one bucket has none, and costs one call.
      */
     public RedisSkuState stateWithTransfersFinished(long skuId, Duration grace) {
@@ -155,12 +168,19 @@ public final class SaleStore {
     private int finishTransfers(SaleLayout layout, Duration grace) {
         int finished = 0;
         for (SkuKeys donor : layout.all()) {
-            List<?> stale = (List<?>) lua.run(LuaScript.STALE_TRANSFERS, donor.scriptKeys(), List.of(Long.toString(grace.toMillis())));
+            List<?> stale = (List<?>)
+                    lua.run(LuaScript.STALE_TRANSFERS, donor.scriptKeys(), List.of(Long.toString(grace.toMillis())));
             String generation = (String) stale.get(0);
             for (int i = 1; i < stale.size(); i += 2) {
                 String[] entry = ((String) stale.get(i + 1)).split("\\|", -1);
                 int to = Integer.parseInt(entry[0]);
-                if (to < layout.buckets() && arrive(donor, layout.bucket(to), (String) stale.get(i), Long.parseLong(entry[1]), generation)) {
+                if (to < layout.buckets()
+                        && arrive(
+                                donor,
+                                layout.bucket(to),
+                                (String) stale.get(i),
+                                Long.parseLong(entry[1]),
+                                generation)) {
                     finished++;
                 }
             }
@@ -206,8 +226,14 @@ public final class SaleStore {
      * NOT_LOADED: the sale is not in Redis (being rebuilt); nothing changed, try again later.
      */
     public Returned returnUnits(long skuId, String orderId, String userId, int quantity) {
-        List<?> reply = (List<?>) onHome(skuId, userId, home -> lua.run(LuaScript.RETURN_UNITS, home.scriptKeys(),
-                List.of(returnId(orderId), userId, Integer.toString(quantity))), answer -> "NOT_LOADED".equals(((List<?>) answer).get(0)));
+        List<?> reply = (List<?>) onHome(
+                skuId,
+                userId,
+                home -> lua.run(
+                        LuaScript.RETURN_UNITS,
+                        home.scriptKeys(),
+                        List.of(returnId(orderId), userId, Integer.toString(quantity))),
+                answer -> "NOT_LOADED".equals(((List<?>) answer).get(0)));
         return Returned.valueOf((String) reply.get(0));
     }
 
@@ -222,7 +248,10 @@ public final class SaleStore {
      */
     public int confirmAll(List<OrderResult> confirmed) {
         List<Object> replies = lua.runAll(confirmed.stream()
-                .map(order -> new ScriptCall(LuaScript.CONFIRM, layouts.of(order.skuId()).homeOf(order.userId()).scriptKeys(), List.of(order.orderId())))
+                .map(order -> new ScriptCall(
+                        LuaScript.CONFIRM,
+                        layouts.of(order.skuId()).homeOf(order.userId()).scriptKeys(),
+                        List.of(order.orderId())))
                 .toList());
         int refused = 0;
         for (int i = 0; i < replies.size(); i++) {
@@ -235,26 +264,47 @@ public final class SaleStore {
     }
 
     /**
-     * Loads or replaces a sale as MySQL defined it under {@code version}, its stock split over {@code buckets}, unless a
-     * newer definition is loaded or undecided reservations (or units moving between buckets) forbid replacing it. A sale
+     * Loads or replaces a sale as MySQL defined it under {@code version}, its stock split over {@code buckets}, unless
+     * a
+     * newer definition is loaded or undecided reservations (or units moving between buckets) forbid replacing it. A
+     * sale
      * being replaced is closed first ({@link #closeSale}), so nothing moves while its buckets are written.
      */
-    public SaleLoad loadSale(long skuId, int stock, int buckets, int perUserLimit, long startsAtMs, long endsAtMs, long version,
-                             boolean passRequired) {
+    public SaleLoad loadSale(
+            long skuId,
+            int stock,
+            int buckets,
+            int perUserLimit,
+            long startsAtMs,
+            long endsAtMs,
+            long version,
+            boolean passRequired) {
         SaleLayout layout = new SaleLayout(skuId, buckets);
         SaleLayout before = layouts.reread(skuId);
         if (inFlight(before) || inFlight(layout)) {
             return SaleLoad.IN_FLIGHT;
         }
-        if ((Long) lua.run(LuaScript.LAYOUT_PUT, List.of(SkuKeys.layout(skuId)), List.of(Integer.toString(buckets), Long.toString(version))) < 0) {
+        if ((Long) lua.run(
+                        LuaScript.LAYOUT_PUT,
+                        List.of(SkuKeys.layout(skuId)),
+                        List.of(Integer.toString(buckets), Long.toString(version)))
+                < 0) {
             return SaleLoad.STALE;
         }
         String generation = Long.toHexString(ThreadLocalRandom.current().nextLong());
         SaleLoad loaded = SaleLoad.LOADED;
         for (SkuKeys bucket : layout.all()) {
-            SaleLoad outcome = SaleLoad.valueOf((String) lua.run(LuaScript.LOAD_SALE, bucket.scriptKeys(), List.of(
-                    Integer.toString(layout.share(stock, bucket.bucket())), Integer.toString(perUserLimit), Long.toString(startsAtMs),
-                    Long.toString(endsAtMs), Long.toString(version), flag(passRequired), generation)));
+            SaleLoad outcome = SaleLoad.valueOf((String) lua.run(
+                    LuaScript.LOAD_SALE,
+                    bucket.scriptKeys(),
+                    List.of(
+                            Integer.toString(layout.share(stock, bucket.bucket())),
+                            Integer.toString(perUserLimit),
+                            Long.toString(startsAtMs),
+                            Long.toString(endsAtMs),
+                            Long.toString(version),
+                            flag(passRequired),
+                            generation)));
             if (outcome != SaleLoad.LOADED) {
                 loaded = outcome;
             }
@@ -273,7 +323,10 @@ public final class SaleStore {
         });
     }
 
-    /** How many buckets a sale of {@code stock} is split over when {@code requested} (null: this Redis's primaries decide). */
+    /**
+     * How many buckets a sale of {@code stock} is split over when {@code requested} (null: this Redis's primaries
+     * decide).
+     */
     public int bucketsFor(Integer requested, int stock) {
         return SaleLayout.chosen(requested, stock, requested == null ? primaries() : 1);
     }
@@ -297,22 +350,33 @@ public final class SaleStore {
     }
 
     /** Sells a closed sale again, unchanged, if {@code version} is still the one loaded. */
-    public void reopenSale(long skuId, int perUserLimit, long startsAtMs, long endsAtMs, long version, boolean passRequired) {
+    public void reopenSale(
+            long skuId, int perUserLimit, long startsAtMs, long endsAtMs, long version, boolean passRequired) {
         for (SkuKeys bucket : layouts.reread(skuId).all()) {
-            lua.run(LuaScript.REOPEN_SALE, bucket.scriptKeys(), List.of(Integer.toString(perUserLimit), Long.toString(startsAtMs),
-                    Long.toString(endsAtMs), Long.toString(version), flag(passRequired)));
+            lua.run(
+                    LuaScript.REOPEN_SALE,
+                    bucket.scriptKeys(),
+                    List.of(
+                            Integer.toString(perUserLimit),
+                            Long.toString(startsAtMs),
+                            Long.toString(endsAtMs),
+                            Long.toString(version),
+                            flag(passRequired)));
         }
     }
 
     /**
-     * Adds or removes free stock once per adjustment id, in the SKU's first bucket; a removal takes only free units, and
+     * Adds or removes free stock once per adjustment id, in the SKU's first bucket; a removal takes only free units,
+     * and
      * borrows from the other buckets what the first lacks.
      */
     public Adjusted adjustStock(long skuId, String adjustmentId, int delta) {
         SaleLayout layout = layouts.reread(skuId);
         SkuKeys first = layout.bucket(0);
         Adjusted adjusted = adjustIn(first, adjustmentId, delta);
-        for (int borrowed = 0; adjusted.adjustment() == Adjustment.INSUFFICIENT && borrowed < layout.buckets() - 1; borrowed++) {
+        for (int borrowed = 0;
+                adjusted.adjustment() == Adjustment.INSUFFICIENT && borrowed < layout.buckets() - 1;
+                borrowed++) {
             if (borrow(layout, first, -delta - adjusted.stock()).units() == 0) {
                 break;
             }
@@ -322,7 +386,8 @@ public final class SaleStore {
     }
 
     private Adjusted adjustIn(SkuKeys bucket, String adjustmentId, int delta) {
-        List<?> reply = (List<?>) lua.run(LuaScript.ADJUST_STOCK, bucket.scriptKeys(), List.of(adjustmentId, Integer.toString(delta)));
+        List<?> reply = (List<?>)
+                lua.run(LuaScript.ADJUST_STOCK, bucket.scriptKeys(), List.of(adjustmentId, Integer.toString(delta)));
         return new Adjusted(Adjustment.valueOf((String) reply.get(0)), ((Number) reply.get(1)).longValue());
     }
 
@@ -332,7 +397,10 @@ public final class SaleStore {
                 List.of(adjustmentId, Integer.toString(delta)))) == 1;
     }
 
-    /** Deletes every key of the SKU's sale: for a sale that lives in Redis alone (the ingress's warm-up sale), never for one MySQL holds. */
+    /**
+     * Deletes every key of the SKU's sale: for a sale that lives in Redis alone (the ingress's warm-up sale), never for
+     * one MySQL holds.
+     */
     public void forget(long skuId) {
         layouts.reread(skuId).all().forEach(bucket -> lua.redis().del(bucket.scriptKeys().toArray(String[]::new)));
         lua.redis().del(SkuKeys.layout(skuId));
@@ -343,13 +411,23 @@ public final class SaleStore {
      * A sale as MySQL holds it, with the orders still in flight: what a lost Redis is rebuilt from, into
      * {@code stockBuckets} buckets.
      */
-    public record Restored(long skuId, int stock, int perUserLimit, long startsAtMs, long endsAtMs, long version, List<Held> inFlight,
-                           Map<String, Integer> bought, List<String> adjustmentIds, boolean passRequired, int stockBuckets) {
-    }
+    public record Restored(
+            long skuId,
+            int stock,
+            int perUserLimit,
+            long startsAtMs,
+            long endsAtMs,
+            long version,
+            List<Held> inFlight,
+            Map<String, Integer> bought,
+            List<String> adjustmentIds,
+            boolean passRequired,
+            int stockBuckets) {}
 
-    /** A rebuilder's hold on one SKU's rebuild lock: its fencing token, which every step of the SKU's restore checks. */
-    public record RebuildLease(long skuId, long token) {
-    }
+    /**
+     * A rebuilder's hold on one SKU's rebuild lock: its fencing token, which every step of the SKU's restore checks.
+     */
+    public record RebuildLease(long skuId, long token) {}
 
     /**
      * One rebuilder of a SKU at a time; the lock frees itself after {@code lease}, and a rebuilder that outlived it is
@@ -358,13 +436,19 @@ public final class SaleStore {
      */
     public Optional<RebuildLease> lockRebuild(long skuId, Duration lease) {
         SkuKeys keys = new SkuKeys(skuId);
-        long token = (Long) lua.run(LuaScript.REBUILD_LOCK, List.of(keys.rebuildLock(), keys.rebuildTokens()), List.of(Long.toString(lease.toMillis())));
+        long token = (Long) lua.run(
+                LuaScript.REBUILD_LOCK,
+                List.of(keys.rebuildLock(), keys.rebuildTokens()),
+                List.of(Long.toString(lease.toMillis())));
         return token == 0 ? Optional.empty() : Optional.of(new RebuildLease(skuId, token));
     }
 
     /** Gives the SKU's lock back, if it is still this lease's. */
     public void unlockRebuild(RebuildLease lease) {
-        lua.run(LuaScript.REBUILD_UNLOCK, List.of(new SkuKeys(lease.skuId()).rebuildLock()), List.of(Long.toString(lease.token())));
+        lua.run(
+                LuaScript.REBUILD_UNLOCK,
+                List.of(new SkuKeys(lease.skuId()).rebuildLock()),
+                List.of(Long.toString(lease.token())));
     }
 
     /**
@@ -387,7 +471,8 @@ public final class SaleStore {
     /**
      * Replaces a SKU's sale state with {@code sale}, in {@code sale.stockBuckets()} buckets: free stock = MySQL stock -
      * units in flight, split evenly; each bucket's ledger = the orders in flight of the buyers homed on it, each
-     * buyer's units = decided + in flight. Written in steps, each bucket's sale last, so buyers are refused (not loaded)
+     * buyer's units = decided + in flight. Written in steps, each bucket's sale last, so buyers are refused (not
+     * loaded)
      * until it is whole; each step only while the bucket's fence holds {@code lease}'s token, the layout only while the
      * lease holds the SKU's lock. The buckets of the layout it replaces are deleted.
      * @throws RebuildFenced when a later rebuilder took over: the steps written so far leave the sale not loaded
@@ -401,8 +486,14 @@ public final class SaleStore {
         SaleLayout layout = new SaleLayout(sku, sale.stockBuckets());
         close(lease, layout.buckets());
         SkuKeys home = new SkuKeys(sku);
-        if ((Long) lua.run(LuaScript.LAYOUT_PUT, List.of(SkuKeys.layout(sku), home.rebuildLock()),
-                List.of(Integer.toString(layout.buckets()), Long.toString(sale.version()), Long.toString(lease.token()))) == -2) {
+        if ((Long) lua.run(
+                        LuaScript.LAYOUT_PUT,
+                        List.of(SkuKeys.layout(sku), home.rebuildLock()),
+                        List.of(
+                                Integer.toString(layout.buckets()),
+                                Long.toString(sale.version()),
+                                Long.toString(lease.token())))
+                == -2) {
             throw new RebuildFenced(home, "LAYOUT");
         }
         Map<Integer, List<String>> ledgers = new HashMap<>();
@@ -416,18 +507,29 @@ public final class SaleStore {
             pending.merge(bucket, order.quantity(), Integer::sum);
         }
         Map<Integer, List<String>> bought = new HashMap<>();
-        sale.bought().forEach((userId, units) -> bought.computeIfAbsent(layout.homeOf(userId).bucket(), _ -> new ArrayList<>())
-                .addAll(List.of(userId, Integer.toString(units))));
+        sale.bought()
+                .forEach((userId, units) -> bought.computeIfAbsent(
+                                layout.homeOf(userId).bucket(), _ -> new ArrayList<>())
+                        .addAll(List.of(userId, Integer.toString(units))));
         int free = Math.max(0, sale.stock() - pending.values().stream().mapToInt(Integer::intValue).sum());
         String generation = Long.toHexString(ThreadLocalRandom.current().nextLong());
         for (SkuKeys bucket : layout.all()) {
             inChunks(bucket, lease, "ADD", ledgers.getOrDefault(bucket.bucket(), List.of()), 2 * RESTORE_CHUNK);
             inChunks(bucket, lease, "BOUGHT", bought.getOrDefault(bucket.bucket(), List.of()), 2 * RESTORE_CHUNK);
             inChunks(bucket, lease, "ADJUSTED", sale.adjustmentIds(), RESTORE_CHUNK);
-            restoreStep(bucket, lease, "OPEN", List.of(Integer.toString(layout.share(free, bucket.bucket())),
-                    Integer.toString(pending.getOrDefault(bucket.bucket(), 0)), Integer.toString(sale.perUserLimit()),
-                    Long.toString(sale.startsAtMs()), Long.toString(sale.endsAtMs()), Long.toString(sale.version()), flag(sale.passRequired()),
-                    generation));
+            restoreStep(
+                    bucket,
+                    lease,
+                    "OPEN",
+                    List.of(
+                            Integer.toString(layout.share(free, bucket.bucket())),
+                            Integer.toString(pending.getOrDefault(bucket.bucket(), 0)),
+                            Integer.toString(sale.perUserLimit()),
+                            Long.toString(sale.startsAtMs()),
+                            Long.toString(sale.endsAtMs()),
+                            Long.toString(sale.version()),
+                            flag(sale.passRequired()),
+                            generation));
         }
         layouts.remember(layout);
     }
@@ -439,7 +541,9 @@ public final class SaleStore {
         }
     }
 
-    /** One step of a rebuild of one bucket (restore-sale.lua), written only while its fence holds {@code lease}'s token. */
+    /**
+     * One step of a rebuild of one bucket (restore-sale.lua), written only while its fence holds {@code lease}'s token.
+     */
     void restoreStep(SkuKeys bucket, RebuildLease lease, String step, List<String> values) {
         List<String> keys = new ArrayList<>(bucket.scriptKeys());
         keys.add(bucket.rebuildFence());
@@ -450,12 +554,16 @@ public final class SaleStore {
         }
     }
 
-    /** A rebuild step refused: the SKU's rebuild lock no longer holds the rebuilder's token (its lease ran out, another took over). */
+    /**
+     * A rebuild step refused: the SKU's rebuild lock no longer holds the rebuilder's token (its lease ran out, another
+     * took over).
+     */
     public static final class RebuildFenced extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
         RebuildFenced(SkuKeys bucket, String step) {
-            super("rebuild of " + bucket + " stopped at " + step + ": a later rebuilder took over; nothing was written");
+            super("rebuild of " + bucket + " stopped at " + step
+                    + ": a later rebuilder took over; nothing was written");
         }
     }
 
@@ -487,7 +595,11 @@ public final class SaleStore {
     }
 
     private boolean correctIn(SkuKeys bucket, long expected, long corrected) {
-        return ((Long) lua.run(LuaScript.CORRECT_STOCK, bucket.scriptKeys(), List.of(Long.toString(expected), Long.toString(corrected)))) == 1;
+        return ((Long) lua.run(
+                        LuaScript.CORRECT_STOCK,
+                        bucket.scriptKeys(),
+                        List.of(Long.toString(expected), Long.toString(corrected))))
+                == 1;
     }
 
     private long bucketStock(SkuKeys bucket) {
@@ -501,12 +613,15 @@ public final class SaleStore {
      */
     public RedisSkuState state(long skuId) {
         SkuKeys single = new SkuKeys(skuId);
-        // One read of the layout with a single bucket's stock and pending (one slot): a reservation moving units from one
+        // One read of the layout with a single bucket's stock and pending (one slot): a reservation moving units from
+        // one
         // to the other cannot fall between them, and a SKU of one bucket costs one call.
         List<String> values = lua.redis().mget(SkuKeys.layout(skuId), single.stock(), single.pending());
         SaleLayout layout = layouts.read(skuId, values.get(0));
         if (layout.buckets() == 1) {
-            return new RedisSkuState(values.get(1) == null ? -1 : Long.parseLong(values.get(1)), values.get(2) == null ? 0 : Long.parseLong(values.get(2)));
+            return new RedisSkuState(
+                    values.get(1) == null ? -1 : Long.parseLong(values.get(1)),
+                    values.get(2) == null ? 0 : Long.parseLong(values.get(2)));
         }
         long stock = 0;
         long pending = 0;
@@ -536,7 +651,9 @@ public final class SaleStore {
         return moving;
     }
 
-    /** The reservations of a SKU made before {@code cutoffMs} (by the reserving ingress's clock) and still unsettled. */
+    /**
+     * The reservations of a SKU made before {@code cutoffMs} (by the reserving ingress's clock) and still unsettled.
+     */
     public List<Held> heldSince(long skuId, long cutoffMs) {
         List<Held> held = new ArrayList<>();
         for (SkuKeys bucket : layouts.reread(skuId).all()) {
@@ -569,11 +686,13 @@ public final class SaleStore {
      * @return empty when no sale is loaded (being defined or restored, or none)
      */
     public Optional<SaleWindow> window(long skuId) {
-        List<String> fields = lua.redis().hmget(layouts.of(skuId).bucket(0).sale(), "startsAt", "endsAt", "passRequired");
+        List<String> fields =
+                lua.redis().hmget(layouts.of(skuId).bucket(0).sale(), "startsAt", "endsAt", "passRequired");
         if (fields.get(0) == null || fields.get(1) == null) {
             return Optional.empty();
         }
-        return Optional.of(new SaleWindow(Long.parseLong(fields.get(0)), Long.parseLong(fields.get(1)), "1".equals(fields.get(2))));
+        return Optional.of(new SaleWindow(
+                Long.parseLong(fields.get(0)), Long.parseLong(fields.get(1)), "1".equals(fields.get(2))));
     }
 
     /** A loaded sale's start and end (epoch ms) and whether buying needs a pass. */
@@ -590,8 +709,13 @@ public final class SaleStore {
         static Held parse(long skuId, String orderId, String entry) {
             int timeAt = entry.lastIndexOf('|');
             int quantityAt = entry.lastIndexOf('|', timeAt - 1);
-            return new Held(new OrderFacts(orderId, skuId, entry.substring(0, quantityAt),
-                    Integer.parseInt(entry.substring(quantityAt + 1, timeAt))), Long.parseLong(entry.substring(timeAt + 1)));
+            return new Held(
+                    new OrderFacts(
+                            orderId,
+                            skuId,
+                            entry.substring(0, quantityAt),
+                            Integer.parseInt(entry.substring(quantityAt + 1, timeAt))),
+                    Long.parseLong(entry.substring(timeAt + 1)));
         }
     }
 

@@ -74,7 +74,8 @@ final class ScriptPipeline implements AutoCloseable {
             // Each primary's pipeline on a thread of its own: a batch waits for its slowest primary, not for their sum
             // (a request's buyer and address counters live on two).
             try (ExecutorService primaries = Executors.newVirtualThreadPerTaskExecutor()) {
-                byPrimary.forEach((connection, calls) -> primaries.execute(() -> sendToPrimary(redis, connection, calls)));
+                byPrimary.forEach(
+                        (connection, calls) -> primaries.execute(() -> sendToPrimary(redis, connection, calls)));
             }
         } else {
             sendBatch(redis, redis.pipelined(), batch);
@@ -88,13 +89,18 @@ final class ScriptPipeline implements AutoCloseable {
     }
 
     /**
-     * On a cluster, one pipeline per primary, each on a connection of its own: a primary that fails (down, failing over)
-     * fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection fails alone.
+     * On a cluster, one pipeline per primary, each on a connection of its own: a primary that fails (down, failing
+     * over)
+     * fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection fails
+     * alone.
      */
     private static Map<Connection, List<Call>> byPrimary(RedisClusterClient cluster, List<Call> batch) {
         // A connection asked for once per slot (a hot SKU's calls share one), then one kept per primary.
         Map<Integer, List<Call>> bySlot = batch.stream()
-                .collect(Collectors.groupingBy(call -> JedisClusterCRC16.getSlot(call.keys().get(0)), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(
+                        call -> JedisClusterCRC16.getSlot(call.keys().get(0)),
+                        LinkedHashMap::new,
+                        Collectors.toList()));
         Map<HostAndPort, Connection> connections = new HashMap<>();
         Map<Connection, List<Call>> calls = new LinkedHashMap<>();
         bySlot.forEach((slot, slotCalls) -> {
@@ -132,7 +138,8 @@ final class ScriptPipeline implements AutoCloseable {
                 call.result().complete(replies.get(i).get());
             } catch (JedisDataException e) {
                 if (isNoScript(e) || isRedirect(e)) {
-                    // Run alone through the client: the source for a server that lost its script cache, the client's own
+                    // Run alone through the client: the source for a server that lost its script cache, the client's
+                    // own
                     // routing for a slot that moved (the script did not run where it was sent).
                     runFromSource(redis, call);
                 } else {

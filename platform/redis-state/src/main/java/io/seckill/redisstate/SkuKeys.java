@@ -5,7 +5,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Redis key names of one stock bucket of a SKU. A SKU's stock is split over 1 to {@value #MOST_BUCKETS} buckets
- * ({@link SaleLayout}); each bucket is a whole small sale of its own (its share of the stock, a copy of the sale's terms,
+ * ({@link SaleLayout}); each bucket is a whole small sale of its own (its share of the stock, a copy of the sale's
+ * terms,
  * the ledger and per-buyer counts of the buyers homed on it), and all of one bucket's keys share one hash tag, so every
  * script works unchanged on Redis Cluster. A SKU of one bucket keeps the tag {@code {sku:ID}}; bucket {@code i} of
  * {@code n > 1} has a tag of its own ({@code {sku:ID:b<i>of<n>.<nonce>}}) whose slot lies in the middle of the
@@ -38,7 +39,8 @@ public final class SkuKeys {
 
     public SkuKeys(long skuId, int bucket, int buckets) {
         if (buckets < 1 || buckets > MOST_BUCKETS || bucket < 0 || bucket >= buckets) {
-            throw new IllegalArgumentException("bucket " + bucket + " of " + buckets + " (1 to " + MOST_BUCKETS + " buckets)");
+            throw new IllegalArgumentException(
+                    "bucket " + bucket + " of " + buckets + " (1 to " + MOST_BUCKETS + " buckets)");
         }
         this.skuId = skuId;
         this.bucket = bucket;
@@ -97,7 +99,10 @@ public final class SkuKeys {
         return prefix() + "incoming";
     }
 
-    /** The token of the latest rebuilder to begin this bucket (restore-sale.lua): outside the sale's keys, so it outlives their deletion. */
+    /**
+     * The token of the latest rebuilder to begin this bucket (restore-sale.lua): outside the sale's keys, so it
+     * outlives their deletion.
+     */
     public String rebuildFence() {
         return prefix() + "rebuild-fence";
     }
@@ -110,7 +115,10 @@ public final class SkuKeys {
         return home(skuId) + "rebuild-tokens";
     }
 
-    /** How many buckets the SKU's stock is split over ("buckets|version", {@link SaleLayout#bucketsRecorded}); absent means one. */
+    /**
+     * How many buckets the SKU's stock is split over ("buckets|version", {@link SaleLayout#bucketsRecorded}); absent
+     * means one.
+     */
     public static String layout(long skuId) {
         return home(skuId) + "layout";
     }

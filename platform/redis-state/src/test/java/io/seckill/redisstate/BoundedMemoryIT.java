@@ -28,7 +28,8 @@ class BoundedMemoryIT {
     @Test
     void aFloodOfFreshIdempotencyKeysEvictsStoredRepliesNeverSaleState() throws Exception {
         assertThat(setting("maxmemory-policy")).as("the development servers' policy").isEqualTo("volatile-lru");
-        assertThat(EvictionPolicy.of(Long.parseLong(setting("maxmemory")), setting("maxmemory-policy"))).isEqualTo(EvictionPolicy.Verdict.SAFE);
+        assertThat(EvictionPolicy.of(Long.parseLong(setting("maxmemory")), setting("maxmemory-policy")))
+                .isEqualTo(EvictionPolicy.Verdict.SAFE);
         SaleStore sales = new SaleStore(new LuaRunner(RedisFixture.REDIS));
         long sku = RedisFixture.newSkuId();
         long now = System.currentTimeMillis();
@@ -40,8 +41,10 @@ class BoundedMemoryIT {
         long limit = usedMemory() + LIMIT_ABOVE_USED;
         RedisFixture.REDIS.configSet("maxmemory", Long.toString(limit));
         try {
-            IdempotencyClaims claims = new IdempotencyClaims(new LuaRunner(RedisFixture.REDIS), Duration.ofHours(24), Duration.ofSeconds(30));
-            byte[] body = ("{\"orderId\":\"" + UUID.randomUUID() + "\",\"status\":\"PENDING\",\"padding\":\"" + "x".repeat(900) + "\"}")
+            IdempotencyClaims claims = new IdempotencyClaims(
+                    new LuaRunner(RedisFixture.REDIS), Duration.ofHours(24), Duration.ofSeconds(30));
+            byte[] body = ("{\"orderId\":\"" + UUID.randomUUID() + "\",\"status\":\"PENDING\",\"padding\":\""
+                            + "x".repeat(900) + "\"}")
                     .getBytes(StandardCharsets.UTF_8);
             ExecutorService clients = Executors.newFixedThreadPool(8);
             try {
@@ -51,7 +54,11 @@ class BoundedMemoryIT {
                         for (int i = 0; i < FRESH_KEYS / 8; i++) {
                             String key = UUID.randomUUID().toString();
                             claims.claim("flooder", key, "fingerprint", "owner");
-                            claims.complete("flooder", key, "owner", new StoredReply(202, "application/json", body, null, null));
+                            claims.complete(
+                                    "flooder",
+                                    key,
+                                    "owner",
+                                    new StoredReply(202, "application/json", body, null, null));
                         }
                         return null;
                     }));
@@ -64,7 +71,9 @@ class BoundedMemoryIT {
             }
 
             // Redis evicts before it runs a write, so the last write may leave it a few hundred bytes over.
-            assertThat(usedMemory()).as("%,d fresh replies of 1 KB stored", FRESH_KEYS).isLessThanOrEqualTo(limit + ONE_WRITE);
+            assertThat(usedMemory())
+                    .as("%,d fresh replies of 1 KB stored", FRESH_KEYS)
+                    .isLessThanOrEqualTo(limit + ONE_WRITE);
             assertThat(Long.parseLong(stat("evicted_keys"))).as("replies evicted to stay under the limit").isPositive();
         } finally {
             RedisFixture.REDIS.configSet("maxmemory", configured);

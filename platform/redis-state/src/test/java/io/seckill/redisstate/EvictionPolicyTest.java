@@ -17,7 +17,8 @@ class EvictionPolicyTest {
         assertThat(EvictionPolicy.of(0, "volatile-lru")).isEqualTo(Verdict.UNBOUNDED);
         assertThat(EvictionPolicy.of(0, "noeviction")).isEqualTo(Verdict.UNBOUNDED);
         assertThat(EvictionPolicy.of(ONE_GB, "allkeys-lru")).isEqualTo(Verdict.DROPS_SALE_STATE);
-        assertThat(EvictionPolicy.of(0, "ALLKEYS-RANDOM")).as("unbounded today, a limit set at runtime would evict stock")
+        assertThat(EvictionPolicy.of(0, "ALLKEYS-RANDOM"))
+                .as("unbounded today, a limit set at runtime would evict stock")
                 .isEqualTo(Verdict.DROPS_SALE_STATE);
     }
 }

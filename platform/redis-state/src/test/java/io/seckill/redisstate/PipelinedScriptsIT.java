@@ -33,7 +33,8 @@ class PipelinedScriptsIT {
             });
 
             // Each reply went back to the caller whose call it was: 64 distinct "stock left" figures.
-            assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.reservation()).isEqualTo(Reservation.RESERVED));
+            assertThat(outcomes)
+                    .allSatisfy(outcome -> assertThat(outcome.reservation()).isEqualTo(Reservation.RESERVED));
             Set<Long> left = outcomes.stream().map(ReserveOutcome::value).collect(Collectors.toSet());
             assertThat(left).isEqualTo(LongStream.range(36, 100).boxed().collect(Collectors.toSet()));
             assertThat(saleStore.state(sku)).isEqualTo(new SaleStore.RedisSkuState(36, 64));
@@ -54,8 +55,14 @@ class PipelinedScriptsIT {
                 int caller = callers.incrementAndGet();
                 boolean valid = caller % 2 == 0;
                 try {
-                    List<?> reply = (List<?>) lua.run(LuaScript.RESERVE, new SkuKeys(sku).scriptKeys(),
-                            List.of("flushed-" + sku + "-" + caller, "flushed-" + caller, valid ? "1" : "not a number", Long.toString(now)));
+                    List<?> reply = (List<?>) lua.run(
+                            LuaScript.RESERVE,
+                            new SkuKeys(sku).scriptKeys(),
+                            List.of(
+                                    "flushed-" + sku + "-" + caller,
+                                    "flushed-" + caller,
+                                    valid ? "1" : "not a number",
+                                    Long.toString(now)));
                     return valid && "RESERVED".equals(reply.get(0));
                 } catch (JedisDataException e) {
                     return !valid;

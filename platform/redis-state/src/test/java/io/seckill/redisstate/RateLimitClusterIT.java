@@ -13,7 +13,10 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
-/** On a Redis Cluster of three primaries: no rate-limit key is touched by every request, and the two sides still decide together. */
+/**
+ * On a Redis Cluster of three primaries: no rate-limit key is touched by every request, and the two sides still decide
+ * together.
+ */
 class RateLimitClusterIT {
 
     private final LuaRunner lua = LuaRunner.pipelined(RedisFixture.REDIS, 2);
@@ -24,30 +27,44 @@ class RateLimitClusterIT {
         List<RedisPrimaries.Primary> primaries = RedisPrimaries.of(RedisFixture.REDIS);
         assertThat(primaries).hasSize(3);
         String run = UUID.randomUUID().toString();
-        List<String> counterKeys = IntStream.range(0, 300).mapToObj(n -> GlobalKeys.userRate(Scope.BUY.keyPart(), run + "-" + n)).toList();
-        IntStream.range(0, 300).forEach(n -> assertThat(counters.admit(Scope.BUY, run + "-" + n, "10.1.0." + (n % 200), Duration.ofMinutes(1), 5, 50)).isZero());
+        List<String> counterKeys = IntStream.range(0, 300)
+                .mapToObj(n -> GlobalKeys.userRate(Scope.BUY.keyPart(), run + "-" + n))
+                .toList();
+        IntStream.range(0, 300)
+                .forEach(n -> assertThat(counters.admit(
+                                Scope.BUY, run + "-" + n, "10.1.0." + (n % 200), Duration.ofMinutes(1), 5, 50))
+                        .isZero());
 
-        Map<String, Long> perPrimary = counterKeys.stream().collect(Collectors.groupingBy(key -> primaryOf(primaries, key), Collectors.counting()));
+        Map<String, Long> perPrimary = counterKeys.stream()
+                .collect(Collectors.groupingBy(key -> primaryOf(primaries, key), Collectors.counting()));
         assertThat(counterKeys).allSatisfy(key -> assertThat(RedisFixture.REDIS.exists(key)).isTrue());
         assertThat(perPrimary).as("buyers' counters per primary").hasSize(3)
                 .allSatisfy((primary, count) -> assertThat(count).isBetween(60L, 140L));
     }
 
-    /** A buyer and an address whose counters live on two primaries: refused by one side, the other side's cell is given back. */
+    /**
+     * A buyer and an address whose counters live on two primaries: refused by one side, the other side's cell is given
+     * back.
+     */
     @Test
     void aBuyerAndAnAddressOnTwoPrimariesDecideTogether() {
         List<RedisPrimaries.Primary> primaries = RedisPrimaries.of(RedisFixture.REDIS);
         String buyer = "split-" + UUID.randomUUID();
         String buyerPrimary = primaryOf(primaries, GlobalKeys.userRate(Scope.BUY.keyPart(), buyer));
         Function<Integer, String> address = n -> "10.2." + (n / 250) + "." + (n % 250);
-        String crowded = IntStream.range(0, 1_000).mapToObj(address::apply)
-                .filter(candidate -> !primaryOf(primaries, GlobalKeys.addressRate(Scope.BUY.keyPart(), candidate)).equals(buyerPrimary))
-                .findFirst().orElseThrow();
+        String crowded = IntStream.range(0, 1_000)
+                .mapToObj(address::apply)
+                .filter(candidate -> !primaryOf(primaries, GlobalKeys.addressRate(Scope.BUY.keyPart(), candidate))
+                        .equals(buyerPrimary))
+                .findFirst()
+                .orElseThrow();
         Duration window = Duration.ofMinutes(10);
 
         assertThat(counters.admit(Scope.BUY, "first-" + UUID.randomUUID(), crowded, window, 1, 1)).isZero();
         assertThat(counters.admit(Scope.BUY, buyer, crowded, window, 1, 1)).as("the address is full").isPositive();
-        assertThat(counters.admit(Scope.BUY, buyer, address.apply(1_001), window, 1, 1)).as("the buyer's cell was given back").isZero();
+        assertThat(counters.admit(Scope.BUY, buyer, address.apply(1_001), window, 1, 1))
+                .as("the buyer's cell was given back")
+                .isZero();
         assertThat(counters.admit(Scope.BUY, buyer, address.apply(1_002), window, 1, 1)).isPositive();
     }
 

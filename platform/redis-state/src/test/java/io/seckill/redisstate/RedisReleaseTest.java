@@ -13,7 +13,8 @@ class RedisReleaseTest {
 
     @Test
     void aReleaseBelowItsLinesFixIsLackingAndNamesTheReleaseToUpgradeTo() {
-        assertThat(RedisRelease.lacking(redis("7.4.5"))).hasValueSatisfying(why -> assertThat(why).contains("7.4.5", "CVE-2025-49844", "7.4.6"));
+        assertThat(RedisRelease.lacking(redis("7.4.5")))
+                .hasValueSatisfying(why -> assertThat(why).contains("7.4.5", "CVE-2025-49844", "7.4.6"));
         assertThat(RedisRelease.lacking(redis("6.2.19"))).isPresent();
         assertThat(RedisRelease.lacking(redis("8.2.1"))).isPresent();
         assertThat(RedisRelease.lacking(redis("7.0.15"))).as("a line with no fixed release").isPresent();
@@ -30,6 +31,7 @@ class RedisReleaseTest {
     void valkeyIsJudgedByItsOwnReleases() {
         String valkey = "# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.1.4\r\n";
         assertThat(RedisRelease.lacking(valkey)).isEmpty();
-        assertThat(RedisRelease.lacking(valkey.replace("8.1.4", "8.1.3"))).hasValueSatisfying(why -> assertThat(why).contains("Valkey"));
+        assertThat(RedisRelease.lacking(valkey.replace("8.1.4", "8.1.3")))
+                .hasValueSatisfying(why -> assertThat(why).contains("Valkey"));
     }
 }

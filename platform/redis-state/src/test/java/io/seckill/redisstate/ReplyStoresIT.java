@@ -25,11 +25,15 @@ class ReplyStoresIT {
         OrderStatusStore statuses = new OrderStatusStore(lua, Duration.ofMinutes(5));
         String orderId = UUID.randomUUID().toString();
         statuses.putAll(List.of(OrderView.pending(new OrderFacts(orderId, 7, "ivy", 2))));
-        assertThat(statuses.get(orderId)).contains(new OrderView(new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.PENDING, null));
+        assertThat(statuses.get(orderId))
+                .contains(new OrderView(new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.PENDING, null));
 
         statuses.decide(orderId, OrderStatus.REJECTED, RejectReason.DEAD_LETTERED);
-        assertThat(statuses.get(orderId)).contains(new OrderView(new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
-        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.orderStatus(orderId))).isBetween(1L, Duration.ofMinutes(5).toMillis());
+        assertThat(statuses.get(orderId))
+                .contains(new OrderView(
+                        new OrderFacts(orderId, 7, "ivy", 2), OrderStatus.REJECTED, RejectReason.DEAD_LETTERED));
+        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.orderStatus(orderId)))
+                .isBetween(1L, Duration.ofMinutes(5).toMillis());
 
         statuses.delete(orderId);
         assertThat(statuses.get(orderId)).isEmpty();
@@ -50,10 +54,16 @@ class ReplyStoresIT {
         assertThat(claims.claim("jon", key, "fingerprint-a", "first").state()).isEqualTo(ClaimState.CLAIMED);
         assertThat(claims.claim("jon", key, "fingerprint-a", "retry").state()).isEqualTo(ClaimState.IN_PROGRESS);
         assertThat(claims.claim("jon", key, "fingerprint-b", "other").state()).isEqualTo(ClaimState.MISMATCH);
-        assertThat(claims.claim("kim", key, "fingerprint-b", "kims").state()).as("another buyer's key").isEqualTo(ClaimState.CLAIMED);
+        assertThat(claims.claim("kim", key, "fingerprint-b", "kims").state())
+                .as("another buyer's key")
+                .isEqualTo(ClaimState.CLAIMED);
 
-        StoredReply reply = new StoredReply(202, "application/json", "{\"orderId\":\"x\"}".getBytes(StandardCharsets.UTF_8),
-                "/api/v1/orders/x", null);
+        StoredReply reply = new StoredReply(
+                202,
+                "application/json",
+                "{\"orderId\":\"x\"}".getBytes(StandardCharsets.UTF_8),
+                "/api/v1/orders/x",
+                null);
         assertThat(claims.complete("jon", key, "first", reply)).isTrue();
         Claim done = claims.claim("jon", key, "fingerprint-a", "retry");
         assertThat(done.state()).isEqualTo(ClaimState.DONE);
@@ -61,7 +71,8 @@ class ReplyStoresIT {
         assertThat(done.reply().body()).isEqualTo(reply.body());
         assertThat(done.reply().location()).isEqualTo("/api/v1/orders/x");
         assertThat(done.reply().code()).isNull();
-        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("jon", key))).isBetween(1L, Duration.ofMinutes(5).toMillis());
+        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("jon", key)))
+                .isBetween(1L, Duration.ofMinutes(5).toMillis());
     }
 
     @Test
@@ -79,12 +90,16 @@ class ReplyStoresIT {
         IdempotencyClaims claims = new IdempotencyClaims(lua, Duration.ofMinutes(5), lease);
         String key = UUID.randomUUID().toString();
         assertThat(claims.claim("max", key, "f", "paused").state()).isEqualTo(ClaimState.CLAIMED);
-        await().atMost(Duration.ofSeconds(5)).until(() -> claims.claim("max", key, "f", "retry").state() == ClaimState.TAKEN_OVER);
-        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("max", key))).as("the claim's record outlives its lease")
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> claims.claim("max", key, "f", "retry").state() == ClaimState.TAKEN_OVER);
+        assertThat(RedisFixture.REDIS.pttl(GlobalKeys.idempotency("max", key)))
+                .as("the claim's record outlives its lease")
                 .isGreaterThan(lease.toMillis());
 
-        StoredReply refused = new StoredReply(409, "application/problem+json", "{}".getBytes(StandardCharsets.UTF_8), null, "SOLD_OUT");
-        StoredReply late = new StoredReply(202, "application/json", "{}".getBytes(StandardCharsets.UTF_8), "/api/v1/orders/y", null);
+        StoredReply refused = new StoredReply(
+                409, "application/problem+json", "{}".getBytes(StandardCharsets.UTF_8), null, "SOLD_OUT");
+        StoredReply late = new StoredReply(
+                202, "application/json", "{}".getBytes(StandardCharsets.UTF_8), "/api/v1/orders/y", null);
         claims.abandon("max", key, "paused");
         assertThat(claims.complete("max", key, "paused", late)).as("the paused request lost the key").isFalse();
         assertThat(claims.complete("max", key, "retry", refused)).isTrue();
@@ -101,9 +116,12 @@ class ReplyStoresIT {
         Duration window = Duration.ofMinutes(1);
         assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, window, 2, 0)).isZero();
         assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, window, 2, 0)).isZero();
-        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, window, 2, 0)).as("one cell frees every window / limit")
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, address, window, 2, 0))
+                .as("one cell frees every window / limit")
                 .isBetween(window.toMillis() / 2 - 1_000, window.toMillis() / 2);
-        assertThat(counters.admit(RateLimitCounters.Scope.ORDERS, user, address, window, 2, 0)).as("each scope counts apart").isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.ORDERS, user, address, window, 2, 0))
+                .as("each scope counts apart")
+                .isZero();
     }
 
     @Test
@@ -115,7 +133,8 @@ class ReplyStoresIT {
         assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, "10.0.1.1", window, 3, 0)).isZero();
         assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, "10.0.1.1", window, 3, 0)).isZero();
         assertThat(counters.admit(RateLimitCounters.Scope.BUY, user, "10.0.1.1", window, 3, 0)).isBetween(1L, 200L);
-        await().atMost(Duration.ofSeconds(5)).until(() -> counters.admit(RateLimitCounters.Scope.BUY, user, "10.0.1.1", window, 3, 0) == 0);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> counters.admit(RateLimitCounters.Scope.BUY, user, "10.0.1.1", window, 3, 0) == 0);
     }
 
     /** A request the address refuses costs the buyer nothing, and one the buyer refuses costs the address nothing. */
@@ -125,18 +144,29 @@ class ReplyStoresIT {
         Duration window = Duration.ofMinutes(10);
         String crowded = "10.0.2." + (System.nanoTime() % 250);
         String buyer = "quiet-" + UUID.randomUUID();
-        assertThat(counters.admit(RateLimitCounters.Scope.BUY, "other-" + UUID.randomUUID(), crowded, window, 1, 1)).isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, "other-" + UUID.randomUUID(), crowded, window, 1, 1))
+                .isZero();
         for (int i = 0; i < 3; i++) {
-            assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, crowded, window, 1, 1)).as("the address is full").isPositive();
+            assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, crowded, window, 1, 1))
+                    .as("the address is full")
+                    .isPositive();
         }
         String calm = "10.0.3." + (System.nanoTime() % 250);
-        assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, calm, window, 1, 1)).as("the buyer's one cell is still free").isZero();
-        assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, "10.0.4.1", window, 1, 1)).as("now it is taken").isPositive();
-        assertThat(counters.admit(RateLimitCounters.Scope.BUY, "another-" + UUID.randomUUID(), "10.0.4.1", window, 1, 1))
-                .as("the address the full buyer came from was given its cell back").isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, calm, window, 1, 1))
+                .as("the buyer's one cell is still free")
+                .isZero();
+        assertThat(counters.admit(RateLimitCounters.Scope.BUY, buyer, "10.0.4.1", window, 1, 1))
+                .as("now it is taken")
+                .isPositive();
+        assertThat(counters.admit(
+                        RateLimitCounters.Scope.BUY, "another-" + UUID.randomUUID(), "10.0.4.1", window, 1, 1))
+                .as("the address the full buyer came from was given its cell back")
+                .isZero();
     }
 
-    /** One counter is one small string key, whatever the limit: what GCRA costs where a sorted set held each request. */
+    /**
+     * One counter is one small string key, whatever the limit: what GCRA costs where a sorted set held each request.
+     */
     @Test
     void aCounterIsOneSmallKeyWhateverTheLimit() {
         RateLimitCounters counters = new RateLimitCounters(lua);

@@ -36,13 +36,15 @@ class SaleStoreIT {
     void everyReplyCodeOfTheScriptsIsATypedValue() {
         assertThat(codes(LuaScript.RESERVE, "\\{'([A-Z_]+)'")).isEqualTo(names(Reservation.values()));
         assertThat(codes(LuaScript.LOAD_SALE, "return '([A-Z_]+)'")).isEqualTo(names(SaleLoad.values()));
-        assertThat(codes(LuaScript.IDEMPOTENCY_CLAIM, "\\{'([A-Z_]+)'")).isEqualTo(names(IdempotencyClaims.ClaimState.values()));
+        assertThat(codes(LuaScript.IDEMPOTENCY_CLAIM, "\\{'([A-Z_]+)'"))
+                .isEqualTo(names(IdempotencyClaims.ClaimState.values()));
     }
 
     @Test
     void aReservationTakesStockCountsTheBuyerAndIsLedgered() {
         long sku = openSale(10, 3);
-        assertThat(store.reserve(sku, order(), "ann", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8, false));
+        assertThat(store.reserve(sku, order(), "ann", 2, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.RESERVED, 8, false));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 2));
         assertThat(probe.heldBy(sku, "ann")).isEqualTo(2);
     }
@@ -56,23 +58,31 @@ class SaleStoreIT {
         long over = RedisFixture.newSkuId();
         store.loadSale(over, 5, 1, 1, now - 2 * HOUR, now - HOUR, 1, false);
 
-        assertThat(store.reserve(unknown, order(), "bob", 1, now, false).reservation()).isEqualTo(Reservation.NOT_LOADED);
-        assertThat(store.reserve(later, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR, false));
-        assertThat(store.reserve(over, order(), "bob", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR, false));
-        assertThat(store.reserve(sku, order(), "bob", 3, now, false)).isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2, false));
+        assertThat(store.reserve(unknown, order(), "bob", 1, now, false).reservation())
+                .isEqualTo(Reservation.NOT_LOADED);
+        assertThat(store.reserve(later, order(), "bob", 1, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.SALE_NOT_STARTED, now + HOUR, false));
+        assertThat(store.reserve(over, order(), "bob", 1, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.SALE_ENDED, now - HOUR, false));
+        assertThat(store.reserve(sku, order(), "bob", 3, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.QUANTITY_OVER_LIMIT, 2, false));
         String orderId = order();
         assertThat(store.reserve(sku, orderId, "bob", 1, now, false).reservation()).isEqualTo(Reservation.RESERVED);
-        assertThat(store.reserve(sku, orderId, "cid", 1, now, false).reservation()).isEqualTo(Reservation.DUPLICATE_ORDER);
-        assertThat(store.reserve(sku, order(), "bob", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2, false));
+        assertThat(store.reserve(sku, orderId, "cid", 1, now, false).reservation())
+                .isEqualTo(Reservation.DUPLICATE_ORDER);
+        assertThat(store.reserve(sku, order(), "bob", 2, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.PURCHASE_LIMIT_REACHED, 2, false));
         assertThat(store.reserve(sku, order(), "cid", 2, now, false).reservation()).isEqualTo(Reservation.RESERVED);
-        assertThat(store.reserve(sku, order(), "dan", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
+        assertThat(store.reserve(sku, order(), "dan", 2, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(0, 3));
     }
 
     @Test
     void notEnoughStockForTheQuantitySaysHowMuchIsLeft() {
         long sku = openSale(1, 2);
-        assertThat(store.reserve(sku, order(), "eve", 2, now, false)).isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1, false));
+        assertThat(store.reserve(sku, order(), "eve", 2, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.INSUFFICIENT_STOCK, 1, false));
     }
 
     @Test
@@ -97,21 +107,29 @@ class SaleStoreIT {
         long sku = RedisFixture.newSkuId();
         String rejected = order();
         String confirmed = order();
-        OrderResult confirmation = OrderResult.confirmed(OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
+        OrderResult confirmation = OrderResult.confirmed(
+                OrderRequested.of(confirmed, sku, "ivy", 2, Instant.ofEpochMilli(now)), Instant.now());
         RebuildLease lease = store.lockRebuild(sku, Duration.ofMinutes(1)).orElseThrow();
         try {
             store.restoreStep(new SkuKeys(sku), lease, "BEGIN", List.of());
-            store.restoreStep(new SkuKeys(sku), lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
+            store.restoreStep(
+                    new SkuKeys(sku), lease, "ADD", List.of(rejected, "hal|1|" + now, confirmed, "ivy|2|" + now));
 
             assertThat(store.release(sku, rejected, "hal")).isEqualTo(SaleStore.NOT_LOADED);
             assertThat(store.confirmAll(List.of(confirmation))).as("refused").isOne();
-            store.restoreStep(new SkuKeys(sku), lease, "OPEN", List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0", "g1"));
+            store.restoreStep(
+                    new SkuKeys(sku),
+                    lease,
+                    "OPEN",
+                    List.of("7", "3", "2", Long.toString(now - HOUR), Long.toString(now + HOUR), "1", "0", "g1"));
         } finally {
             store.unlockRebuild(lease);
         }
 
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(7, 3));
-        assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactlyInAnyOrder(rejected, confirmed);
+        assertThat(store.heldSince(sku, Long.MAX_VALUE))
+                .extracting(held -> held.order().orderId())
+                .containsExactlyInAnyOrder(rejected, confirmed);
         assertThat(store.release(sku, rejected, "hal")).isEqualTo(1);
         assertThat(store.confirmAll(List.of(confirmation))).isZero();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
@@ -123,7 +141,8 @@ class SaleStoreIT {
     void aSaleThatWantsPassesSellsOnlyToRequestsThatShowedOneHoweverItWasLoaded() {
         long loaded = RedisFixture.newSkuId();
         assertThat(store.loadSale(loaded, 5, 1, 2, now - HOUR, now + HOUR, 1, true)).isEqualTo(SaleLoad.LOADED);
-        assertThat(store.reserve(loaded, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
+        assertThat(store.reserve(loaded, order(), "kim", 1, now, false).reservation())
+                .isEqualTo(Reservation.PASS_REQUIRED);
         assertThat(store.state(loaded)).as("nothing reserved").isEqualTo(new RedisSkuState(5, 0));
         assertThat(store.reserve(loaded, order(), "kim", 1, now, true).reservation()).isEqualTo(Reservation.RESERVED);
         assertThat(store.window(loaded)).contains(new SaleStore.SaleWindow(now - HOUR, now + HOUR, true));
@@ -132,20 +151,30 @@ class SaleStoreIT {
         long reopened = openSale(5, 2);
         assertThat(store.closeSale(reopened)).isTrue();
         store.reopenSale(reopened, 2, now - HOUR, now + HOUR, 1, true);
-        assertThat(store.reserve(reopened, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
+        assertThat(store.reserve(reopened, order(), "kim", 1, now, false).reservation())
+                .isEqualTo(Reservation.PASS_REQUIRED);
 
         long rebuilt = RedisFixture.newSkuId();
         RebuildLease lease = store.lockRebuild(rebuilt, Duration.ofMinutes(1)).orElseThrow();
         try {
-            store.restore(new SaleStore.Restored(rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true, 1), lease);
+            store.restore(
+                    new SaleStore.Restored(
+                            rebuilt, 5, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), true, 1),
+                    lease);
         } finally {
             store.unlockRebuild(lease);
         }
-        assertThat(store.reserve(rebuilt, order(), "kim", 1, now, false).reservation()).isEqualTo(Reservation.PASS_REQUIRED);
-        assertThat(store.reserve(openSale(5, 2), order(), "kim", 1, now, false).reservation()).as("a sale that opted out").isEqualTo(Reservation.RESERVED);
+        assertThat(store.reserve(rebuilt, order(), "kim", 1, now, false).reservation())
+                .isEqualTo(Reservation.PASS_REQUIRED);
+        assertThat(store.reserve(openSale(5, 2), order(), "kim", 1, now, false).reservation())
+                .as("a sale that opted out")
+                .isEqualTo(Reservation.RESERVED);
     }
 
-    /** A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt since. */
+    /**
+     * A rebuilder paused past its lease finds the lock the next one's: none of its steps writes over the sale rebuilt
+     * since.
+     */
     @Test
     void aRebuilderWhoseLeaseRanOutWritesNothingOverTheNextOnesSale() {
         long sku = RedisFixture.newSkuId();
@@ -160,16 +189,21 @@ class SaleStoreIT {
             assertThatThrownBy(() -> store.restore(sale(sku, 9), paused)).isInstanceOf(SaleStore.RebuildFenced.class);
 
             assertThat(store.state(sku)).isEqualTo(new RedisSkuState(4, 1));
-            assertThat(store.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactly(order);
+            assertThat(store.heldSince(sku, Long.MAX_VALUE))
+                    .extracting(held -> held.order().orderId())
+                    .containsExactly(order);
             store.unlockRebuild(paused);
-            assertThat(store.lockRebuild(sku, Duration.ofMinutes(1))).as("the late unlock left the next rebuilder's lock alone").isEmpty();
+            assertThat(store.lockRebuild(sku, Duration.ofMinutes(1)))
+                    .as("the late unlock left the next rebuilder's lock alone")
+                    .isEmpty();
         } finally {
             store.unlockRebuild(next);
         }
     }
 
     private SaleStore.Restored sale(long sku, int stock) {
-        return new SaleStore.Restored(sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), false, 1);
+        return new SaleStore.Restored(
+                sku, stock, 2, now - HOUR, now + HOUR, 1, List.of(), Map.of(), List.of(), false, 1);
     }
 
     @Test

@@ -26,8 +26,10 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 class ServiceUsersIT {
 
-    private static final UnifiedJedis INGRESS = RedisConnections.open(LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS).redis(), 2);
-    private static final UnifiedJedis RECONCILER = RedisConnections.open(LocalInfrastructure.get().addressesFor(KafkaPrincipal.RECONCILER).redis(), 2);
+    private static final UnifiedJedis INGRESS = RedisConnections.open(
+            LocalInfrastructure.get().addressesFor(KafkaPrincipal.INGRESS).redis(), 2);
+    private static final UnifiedJedis RECONCILER = RedisConnections.open(
+            LocalInfrastructure.get().addressesFor(KafkaPrincipal.RECONCILER).redis(), 2);
 
     @AfterAll
     static void close() {
@@ -51,11 +53,15 @@ class ServiceUsersIT {
     void theIngressSellsButCannotWriteTheReconcilersRebuildMarkers() {
         long sku = RedisFixture.newSkuId();
         long now = Instant.now().toEpochMilli();
-        new SaleStore(new LuaRunner(RedisFixture.REDIS)).loadSale(sku, 5, 1, 2, now - 60_000, now + 3_600_000, 1, false);
+        new SaleStore(new LuaRunner(RedisFixture.REDIS))
+                .loadSale(sku, 5, 1, 2, now - 60_000, now + 3_600_000, 1, false);
         SaleStore selling = new SaleStore(new LuaRunner(INGRESS));
 
-        assertThat(selling.reserve(sku, UUID.randomUUID().toString(), "buyer", 1, now, false).reservation()).isEqualTo(SaleStore.Reservation.RESERVED);
-        assertThat(new RateLimitCounters(new LuaRunner(INGRESS)).admit(RateLimitCounters.Scope.BUY, "buyer", "192.0.2.1", Duration.ofSeconds(1), 5, 50))
+        assertThat(selling.reserve(sku, UUID.randomUUID().toString(), "buyer", 1, now, false)
+                        .reservation())
+                .isEqualTo(SaleStore.Reservation.RESERVED);
+        assertThat(new RateLimitCounters(new LuaRunner(INGRESS))
+                        .admit(RateLimitCounters.Scope.BUY, "buyer", "192.0.2.1", Duration.ofSeconds(1), 5, 50))
                 .isZero();
         new RedisEpoch(new LuaRunner(INGRESS)).requestRebuild();
 
@@ -75,7 +81,8 @@ class ServiceUsersIT {
 
     private static CommandObject<Object> command(String name, String... arguments) {
         ProtocolCommand command = () -> name.getBytes(StandardCharsets.US_ASCII);
-        return new CommandObject<>(new CommandArguments(command).addObjects((Object[]) arguments), BuilderFactory.RAW_OBJECT);
+        return new CommandObject<>(
+                new CommandArguments(command).addObjects((Object[]) arguments), BuilderFactory.RAW_OBJECT);
     }
 
     private static void refused(Runnable command) {

@@ -43,7 +43,9 @@ abstract class StockBucketsContract {
         List<String> homedOnFirst = buyersHomedOn(layout, 0, 8);
         // Bucket 0 holds 2 units; its 8 buyers want 8: the last 6 are served from the other buckets.
         for (String buyer : homedOnFirst) {
-            assertThat(store.reserve(sku, order(), buyer, 1, now, false).reservation()).as(buyer).isEqualTo(Reservation.RESERVED);
+            assertThat(store.reserve(sku, order(), buyer, 1, now, false).reservation())
+                    .as(buyer)
+                    .isEqualTo(Reservation.RESERVED);
         }
         ReserveOutcome after = store.reserve(sku, order(), buyersHomedOn(layout, 1, 1).get(0), 1, now, false);
         assertThat(after).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
@@ -55,10 +57,12 @@ abstract class StockBucketsContract {
     void asManyBuyersAsUnitsAllWinThenEveryoneIsToldSoldOut() throws Exception {
         long sku = openSale(240, 8, 1);
         AtomicInteger next = new AtomicInteger();
-        List<ReserveOutcome> outcomes = Concurrently.run(240, () -> store.reserve(sku, order(), "crowd-" + next.incrementAndGet(), 1, now, false));
+        List<ReserveOutcome> outcomes = Concurrently.run(
+                240, () -> store.reserve(sku, order(), "crowd-" + next.incrementAndGet(), 1, now, false));
 
         assertThat(outcomes).extracting(ReserveOutcome::reservation).containsOnly(Reservation.RESERVED);
-        assertThat(store.reserve(sku, order(), "late", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
+        assertThat(store.reserve(sku, order(), "late", 1, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.SOLD_OUT, 0, true));
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(0, 240));
         assertThat(store.heldSince(sku, Long.MAX_VALUE)).hasSize(240);
     }
@@ -76,7 +80,10 @@ abstract class StockBucketsContract {
 
         List<ReserveOutcome> racing = Concurrently.run(10, () -> store.reserve(sku, order(), buyer, 1, now, false));
 
-        assertThat(racing).filteredOn(outcome -> outcome.reservation() == Reservation.RESERVED).as("one more, borrowed").hasSize(1);
+        assertThat(racing)
+                .filteredOn(outcome -> outcome.reservation() == Reservation.RESERVED)
+                .as("one more, borrowed")
+                .hasSize(1);
         assertThat(racing).filteredOn(outcome -> outcome.reservation() != Reservation.RESERVED)
                 .extracting(ReserveOutcome::reservation).containsOnly(Reservation.PURCHASE_LIMIT_REACHED);
         assertThat(probe.heldBy(sku, buyer)).isEqualTo(2);
@@ -98,7 +105,8 @@ abstract class StockBucketsContract {
         assertThat(store.release(sku, released, buyer)).isEqualTo(1);
         assertThat(store.release(sku, released, buyer)).as("once").isZero();
         assertThat(bucketStock(home)).isOne();
-        assertThat(store.confirmAll(List.of(OrderResult.confirmed(OrderRequested.of(confirmed, sku, buyer, 1, Instant.ofEpochMilli(now)), Instant.now()))))
+        assertThat(store.confirmAll(List.of(OrderResult.confirmed(
+                        OrderRequested.of(confirmed, sku, buyer, 1, Instant.ofEpochMilli(now)), Instant.now()))))
                 .isZero();
         assertThat(store.returnUnits(sku, confirmed, buyer, 1)).isEqualTo(SaleStore.Returned.RETURNED);
         assertThat(store.returnUnits(sku, confirmed, buyer, 1)).isEqualTo(SaleStore.Returned.ALREADY);
@@ -113,7 +121,9 @@ abstract class StockBucketsContract {
         long sku = openSale(8, 4, 1);
         SaleLayout layout = store.layout(sku);
         String transferId = "cut-" + UUID.randomUUID();
-        assertThat(cutShort(sku, layout.buckets(), 1, 0, 1, transferId)).as("the process died between the steps").isEqualTo(TransferCutShort.CUT);
+        assertThat(cutShort(sku, layout.buckets(), 1, 0, 1, transferId))
+                .as("the process died between the steps")
+                .isEqualTo(TransferCutShort.CUT);
         assertThat(bucketStock(layout.bucket(1))).isOne();
         assertThat(bucketStock(layout.bucket(0))).as("not arrived").isEqualTo(2);
         assertThat(store.state(sku)).as("moving units still count").isEqualTo(new RedisSkuState(8, 0));
@@ -122,8 +132,16 @@ abstract class StockBucketsContract {
         assertThat(store.finishTransfers(sku, Duration.ZERO)).isOne();
         assertThat(store.finishTransfers(sku, Duration.ZERO)).as("once").isZero();
         assertThat(bucketStock(layout.bucket(0))).isEqualTo(3);
-        assertThat((Long) new LuaRunner(RedisFixture.REDIS).run(LuaScript.TRANSFER_IN, layout.bucket(0).scriptKeys(),
-                List.of(transferId, "1", RedisFixture.REDIS.hget(layout.bucket(0).sale(), "generation")))).as("arrived before: adds nothing").isZero();
+        assertThat((Long) new LuaRunner(RedisFixture.REDIS)
+                        .run(
+                                LuaScript.TRANSFER_IN,
+                                layout.bucket(0).scriptKeys(),
+                                List.of(
+                                        transferId,
+                                        "1",
+                                        RedisFixture.REDIS.hget(layout.bucket(0).sale(), "generation"))))
+                .as("arrived before: adds nothing")
+                .isZero();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 0));
         assertThat(bucketStocks(layout).stream().mapToLong(Long::longValue).sum()).isEqualTo(8);
     }
@@ -136,9 +154,22 @@ abstract class StockBucketsContract {
         SaleStore.RebuildLease lease = store.lockRebuild(sku, Duration.ofMinutes(1)).orElseThrow();
         try {
             store.close(lease, 4);
-            assertThat(store.reserve(sku, order(), "anyone", 1, now, false).reservation()).isEqualTo(Reservation.NOT_LOADED);
-            store.restore(new SaleStore.Restored(sku, 18, 3, now - HOUR, now + HOUR, 2,
-                    List.of(new SaleStore.Held(new OrderFacts(held, sku, "waiting-buyer", 1), now)), decided, List.of("return:x"), false, 4), lease);
+            assertThat(store.reserve(sku, order(), "anyone", 1, now, false).reservation())
+                    .isEqualTo(Reservation.NOT_LOADED);
+            store.restore(
+                    new SaleStore.Restored(
+                            sku,
+                            18,
+                            3,
+                            now - HOUR,
+                            now + HOUR,
+                            2,
+                            List.of(new SaleStore.Held(new OrderFacts(held, sku, "waiting-buyer", 1), now)),
+                            decided,
+                            List.of("return:x"),
+                            false,
+                            4),
+                    lease);
         } finally {
             store.unlockRebuild(lease);
         }
@@ -146,7 +177,8 @@ abstract class StockBucketsContract {
         assertThat(layout.buckets()).isEqualTo(4);
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(17, 1));
         assertThat(probe.heldBy(sku, "paid-buyer")).isEqualTo(2);
-        assertThat(store.reserve(sku, order(), "paid-buyer", 2, now, false).reservation()).isEqualTo(Reservation.PURCHASE_LIMIT_REACHED);
+        assertThat(store.reserve(sku, order(), "paid-buyer", 2, now, false).reservation())
+                .isEqualTo(Reservation.PURCHASE_LIMIT_REACHED);
         assertThat(store.release(sku, held, "waiting-buyer")).isOne();
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(18, 0));
     }
@@ -159,12 +191,14 @@ abstract class StockBucketsContract {
         assertThat(store.loadSale(sku, 5, 1, 1, now - HOUR, now + HOUR, 2, false)).isEqualTo(SaleStore.SaleLoad.LOADED);
         assertThat(three.all()).allSatisfy(bucket -> assertThat(RedisFixture.REDIS.exists(bucket.stock())).isFalse());
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(5, 0));
-        assertThat(store.reserve(sku, order(), "anyone", 1, now, false)).isEqualTo(new ReserveOutcome(Reservation.RESERVED, 4, false));
+        assertThat(store.reserve(sku, order(), "anyone", 1, now, false))
+                .isEqualTo(new ReserveOutcome(Reservation.RESERVED, 4, false));
     }
 
     private long openSale(int stock, int buckets, int limit) {
         long sku = RedisFixture.newSkuId();
-        assertThat(store.loadSale(sku, stock, buckets, limit, now - HOUR, now + HOUR, 1, false)).isEqualTo(SaleStore.SaleLoad.LOADED);
+        assertThat(store.loadSale(sku, stock, buckets, limit, now - HOUR, now + HOUR, 1, false))
+                .isEqualTo(SaleStore.SaleLoad.LOADED);
         return sku;
     }
 
@@ -187,10 +221,20 @@ abstract class StockBucketsContract {
     }
 
     /** Runs {@link TransferCutShort} in a JVM of its own. @return its exit status */
-    private static int cutShort(long sku, int buckets, int donor, int receiver, int wanted, String transferId) throws Exception {
+    private static int cutShort(long sku, int buckets, int donor, int receiver, int wanted, String transferId)
+            throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder builder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), TransferCutShort.class.getName(),
-                Long.toString(sku), Integer.toString(buckets), Integer.toString(donor), Integer.toString(receiver), Integer.toString(wanted), transferId)
+        ProcessBuilder builder = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        TransferCutShort.class.getName(),
+                        Long.toString(sku),
+                        Integer.toString(buckets),
+                        Integer.toString(donor),
+                        Integer.toString(receiver),
+                        Integer.toString(wanted),
+                        transferId)
                 .redirectErrorStream(true);
         RedisAddress redis = LocalInfrastructure.get().addresses().redis();
         builder.environment().put(RedisAddress.URL, redis.url());

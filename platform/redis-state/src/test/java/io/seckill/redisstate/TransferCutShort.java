@@ -25,7 +25,8 @@ public final class TransferCutShort {
         UnifiedJedis redis = RedisConnections.open(RedisAddress.from(new Env(System.getenv())), 2);
         LuaRunner lua = new LuaRunner(redis);
         SkuKeys donor = new SkuKeys(skuId, Integer.parseInt(args[2]), buckets);
-        List<?> taken = (List<?>) lua.run(LuaScript.TRANSFER_OUT, donor.scriptKeys(), List.of(args[5], args[3], args[4]));
+        List<?> taken =
+                (List<?>) lua.run(LuaScript.TRANSFER_OUT, donor.scriptKeys(), List.of(args[5], args[3], args[4]));
         System.out.println("took " + taken.get(0));
         System.out.flush();
         Runtime.getRuntime().halt(((Number) taken.get(0)).longValue() > 0 ? CUT : 1);

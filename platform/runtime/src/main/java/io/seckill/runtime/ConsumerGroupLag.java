@@ -33,12 +33,14 @@ public record ConsumerGroupLag(Admin admin, Duration timeout) {
             return Map.of();
         }
         // One request for every group's offsets, one for every partition's end.
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = admin.listConsumerGroupOffsets(groups).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
+                admin.listConsumerGroupOffsets(groups).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Map<TopicPartition, OffsetSpec> ends = committed.values().stream()
                 .flatMap(offsets -> offsets.keySet().stream())
                 .distinct()
                 .collect(Collectors.toMap(partition -> partition, partition -> OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResultInfo> endOffsets = admin.listOffsets(ends).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<TopicPartition, ListOffsetsResultInfo> endOffsets =
+                admin.listOffsets(ends).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Map<String, Long> lag = new HashMap<>();
         committed.forEach((group, offsets) -> lag.put(group, offsets.entrySet().stream()
                 .filter(entry -> entry.getValue() != null && endOffsets.containsKey(entry.getKey()))

@@ -65,8 +65,13 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     /** Why the loop is not moving, as /ready shows it; the exception itself is in the log. */
     private volatile String failing;
 
-    private ConsumerLoop(String name, KafkaConsumer<String, byte[]> consumer, Topic<V> topic, DeadLetterPublisher deadLetters,
-                         BatchHandler<V> handler, ServiceHost host) {
+    private ConsumerLoop(
+            String name,
+            KafkaConsumer<String, byte[]> consumer,
+            Topic<V> topic,
+            DeadLetterPublisher deadLetters,
+            BatchHandler<V> handler,
+            ServiceHost host) {
         this.name = name;
         this.consumer = consumer;
         this.topic = topic;
@@ -78,8 +83,13 @@ public final class ConsumerLoop<V> implements AutoCloseable {
     }
 
     /** Starts consuming; the loop's readiness check (alive, assigned, not failing) is added under {@code name}. */
-    public static <V> ConsumerLoop<V> start(String name, Properties consumerProps, Topic<V> topic,
-                                            DeadLetterPublisher deadLetters, BatchHandler<V> handler, ServiceHost host) {
+    public static <V> ConsumerLoop<V> start(
+            String name,
+            Properties consumerProps,
+            Topic<V> topic,
+            DeadLetterPublisher deadLetters,
+            BatchHandler<V> handler,
+            ServiceHost host) {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps);
         ConsumerLoop<V> loop = new ConsumerLoop<>(name, consumer, topic, deadLetters, handler, host);
         consumer.subscribe(List.of(topic.topicName()), loop.new AssignmentTracker());
@@ -124,7 +134,12 @@ public final class ConsumerLoop<V> implements AutoCloseable {
                     throw e;
                 } catch (Exception e) {
                     failing = "retrying a failed batch";
-                    LOG.warn("{}: batch of {} records failed, retrying in {} ms", name, records.count(), pause.nextMillis(), e);
+                    LOG.warn(
+                            "{}: batch of {} records failed, retrying in {} ms",
+                            name,
+                            records.count(),
+                            pause.nextMillis(),
+                            e);
                     pause.sleep();
                     rewindToCommitted();
                 }
@@ -223,7 +238,9 @@ public final class ConsumerLoop<V> implements AutoCloseable {
         }
     }
 
-    /** Keeps the assigned partitions where the readiness check can read them: the consumer itself is single-threaded. */
+    /**
+     * Keeps the assigned partitions where the readiness check can read them: the consumer itself is single-threaded.
+     */
     private final class AssignmentTracker implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {

@@ -19,9 +19,11 @@ public final class DeadLetterPublisher {
         this.stage = stage;
     }
 
-    public void publish(ConsumerRecord<String, byte[]> poison, Throwable reason) throws ExecutionException, InterruptedException {
+    public void publish(ConsumerRecord<String, byte[]> poison, Throwable reason)
+            throws ExecutionException, InterruptedException {
         RecordHeaders headers = new RecordHeaders(poison.headers().toArray());
         DeadLetterHeaders.describe(headers, stage, reason, poison.topic(), poison.partition(), poison.offset());
-        producer.send(new ProducerRecord<>(Topic.DEAD_LETTERS.topicName(), null, poison.key(), poison.value(), headers)).get();
+        producer.send(new ProducerRecord<>(Topic.DEAD_LETTERS.topicName(), null, poison.key(), poison.value(), headers))
+                .get();
     }
 }

@@ -28,11 +28,17 @@ import picocli.CommandLine.Spec;
  * name (one that may alter ACLs). Group and application names come from the services' own settings
  * (SECKILL_SINK_GROUP_ID, SECKILL_STREAMS_APPLICATION_ID), so the ACLs match what the services join.
  */
-@Command(name = "kafka-acls", mixinStandardHelpOptions = true,
-        description = "Prints (or, with --apply, creates) the ACLs that let each seckill service do on Kafka what it does, and nothing more.")
+@Command(
+        name = "kafka-acls",
+        mixinStandardHelpOptions = true,
+        description =
+                "Prints (or, with --apply, creates) the ACLs that let each seckill service do on Kafka what it does,"
+                        + " and nothing more.")
 public final class KafkaAclsCommand implements Callable<Integer> {
 
-    @Option(names = "--apply", description = "create the ACLs on $" + "SECKILL_KAFKA_BOOTSTRAP instead of printing them")
+    @Option(
+            names = "--apply",
+            description = "create the ACLs on $" + "SECKILL_KAFKA_BOOTSTRAP instead of printing them")
     boolean apply;
 
     @Spec
@@ -74,10 +80,13 @@ public final class KafkaAclsCommand implements Callable<Integer> {
             case GROUP -> "--group '" + pattern.name() + "'";
             case TRANSACTIONAL_ID -> "--transactional-id '" + pattern.name() + "'";
             case CLUSTER -> "--cluster";
-            case ANY, UNKNOWN, DELEGATION_TOKEN, USER -> throw new IllegalArgumentException("not in the catalogue: " + pattern);
+            case ANY, UNKNOWN, DELEGATION_TOKEN, USER ->
+                throw new IllegalArgumentException("not in the catalogue: " + pattern);
         };
-        return "kafka-acls.sh --bootstrap-server \"$KAFKA_BOOTSTRAP\" --command-config \"$KAFKA_ADMIN_CONFIG\" --add --allow-principal '"
-                + acl.entry().principal() + "' --operation " + camel(acl.entry().operation().name()) + " " + resource
+        return "kafka-acls.sh --bootstrap-server \"$KAFKA_BOOTSTRAP\" --command-config \"$KAFKA_ADMIN_CONFIG\" --add"
+                + " --allow-principal '"
+                + acl.entry().principal() + "' --operation "
+                + camel(acl.entry().operation().name()) + " " + resource
                 + (pattern.patternType() == PatternType.PREFIXED ? " --resource-pattern-type prefixed" : "");
     }
 

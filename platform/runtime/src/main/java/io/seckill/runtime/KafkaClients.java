@@ -77,7 +77,8 @@ public final class KafkaClients {
     }
 
     /**
-     * Creates every catalogued topic that does not exist yet as {@code layout} says: its partitions, and its replication
+     * Creates every catalogued topic that does not exist yet as {@code layout} says: its partitions, and its
+     * replication
      * on this cluster's brokers. An existing topic laid out otherwise is left as it is (adding partitions moves keys
      * between them, which only an operator can decide while the topic is drained; reassigning replicas is an operator's
      * job too) and reported in the log. Fails when the cluster does not answer within {@code timeout}, or when the
@@ -91,9 +92,13 @@ public final class KafkaClients {
         try (Admin admin = Admin.create(props)) {
             TopicLayout.Replication replication = layout.replicationOn(admin.describeCluster().nodes().get().size());
             List<NewTopic> topics = Topic.all().stream()
-                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(layout.partitions()), Optional.of((short) replication.factor()))
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, topic.cleanupPolicy(),
-                                    TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replication.minInsync()))))
+                    .map(topic -> new NewTopic(topic.topicName(), Optional.of(layout.partitions()), Optional.of((short)
+                                    replication.factor()))
+                            .configs(Map.of(
+                                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                                    topic.cleanupPolicy(),
+                                    TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
+                                    Integer.toString(replication.minInsync()))))
                     .toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
                 try {
@@ -117,19 +122,31 @@ public final class KafkaClients {
         }
     }
 
-    private static void reportOtherLayouts(Admin admin, int partitions, TopicLayout.Replication replication, Duration timeout) {
+    private static void reportOtherLayouts(
+            Admin admin, int partitions, TopicLayout.Replication replication, Duration timeout) {
         List<String> names = Topic.all().stream().map(Topic::topicName).toList();
         try {
             describeOnceKnown(admin, names, timeout).forEach((name, description) -> {
                 int actual = description.partitions().size();
                 if (actual < partitions) {
-                    LOG.warn("topic {} has {} partitions, fewer than the {} asked for ({}): at most {} instances of each "
-                            + "service consuming it share the work", name, actual, partitions, TopicLayout.PARTITIONS, actual);
+                    LOG.warn(
+                            "topic {} has {} partitions, fewer than the {} asked for ({}): at most {} instances of"
+                                    + " each service consuming it share the work",
+                            name,
+                            actual,
+                            partitions,
+                            TopicLayout.PARTITIONS,
+                            actual);
                 }
                 int replicas = description.partitions().get(0).replicas().size();
                 if (replicas < replication.factor()) {
-                    LOG.warn("topic {} has {} replica(s) per partition, fewer than the {} asked for ({}): a broker lost may lose what it "
-                            + "alone held", name, replicas, replication.factor(), TopicLayout.REPLICATION_FACTOR);
+                    LOG.warn(
+                            "topic {} has {} replica(s) per partition, fewer than the {} asked for ({}): a broker lost"
+                                    + " may lose what it alone held",
+                            name,
+                            replicas,
+                            replication.factor(),
+                            TopicLayout.REPLICATION_FACTOR);
                 }
             });
         } catch (ExecutionException e) {

@@ -34,7 +34,9 @@ public final class OpenedResources implements AutoCloseable {
         return resource;
     }
 
-    /** Closes everything after a failed start; what could not be closed is attached to {@code failure} as suppressed. */
+    /**
+     * Closes everything after a failed start; what could not be closed is attached to {@code failure} as suppressed.
+     */
     public void closeAfter(Throwable failure) {
         closeAll(failure);
     }

@@ -40,7 +40,11 @@ public final class PerMinuteSample {
                 return current.counted();
             }
             if (current != null && current.events > perMinute) {
-                LOG.warn("{} ({}): {} more in the minute past were counted, not kept", what, kind, current.events - perMinute);
+                LOG.warn(
+                        "{} ({}): {} more in the minute past were counted, not kept",
+                        what,
+                        kind,
+                        current.events - perMinute);
             }
             return new Window(now, 1);
         });

@@ -33,9 +33,12 @@ public final class ServiceMain {
         T start(C configuration, ServiceHost host) throws Exception;
     }
 
-    /** Runs {@code starter}'s service, configured by {@code configuration} from {@code env}, until the process is told to stop. */
-    public static <C, T extends AutoCloseable> void run(String service, int defaultManagementPort, Env env, Function<Env, C> configuration,
-                                                        Starter<C, T> starter) {
+    /**
+     * Runs {@code starter}'s service, configured by {@code configuration} from {@code env}, until the process is told
+     * to stop.
+     */
+    public static <C, T extends AutoCloseable> void run(
+            String service, int defaultManagementPort, Env env, Function<Env, C> configuration, Starter<C, T> starter) {
         C configured = configure(service, env, configuration);
         ManagedProcess management = ManagedProcess.open(service, defaultManagementPort, env, exitProcess(service));
         AutoCloseable running;
@@ -67,12 +70,20 @@ public final class ServiceMain {
             C configured = configuration.apply(env);
             switch (mode) {
                 case PRODUCTION -> LOG.info("{} starts in production mode", service);
-                case DEVELOPMENT -> LOG.warn("{} starts in DEVELOPMENT mode ({}=development): published development credentials and the"
-                        + " development payment port are accepted; never let it serve anyone", service, DeploymentMode.SETTING);
+                case DEVELOPMENT ->
+                    LOG.warn(
+                            "{} starts in DEVELOPMENT mode ({}=development): published development credentials and the"
+                                    + " development payment port are accepted; never let it serve anyone",
+                            service,
+                            DeploymentMode.SETTING);
             }
             return configured;
         } catch (IllegalArgumentException refused) {
-            LOG.error("{} refused to start: {}; exiting with status {}", service, refused.getMessage(), EXIT_CANNOT_CONTINUE);
+            LOG.error(
+                    "{} refused to start: {}; exiting with status {}",
+                    service,
+                    refused.getMessage(),
+                    EXIT_CANNOT_CONTINUE);
             System.exit(EXIT_CANNOT_CONTINUE);
             throw refused;
         }
@@ -86,7 +97,8 @@ public final class ServiceMain {
         try {
             LogFormat.of(env);
         } catch (IllegalArgumentException refused) {
-            System.err.println(service + " refused to start: " + refused.getMessage() + "; exiting with status " + EXIT_CANNOT_CONTINUE);
+            System.err.println(service + " refused to start: " + refused.getMessage() + "; exiting with status "
+                    + EXIT_CANNOT_CONTINUE);
             System.exit(EXIT_CANNOT_CONTINUE);
         }
     }

@@ -17,7 +17,9 @@ public record TopicLayout(int partitions, OptionalInt replicationFactor, Optiona
     public static final String PARTITIONS = "SECKILL_TOPIC_PARTITIONS";
     public static final String REPLICATION_FACTOR = "SECKILL_TOPIC_REPLICATION_FACTOR";
     public static final String MIN_INSYNC_REPLICAS = "SECKILL_TOPIC_MIN_INSYNC_REPLICAS";
-    /** The factor a cluster that allows it gets: one broker down for maintenance and one failing still loses nothing. */
+    /**
+     * The factor a cluster that allows it gets: one broker down for maintenance and one failing still loses nothing.
+     */
     static final int PREFERRED_FACTOR = 3;
 
     public TopicLayout {
@@ -25,14 +27,19 @@ public record TopicLayout(int partitions, OptionalInt replicationFactor, Optiona
             throw new IllegalArgumentException(PARTITIONS + " must be at least 1, was " + partitions);
         }
         if (replicationFactor.isPresent() && replicationFactor.getAsInt() < 1) {
-            throw new IllegalArgumentException(REPLICATION_FACTOR + " must be at least 1, was " + replicationFactor.getAsInt());
+            throw new IllegalArgumentException(
+                    REPLICATION_FACTOR + " must be at least 1, was " + replicationFactor.getAsInt());
         }
         if (minInsyncReplicas.isPresent() && minInsyncReplicas.getAsInt() < 1) {
-            throw new IllegalArgumentException(MIN_INSYNC_REPLICAS + " must be at least 1, was " + minInsyncReplicas.getAsInt());
+            throw new IllegalArgumentException(
+                    MIN_INSYNC_REPLICAS + " must be at least 1, was " + minInsyncReplicas.getAsInt());
         }
-        if (replicationFactor.isPresent() && minInsyncReplicas.isPresent() && minInsyncReplicas.getAsInt() > replicationFactor.getAsInt()) {
-            throw new IllegalArgumentException(MIN_INSYNC_REPLICAS + " (" + minInsyncReplicas.getAsInt() + ") must not exceed "
-                    + REPLICATION_FACTOR + " (" + replicationFactor.getAsInt() + "): no write could ever be acknowledged");
+        if (replicationFactor.isPresent()
+                && minInsyncReplicas.isPresent()
+                && minInsyncReplicas.getAsInt() > replicationFactor.getAsInt()) {
+            throw new IllegalArgumentException(MIN_INSYNC_REPLICAS + " (" + minInsyncReplicas.getAsInt()
+                    + ") must not exceed " + REPLICATION_FACTOR + " (" + replicationFactor.getAsInt()
+                    + "): no write could ever be acknowledged");
         }
     }
 
@@ -42,7 +49,8 @@ public record TopicLayout(int partitions, OptionalInt replicationFactor, Optiona
     }
 
     public static TopicLayout from(Env env) {
-        return new TopicLayout(env.integer(PARTITIONS, 12), optional(env, REPLICATION_FACTOR), optional(env, MIN_INSYNC_REPLICAS));
+        return new TopicLayout(
+                env.integer(PARTITIONS, 12), optional(env, REPLICATION_FACTOR), optional(env, MIN_INSYNC_REPLICAS));
     }
 
     private static OptionalInt optional(Env env, String name) {
@@ -51,18 +59,20 @@ public record TopicLayout(int partitions, OptionalInt replicationFactor, Optiona
 
     /**
      * The replication on a cluster of {@code brokers}.
-     * @throws IllegalStateException when the factor asked for needs more brokers than the cluster has, or the minimum in
+     * @throws IllegalStateException when the factor asked for needs more brokers than the cluster has, or the minimum
+     * in
      *         sync asked for exceeds the factor
      */
     public Replication replicationOn(int brokers) {
         int factor = replicationFactor.orElse(Math.min(PREFERRED_FACTOR, brokers));
         if (factor > brokers) {
-            throw new IllegalStateException(REPLICATION_FACTOR + "=" + factor + " needs " + factor + " brokers; the cluster has " + brokers);
+            throw new IllegalStateException(
+                    REPLICATION_FACTOR + "=" + factor + " needs " + factor + " brokers; the cluster has " + brokers);
         }
         int minInsync = minInsyncReplicas.orElse(Math.max(1, factor - 1));
         if (minInsync > factor) {
-            throw new IllegalStateException(MIN_INSYNC_REPLICAS + "=" + minInsync + " exceeds the replication factor " + factor
-                    + ": no write could ever be acknowledged");
+            throw new IllegalStateException(MIN_INSYNC_REPLICAS + "=" + minInsync + " exceeds the replication factor "
+                    + factor + ": no write could ever be acknowledged");
         }
         return new Replication(factor, minInsync);
     }

@@ -25,7 +25,9 @@ public final class UnsupportedRecords {
         NO_ORDER_ROW,
         /** A result, compensation or lifecycle event that says something else than the order's row. */
         DIFFERS_FROM_ORDER_ROW,
-        /** A dead letter naming an open order whose outbox row is sound: no evidence that the order cannot be decided. */
+        /**
+         * A dead letter naming an open order whose outbox row is sound: no evidence that the order cannot be decided.
+         */
         OUTBOX_ROW_IS_SOUND
     }
 
@@ -47,24 +49,35 @@ public final class UnsupportedRecords {
         this.deadLetters = deadLetters;
         this.meters = meters;
         this.stage = stage;
-        this.sample = new PerMinuteSample(stage + ": refused records dead-lettered", DEAD_LETTERED_PER_MINUTE, System::nanoTime);
+        this.sample = new PerMinuteSample(
+                stage + ": refused records dead-lettered", DEAD_LETTERED_PER_MINUTE, System::nanoTime);
     }
 
     /**
      * Counts {@code record}; logs and dead-letters it when it is among its topic's and reason's first
      * {@link #DEAD_LETTERED_PER_MINUTE} this minute, returning once the dead letter is acknowledged.
      */
-    public void refuse(ConsumerRecord<String, byte[]> record, Reason reason, String detail) throws ExecutionException, InterruptedException {
+    public void refuse(ConsumerRecord<String, byte[]> record, Reason reason, String detail)
+            throws ExecutionException, InterruptedException {
         count(meters, stage, record.topic(), reason);
         if (!sample.keep(record.topic() + " " + reason)) {
             return;
         }
-        LOG.warn("{} refused a record of {} (partition {}, offset {}): {}: {}", stage, record.topic(), record.partition(), record.offset(),
-                reason, detail);
+        LOG.warn(
+                "{} refused a record of {} (partition {}, offset {}): {}: {}",
+                stage,
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                reason,
+                detail);
         deadLetters.publish(record, new UnsupportedRecordException(reason, detail));
     }
 
-    /** Counts a refusal; for a stage that refuses a record without dead-lettering it (the dead-letter topic's own consumer). */
+    /**
+     * Counts a refusal; for a stage that refuses a record without dead-lettering it (the dead-letter topic's own
+     * consumer).
+     */
     public static void count(MeterRegistry meters, String stage, String topic, Reason reason) {
         Counter.builder("seckill.records.refused")
                 .description("well-formed records refused because MySQL or the outbox does not support what they say")

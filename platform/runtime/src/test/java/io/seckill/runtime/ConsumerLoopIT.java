@@ -32,7 +32,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The one consume path on a real broker: poison to the dead-letter topic, the rest handled, offsets after the handler. */
+/**
+ * The one consume path on a real broker: poison to the dead-letter topic, the rest handled, offsets after the handler.
+ */
 class ConsumerLoopIT {
 
     private static final InfraAddresses INFRA = LocalInfrastructure.get().addresses();
@@ -60,12 +62,19 @@ class ConsumerLoopIT {
     @Test
     void aLoopIsReadyOnceAssignedAndSaysWhichPartitionsItHolds() {
         TestHost host = new TestHost();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
-             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("ready"), Topic.STOCK_COMPENSATIONS,
-                     new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+                ConsumerLoop<StockCompensation> loop = ConsumerLoop.start(
+                        "loop-test",
+                        consumer("ready"),
+                        Topic.STOCK_COMPENSATIONS,
+                        new DeadLetterPublisher(producer, "loop-test"),
+                        batch -> {},
+                        host.host())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").up());
             assertThat(host.readiness().checks().get("loop-test").detail())
-                    .isEqualTo(Topic.STOCK_COMPENSATIONS.topicName() + " partitions [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]");
+                    .isEqualTo(Topic.STOCK_COMPENSATIONS.topicName()
+                            + " partitions [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]");
         }
         assertThat(host.readiness().checks().get("loop-test").up()).isFalse();
     }
@@ -77,13 +86,21 @@ class ConsumerLoopIT {
         TestHost host = new TestHost();
         Properties noOffsetPolicy = consumer("fatal");
         noOffsetPolicy.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
-             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", noOffsetPolicy, Topic.STOCK_COMPENSATIONS,
-                     new DeadLetterPublisher(producer, "loop-test"), batch -> { }, host.host())) {
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+                ConsumerLoop<StockCompensation> loop = ConsumerLoop.start(
+                        "loop-test",
+                        noOffsetPolicy,
+                        Topic.STOCK_COMPENSATIONS,
+                        new DeadLetterPublisher(producer, "loop-test"),
+                        batch -> {},
+                        host.host())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> !host.fatalFailures().isEmpty());
             assertThat(host.fatalFailures()).singleElement().asString()
                     .startsWith("loop-test: ").contains("NoOffsetForPartitionException");
-            await().atMost(Duration.ofSeconds(10)).until(() -> host.readiness().checks().get("loop-test").detail().equals("stopped"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            host.readiness().checks().get("loop-test").detail().equals("stopped"));
         }
     }
 
@@ -96,14 +113,20 @@ class ConsumerLoopIT {
         StockCompensation first = compensation(sku);
         StockCompensation second = compensation(sku);
         List<StockCompensation> handled = new CopyOnWriteArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
-             KafkaProbe kafka = new KafkaProbe(INFRA.kafka());
-             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", consumer("poison"), Topic.STOCK_COMPENSATIONS,
-                     new DeadLetterPublisher(producer, "loop-test"), batch -> batch.forEach(delivery -> {
-                         if (delivery.value().skuId() == sku) {
-                             handled.add(delivery.value());
-                         }
-                     }), new TestHost().host())) {
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+                KafkaProbe kafka = new KafkaProbe(INFRA.kafka());
+                ConsumerLoop<StockCompensation> loop = ConsumerLoop.start(
+                        "loop-test",
+                        consumer("poison"),
+                        Topic.STOCK_COMPENSATIONS,
+                        new DeadLetterPublisher(producer, "loop-test"),
+                        batch -> batch.forEach(delivery -> {
+                            if (delivery.value().skuId() == sku) {
+                                handled.add(delivery.value());
+                            }
+                        }),
+                        new TestHost().host())) {
             producer.send(Topic.STOCK_COMPENSATIONS.record(sku, first)).get();
             kafka.send(Topic.STOCK_COMPENSATIONS.topicName(), Long.toString(sku), poison);
             producer.send(Topic.STOCK_COMPENSATIONS.record(sku, second)).get();
@@ -114,8 +137,10 @@ class ConsumerLoopIT {
                     .filter(record -> Arrays.equals(record.value(), poison)).toList();
             assertThat(dead).hasSize(1);
             assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.STAGE)).isEqualTo("loop-test");
-            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topic.STOCK_COMPENSATIONS.topicName());
-            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.REASON)).contains("undecodable StockCompensation");
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                    .isEqualTo(Topic.STOCK_COMPENSATIONS.topicName());
+            assertThat(DeadLetterHeaders.read(dead.get(0).headers(), DeadLetterHeaders.REASON))
+                    .contains("undecodable StockCompensation");
         }
     }
 
@@ -130,29 +155,43 @@ class ConsumerLoopIT {
         List<StockCompensation> handled = new CopyOnWriteArrayList<>();
         String group = "loop-test-retry-" + sku;
         TestHost host = new TestHost();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
-             ConsumerLoop<StockCompensation> loop = ConsumerLoop.start("loop-test", KafkaClients.consumer(INFRA.kafka(), group, "loop-test"),
-                     Topic.STOCK_COMPENSATIONS, new DeadLetterPublisher(producer, "loop-test"), batch -> {
-                         boolean ours = batch.stream().anyMatch(delivery -> delivery.value().skuId() == sku);
-                         if (ours && failing.get()) {
-                             failedOnce.set(true);
-                             throw new IllegalStateException("not this time");
-                         }
-                         batch.stream().map(Delivery::value).filter(value -> value.skuId() == sku).forEach(handled::add);
-                     }, host.host())) {
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(INFRA.kafka(), "loop-test"));
+                ConsumerLoop<StockCompensation> loop = ConsumerLoop.start(
+                        "loop-test",
+                        KafkaClients.consumer(INFRA.kafka(), group, "loop-test"),
+                        Topic.STOCK_COMPENSATIONS,
+                        new DeadLetterPublisher(producer, "loop-test"),
+                        batch -> {
+                            boolean ours = batch.stream()
+                                    .anyMatch(delivery -> delivery.value().skuId() == sku);
+                            if (ours && failing.get()) {
+                                failedOnce.set(true);
+                                throw new IllegalStateException("not this time");
+                            }
+                            batch.stream()
+                                    .map(Delivery::value)
+                                    .filter(value -> value.skuId() == sku)
+                                    .forEach(handled::add);
+                        },
+                        host.host())) {
             RecordMetadata sent = producer.send(Topic.STOCK_COMPENSATIONS.record(sku, only)).get();
             TopicPartition partition = new TopicPartition(sent.topic(), sent.partition());
             await().atMost(Duration.ofSeconds(30)).until(() -> host.readiness().checks().get("loop-test").detail()
                     .equals("retrying a failed batch"));
             try (Admin admin = Admin.create(KafkaClients.admin(INFRA.kafka()))) {
                 assertThat(handled).isEmpty();
-                assertThat(committedOffset(admin, group, partition)).as("committed while the handler fails").isLessThanOrEqualTo(sent.offset());
+                assertThat(committedOffset(admin, group, partition))
+                        .as("committed while the handler fails")
+                        .isLessThanOrEqualTo(sent.offset());
                 failing.set(false);
 
                 await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 1);
                 assertThat(failedOnce).isTrue();
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                        assertThat(committedOffset(admin, group, partition)).as("committed once handled").isGreaterThan(sent.offset()));
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(committedOffset(admin, group, partition))
+                                .as("committed once handled")
+                                .isGreaterThan(sent.offset()));
             }
         }
         assertThat(handled).containsExactly(only);
@@ -160,7 +199,10 @@ class ConsumerLoopIT {
 
     /** The group's committed offset of the partition, -1 while it has none. */
     private static long committedOffset(Admin admin, String group, TopicPartition partition) throws Exception {
-        OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
+        OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get()
+                .get(partition);
         return committed == null ? -1 : committed.offset();
     }
 

@@ -18,8 +18,8 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,7 +61,8 @@ class KafkaAclsIT {
                     .as("a plaintext client on the SASL listener").isInstanceOf(ExecutionException.class);
         }
 
-        KafkaAccess guessed = INFRA.addresses().kafka().as(KafkaSecurity.scram(KafkaPrincipal.INGRESS.user(), "a-guessed-password"));
+        KafkaAccess guessed =
+                INFRA.addresses().kafka().as(KafkaSecurity.scram(KafkaPrincipal.INGRESS.user(), "a-guessed-password"));
         try (KafkaProducer<String, byte[]> producer = producer(guessed)) {
             assertThatThrownBy(() -> send(producer, Topic.ORDER_REQUESTS.record(1L, order())))
                     .hasCauseInstanceOf(SaslAuthenticationException.class);
@@ -74,8 +75,8 @@ class KafkaAclsIT {
             send(ingress, Topic.ORDER_REQUESTS.record(1L, order()));
         }
         try (KafkaProducer<String, byte[]> ingress = producer(INFRA.addressesFor(KafkaPrincipal.INGRESS).kafka())) {
-            OrderLifecycleEvent forged = new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, UUID.randomUUID().toString(), 1L, "victim", 1,
-                    Instant.now());
+            OrderLifecycleEvent forged = new OrderCancelled(
+                    OrderLifecycleEvent.CURRENT_VERSION, UUID.randomUUID().toString(), 1L, "victim", 1, Instant.now());
             assertThatThrownBy(() -> send(ingress, Topic.ORDER_LIFECYCLE.record(forged.orderId(), forged)))
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
@@ -88,14 +89,17 @@ class KafkaAclsIT {
             assertThatThrownBy(() -> send(producer, Topic.ORDER_REQUESTS.record(1L, order())))
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(sink, "seckill-stream-processor", "acl-test"))) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(KafkaClients.consumer(sink, "seckill-stream-processor", "acl-test"))) {
             consumer.subscribe(List.of(Topic.ORDER_REQUESTS.topicName()));
-            assertThatThrownBy(() -> consumer.poll(REFUSAL)).isInstanceOfAny(GroupAuthorizationException.class, TopicAuthorizationException.class);
+            assertThatThrownBy(() -> consumer.poll(REFUSAL))
+                    .isInstanceOfAny(GroupAuthorizationException.class, TopicAuthorizationException.class);
         }
     }
 
     /**
-     * Only the hanging-transaction repair's login may look at another producer's transaction on a topic its service does
+     * Only the hanging-transaction repair's login may look at another producer's transaction on a topic its service
+     * does
      * not read, and abort it (writing its markers takes the cluster's ClusterAction): the reconciler's own login can do
      * neither, so a stolen reconciler credential writes no transaction marker.
      */
@@ -105,25 +109,45 @@ class KafkaAclsIT {
         Properties transactional = KafkaClients.producer(INFRA.addresses().kafka(), "acl-repair-test");
         transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "acl-repair-test-" + System.nanoTime());
         try (KafkaProducer<String, byte[]> open = new KafkaProducer<>(transactional);
-             Admin reconciler = Admin.create(KafkaClients.admin(INFRA.addressesFor(KafkaPrincipal.RECONCILER).kafka()));
-             Admin repair = Admin.create(KafkaClients.admin(INFRA.addressesFor(KafkaPrincipal.TRANSACTION_REPAIR).kafka()))) {
+                Admin reconciler = Admin.create(KafkaClients.admin(
+                        INFRA.addressesFor(KafkaPrincipal.RECONCILER).kafka()));
+                Admin repair = Admin.create(KafkaClients.admin(
+                        INFRA.addressesFor(KafkaPrincipal.TRANSACTION_REPAIR).kafka()))) {
             open.initTransactions();
             open.beginTransaction();
             open.send(new ProducerRecord<>(partition.topic(), partition.partition(), "open", new byte[] {1})).get();
 
-            assertThatThrownBy(() -> reconciler.describeProducers(List.of(partition)).all().get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
+            assertThatThrownBy(() -> reconciler
+                            .describeProducers(List.of(partition))
+                            .all()
+                            .get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
-            ProducerState producer = repair.describeProducers(List.of(partition)).partitionResult(partition).get(REFUSAL.toSeconds(), TimeUnit.SECONDS)
-                    .activeProducers().stream().filter(state -> state.currentTransactionStartOffset().isPresent()).findFirst().orElseThrow();
-            AbortTransactionSpec abort = new AbortTransactionSpec(partition, producer.producerId(), (short) producer.producerEpoch(),
+            ProducerState producer = repair
+                    .describeProducers(List.of(partition))
+                    .partitionResult(partition)
+                    .get(REFUSAL.toSeconds(), TimeUnit.SECONDS)
+                    .activeProducers()
+                    .stream()
+                    .filter(state -> state.currentTransactionStartOffset().isPresent())
+                    .findFirst()
+                    .orElseThrow();
+            AbortTransactionSpec abort = new AbortTransactionSpec(
+                    partition,
+                    producer.producerId(),
+                    (short) producer.producerEpoch(),
                     producer.coordinatorEpoch().orElse(-1));
-            assertThatThrownBy(() -> reconciler.abortTransaction(abort).all().get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
+            assertThatThrownBy(
+                            () -> reconciler.abortTransaction(abort).all().get(REFUSAL.toSeconds(), TimeUnit.SECONDS))
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
 
             repair.abortTransaction(abort).all().get(REFUSAL.toSeconds() * 6, TimeUnit.SECONDS);
 
-            assertThat(repair.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers())
-                    .noneMatch(state -> state.producerId() == producer.producerId() && state.currentTransactionStartOffset().isPresent());
+            assertThat(repair.describeProducers(List.of(partition))
+                            .partitionResult(partition)
+                            .get()
+                            .activeProducers())
+                    .noneMatch(state -> state.producerId() == producer.producerId()
+                            && state.currentTransactionStartOffset().isPresent());
         }
     }
 
@@ -136,7 +160,9 @@ class KafkaAclsIT {
         return new KafkaProducer<>(props);
     }
 
-    private static void send(KafkaProducer<String, byte[]> producer, org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record)
+    private static void send(
+            KafkaProducer<String, byte[]> producer,
+            org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record)
             throws ExecutionException, InterruptedException {
         producer.send(record).get();
     }

@@ -28,7 +28,10 @@ public final class KafkaProbe implements AutoCloseable {
     private final KafkaAccess kafka;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    /** @param kafka the brokers, reached as a principal that may write and read what the test does (the operator's, in tests) */
+    /**
+     * @param kafka the brokers, reached as a principal that may write and read what the test does (the operator's, in
+     * tests)
+     */
     public KafkaProbe(KafkaAccess kafka) {
         this.kafka = kafka;
         Properties props = kafka.clientProperties();
@@ -43,7 +46,8 @@ public final class KafkaProbe implements AutoCloseable {
     /** Sends with headers (a dead letter's, say). */
     public void send(String topic, String key, byte[] value, Headers headers) {
         try {
-            producer.send(new ProducerRecord<>(topic, null, key.getBytes(StandardCharsets.UTF_8), value, headers)).get();
+            producer.send(new ProducerRecord<>(topic, null, key.getBytes(StandardCharsets.UTF_8), value, headers))
+                    .get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("cannot send to " + topic, e);
         }
@@ -62,7 +66,8 @@ public final class KafkaProbe implements AutoCloseable {
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties props = kafka.clientProperties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo info : consumer.partitionsFor(topic)) {
                 partitions.add(new TopicPartition(topic, info.partition()));
@@ -72,7 +77,8 @@ public final class KafkaProbe implements AutoCloseable {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             Instant deadline = Instant.now().plusSeconds(30);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p)) && Instant.now().isBefore(deadline)) {
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
+                    && Instant.now().isBefore(deadline)) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             return records;

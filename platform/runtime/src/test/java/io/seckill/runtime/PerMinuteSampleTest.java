@@ -21,6 +21,7 @@ class PerMinuteSampleTest {
         now.addAndGet(Duration.ofSeconds(59).toNanos());
         assertThat(sample.keep("forged order-requests")).isFalse();
         now.addAndGet(Duration.ofSeconds(1).toNanos());
-        assertThat(IntStream.range(0, 4).mapToObj(_ -> sample.keep("forged order-requests"))).containsExactly(true, true, true, false);
+        assertThat(IntStream.range(0, 4).mapToObj(_ -> sample.keep("forged order-requests")))
+                .containsExactly(true, true, true, false);
     }
 }

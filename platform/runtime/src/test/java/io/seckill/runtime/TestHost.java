@@ -22,7 +22,11 @@ public final class TestHost {
 
     /** A host whose services read business time from {@code clock}. */
     public TestHost(Clock clock) {
-        this.host = new ServiceHost(new SimpleMeterRegistry(), new Readiness(), (part, cause) -> fatalFailures.add(part + ": " + cause), clock);
+        this.host = new ServiceHost(
+                new SimpleMeterRegistry(),
+                new Readiness(),
+                (part, cause) -> fatalFailures.add(part + ": " + cause),
+                clock);
     }
 
     public ServiceHost host() {

@@ -78,17 +78,20 @@ class ThreeBrokersIT {
         AtomicLongArray lastAck = new AtomicLongArray(PARTITIONS);
         AtomicBoolean writing = new AtomicBoolean(true);
         try (Admin admin = Admin.create(KafkaClients.admin(KAFKA));
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(KAFKA, "three-brokers-test"))) {
+                KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(KAFKA, "three-brokers-test"))) {
             Thread writer = Thread.ofPlatform().name("three-brokers-writer").start(() -> {
                 for (int n = 0; writing.get(); n++) {
                     String id = run + "/" + n;
                     int partition = n % PARTITIONS;
-                    var _ = producer.send(new ProducerRecord<>(TOPIC, partition, id, id.getBytes(StandardCharsets.UTF_8)), (metadata, failure) -> {
-                        if (failure == null) {
-                            acknowledged.add(id);
-                            lastAck.set(partition, System.nanoTime());
-                        }
-                    });
+                    var _ = producer.send(
+                            new ProducerRecord<>(TOPIC, partition, id, id.getBytes(StandardCharsets.UTF_8)),
+                            (metadata, failure) -> {
+                                if (failure == null) {
+                                    acknowledged.add(id);
+                                    lastAck.set(partition, System.nanoTime());
+                                }
+                            });
                     sleepQuietly();
                 }
             });
@@ -98,9 +101,14 @@ class ThreeBrokersIT {
             LocalInfrastructure.get().kafkaNode(victim).destroyForcibly();
             long killedAt = System.nanoTime();
 
-            await("every partition acknowledges a write made after the kill").atMost(WRITES_AGAIN_WITHIN).pollInterval(Duration.ofMillis(50))
-                    .until(() -> IntStream.range(0, PARTITIONS).allMatch(partition -> lastAck.get(partition) > killedAt));
-            await("the node back in every partition's in-sync replicas").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+            await("every partition acknowledges a write made after the kill")
+                    .atMost(WRITES_AGAIN_WITHIN)
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() ->
+                            IntStream.range(0, PARTITIONS).allMatch(partition -> lastAck.get(partition) > killedAt));
+            await("the node back in every partition's in-sync replicas")
+                    .atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> inSync(admin, victim));
             writing.set(false);
             writer.join();
@@ -125,20 +133,34 @@ class ThreeBrokersIT {
     private static int victim(Admin admin, boolean activeController) throws Exception {
         QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
         int leader = quorum.leaderId();
-        return activeController ? leader : quorum.voters().stream().mapToInt(QuorumInfo.ReplicaState::replicaId).filter(id -> id != leader).min().orElseThrow();
+        return activeController
+                ? leader
+                : quorum.voters().stream()
+                        .mapToInt(QuorumInfo.ReplicaState::replicaId)
+                        .filter(id -> id != leader)
+                        .min()
+                        .orElseThrow();
     }
 
     private static boolean inSync(Admin admin, int node) throws Exception {
-        if (admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().noneMatch(broker -> broker.id() == node)) {
+        if (admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream()
+                .noneMatch(broker -> broker.id() == node)) {
             return false;
         }
-        return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC).partitions().stream()
+        return admin
+                .describeTopics(List.of(TOPIC))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(TOPIC)
+                .partitions()
+                .stream()
                 .allMatch(partition -> partition.isr().stream().anyMatch(replica -> replica.id() == node));
     }
 
     /** Every record of {@code run} on the topic, with how many times it is there. */
     private static Map<String, Integer> readBack(String run) {
-        Properties props = KafkaClients.consumer(KAFKA, "three-brokers-test-" + UUID.randomUUID(), "three-brokers-reader");
+        Properties props =
+                KafkaClients.consumer(KAFKA, "three-brokers-test-" + UUID.randomUUID(), "three-brokers-reader");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         Map<String, Integer> read = new HashMap<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {

@@ -22,7 +22,8 @@ class TopicLayoutTest {
 
     @Test
     void aFactorAskedForIsKeptOrRefusedWhenTheClusterIsTooSmall() {
-        TopicLayout layout = TopicLayout.from(new Env(Map.of(TopicLayout.REPLICATION_FACTOR, "3", TopicLayout.MIN_INSYNC_REPLICAS, "3")));
+        TopicLayout layout = TopicLayout.from(
+                new Env(Map.of(TopicLayout.REPLICATION_FACTOR, "3", TopicLayout.MIN_INSYNC_REPLICAS, "3")));
 
         assertThat(layout.replicationOn(4)).isEqualTo(new TopicLayout.Replication(3, 3));
         assertThatThrownBy(() -> layout.replicationOn(1)).isInstanceOf(IllegalStateException.class)
@@ -31,11 +32,14 @@ class TopicLayoutTest {
 
     @Test
     void aMinimumInSyncNoWriteCouldMeetIsRefused() {
-        assertThatThrownBy(() -> TopicLayout.from(new Env(Map.of(TopicLayout.REPLICATION_FACTOR, "2", TopicLayout.MIN_INSYNC_REPLICAS, "3"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(TopicLayout.MIN_INSYNC_REPLICAS);
+        assertThatThrownBy(() -> TopicLayout.from(
+                        new Env(Map.of(TopicLayout.REPLICATION_FACTOR, "2", TopicLayout.MIN_INSYNC_REPLICAS, "3"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(TopicLayout.MIN_INSYNC_REPLICAS);
         TopicLayout automatic = TopicLayout.from(new Env(Map.of(TopicLayout.MIN_INSYNC_REPLICAS, "2")));
         assertThatThrownBy(() -> automatic.replicationOn(1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("exceeds the replication factor 1");
-        assertThatThrownBy(() -> TopicLayout.from(new Env(Map.of(TopicLayout.PARTITIONS, "0")))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TopicLayout.from(new Env(Map.of(TopicLayout.PARTITIONS, "0"))))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -13,7 +13,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Records refused by their source check, forged with a service's credential, cost a bounded number of dead letters: each
+ * Records refused by their source check, forged with a service's credential, cost a bounded number of dead letters:
+ * each
  * is counted, and only the minute's first of each topic and reason reach the dead-letter topic (and from there MySQL).
  */
 class UnsupportedRecordsIT {
@@ -29,14 +30,26 @@ class UnsupportedRecordsIT {
         int flood = 3 * UnsupportedRecords.DEAD_LETTERED_PER_MINUTE;
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(sink, "refusal-test"));
              KafkaProbe operator = new KafkaProbe(INFRA.addresses().kafka())) {
-            UnsupportedRecords refusals = new UnsupportedRecords(new DeadLetterPublisher(producer, "db-sink"), meters, "db-sink");
+            UnsupportedRecords refusals =
+                    new UnsupportedRecords(new DeadLetterPublisher(producer, "db-sink"), meters, "db-sink");
 
             for (int i = 0; i < flood; i++) {
-                refusals.refuse(new ConsumerRecord<>(Topic.ORDERS_UNIQUE.topicName(), i % 12, i, "key", (marker + " " + i).getBytes(StandardCharsets.UTF_8)),
-                        UnsupportedRecords.Reason.NO_OUTBOX_ROW, "order " + i + " was never recorded");
+                refusals.refuse(
+                        new ConsumerRecord<>(
+                                Topic.ORDERS_UNIQUE.topicName(),
+                                i % 12,
+                                i,
+                                "key",
+                                (marker + " " + i).getBytes(StandardCharsets.UTF_8)),
+                        UnsupportedRecords.Reason.NO_OUTBOX_ROW,
+                        "order " + i + " was never recorded");
             }
 
-            assertThat(meters.find("seckill.records.refused").tag("reason", "NO_OUTBOX_ROW").counter().count()).isEqualTo(flood);
+            assertThat(meters.find("seckill.records.refused")
+                            .tag("reason", "NO_OUTBOX_ROW")
+                            .counter()
+                            .count())
+                    .isEqualTo(flood);
             assertThat(operator.readAll(Topic.DEAD_LETTERS.topicName()).stream()
                     .filter(record -> new String(record.value(), StandardCharsets.UTF_8).startsWith(marker + " ")))
                     .hasSize(UnsupportedRecords.DEAD_LETTERED_PER_MINUTE);

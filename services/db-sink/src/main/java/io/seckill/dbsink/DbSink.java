@@ -65,8 +65,13 @@ public final class DbSink implements AutoCloseable {
     private final DecisionCounters decisionCounts;
     private final OpenedResources opened;
 
-    private DbSink(Database database, KafkaProducer<String, byte[]> producer, Duration windowTolerance, Duration paymentWindow,
-                   ServiceHost host, OpenedResources opened) {
+    private DbSink(
+            Database database,
+            KafkaProducer<String, byte[]> producer,
+            Duration windowTolerance,
+            Duration paymentWindow,
+            ServiceHost host,
+            OpenedResources opened) {
         this.producer = producer;
         this.opened = opened;
         this.writer = new OrderBatchWriter(database.dsl(), host.clock(), windowTolerance, paymentWindow);
@@ -82,17 +87,20 @@ public final class DbSink implements AutoCloseable {
         KafkaClients.ensureTopics(kafka, config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
-            Database database = opened.add(Database.connect(config.infra(), "db-sink", config.poolSize(), host.meters()));
+            Database database =
+                    opened.add(Database.connect(config.infra(), "db-sink", config.poolSize(), host.meters()));
             host.readiness().reachable("mysql", database::ping);
-            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "db-sink-producer")),
-                    p -> p.close(KAFKA_CLOSE));
+            KafkaProducer<String, byte[]> producer = opened.add(
+                    new KafkaProducer<>(KafkaClients.producer(kafka, "db-sink-producer")), p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
             Admin admin = opened.add(Admin.create(KafkaClients.admin(kafka)), a -> a.close(KAFKA_CLOSE));
             BrokerCheck.addTo(host.readiness(), admin);
-            DbSink sink = new DbSink(database, producer, config.saleWindowTolerance(), config.paymentWindow(), host, opened);
+            DbSink sink =
+                    new DbSink(database, producer, config.saleWindowTolerance(), config.paymentWindow(), host, opened);
             Properties consumer = KafkaClients.consumer(kafka, config.groupId(), "db-sink");
             consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxBatch());
-            opened.add(ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host));
+            opened.add(
+                    ConsumerLoop.start("db-sink", consumer, Topic.ORDERS_UNIQUE, sink.deadLetters, sink::handle, host));
             LOG.info("db-sink started: group {} reading {}", config.groupId(), Topic.ORDERS_UNIQUE.topicName());
             return sink;
         } catch (Throwable e) {
@@ -152,7 +160,9 @@ public final class DbSink implements AutoCloseable {
             Optional<TraceParent> trace = Optional.ofNullable(traces.get(result.orderId()));
             acks.add(producer.send(traced(Topic.ORDER_RESULTS.record(result.skuId(), result), trace)));
             if (result.status() == OrderStatus.REJECTED) {
-                acks.add(producer.send(traced(Topic.STOCK_COMPENSATIONS.record(result.skuId(), StockCompensation.forRejected(result)), trace)));
+                acks.add(producer.send(traced(
+                        Topic.STOCK_COMPENSATIONS.record(result.skuId(), StockCompensation.forRejected(result)),
+                        trace)));
             }
         }
         for (Future<RecordMetadata> ack : acks) {
@@ -160,12 +170,17 @@ public final class DbSink implements AutoCloseable {
         }
         for (OrderResult result : results) {
             decisionCounts.published(result);
-            OrderTrail.step(OrderFacts.of(result), Optional.ofNullable(traces.get(result.orderId())), "db-sink",
-                    "decided " + result.status() + (result.reason() == null ? "" : " (" + result.reason() + ")") + " and published");
+            OrderTrail.step(
+                    OrderFacts.of(result),
+                    Optional.ofNullable(traces.get(result.orderId())),
+                    "db-sink",
+                    "decided " + result.status() + (result.reason() == null ? "" : " (" + result.reason() + ")")
+                            + " and published");
         }
     }
 
-    private static ProducerRecord<String, byte[]> traced(ProducerRecord<String, byte[]> record, Optional<TraceParent> trace) {
+    private static ProducerRecord<String, byte[]> traced(
+            ProducerRecord<String, byte[]> record, Optional<TraceParent> trace) {
         trace.ifPresent(known -> TraceHeaders.put(record.headers(), known));
         return record;
     }

@@ -12,8 +12,14 @@ import java.time.Duration;
  * order may have been recorded and still be sold, SECKILL_PAYMENT_WINDOW_MS (900000): how long a confirmed
  * order awaits payment before it expires, the topics' layout ({@link TopicLayout}).
  */
-public record DbSinkConfig(InfraAddresses infra, String groupId, int maxBatch, int poolSize, Duration saleWindowTolerance,
-                           Duration paymentWindow, TopicLayout topics) {
+public record DbSinkConfig(
+        InfraAddresses infra,
+        String groupId,
+        int maxBatch,
+        int poolSize,
+        Duration saleWindowTolerance,
+        Duration paymentWindow,
+        TopicLayout topics) {
 
     public static DbSinkConfig from(Env env, InfraAddresses infra) {
         return new DbSinkConfig(infra,

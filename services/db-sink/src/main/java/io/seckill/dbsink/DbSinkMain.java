@@ -16,6 +16,11 @@ public final class DbSinkMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("db-sink", MANAGEMENT_PORT, env, given -> DbSinkConfig.from(given, InfraAddresses.forMySqlUser(given, KafkaPrincipal.DB_SINK)), DbSink::start);
+        ServiceMain.run(
+                "db-sink",
+                MANAGEMENT_PORT,
+                env,
+                given -> DbSinkConfig.from(given, InfraAddresses.forMySqlUser(given, KafkaPrincipal.DB_SINK)),
+                DbSink::start);
     }
 }

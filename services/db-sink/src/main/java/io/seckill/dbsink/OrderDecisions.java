@@ -29,7 +29,9 @@ final class OrderDecisions {
     interface Writer {
         OrderBatchWriter.SkuDecisions write(long skuId, List<OrderRequested> orders);
 
-        /** Ends REJECTED (DEAD_LETTERED) an order the sink failed on for good, if it is still open; the rejection if so. */
+        /**
+         * Ends REJECTED (DEAD_LETTERED) an order the sink failed on for good, if it is still open; the rejection if so.
+         */
         Optional<OrderResult> rejectUndecidable(OrderRequested failed);
 
         /** The sink's writer, deciding in MySQL. */
@@ -67,14 +69,19 @@ final class OrderDecisions {
     }
 
     /** @return the decisions (with the rejections of orders sent to {@code deadLetters}) and the unsupported records */
-    OrderBatchWriter.SkuDecisions decide(long skuId, List<OrderRequested> orders, DeadLetters deadLetters) throws Exception {
+    OrderBatchWriter.SkuDecisions decide(long skuId, List<OrderRequested> orders, DeadLetters deadLetters)
+            throws Exception {
         try {
             return writer.write(skuId, orders);
         } catch (RuntimeException e) {
             if (SqlFailures.kind(e) == SqlFailures.Kind.DATABASE) {
                 throw e;
             }
-            LOG.warn("SKU {}: batch of {} failed ({}); deciding its orders one by one", skuId, orders.size(), e.toString());
+            LOG.warn(
+                    "SKU {}: batch of {} failed ({}); deciding its orders one by one",
+                    skuId,
+                    orders.size(),
+                    e.toString());
         }
         List<OrderResult> results = new ArrayList<>();
         List<OrderBatchWriter.Unsupported> unsupported = new ArrayList<>();
@@ -92,7 +99,8 @@ final class OrderDecisions {
         return new OrderBatchWriter.SkuDecisions(results, unsupported);
     }
 
-    private OrderBatchWriter.SkuDecisions decideAlone(long skuId, OrderRequested order, DeadLetters deadLetters) throws Exception {
+    private OrderBatchWriter.SkuDecisions decideAlone(long skuId, OrderRequested order, DeadLetters deadLetters)
+            throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
                 return writer.write(skuId, List.of(order));
@@ -107,7 +115,12 @@ final class OrderDecisions {
                     deadLetters.send(order, e);
                     return new OrderBatchWriter.SkuDecisions(rejection.stream().toList(), List.of());
                 }
-                LOG.warn("order {}: unexpected failure, attempt {} of {}", order.orderId(), attempt, unexpectedAttempts, e);
+                LOG.warn(
+                        "order {}: unexpected failure, attempt {} of {}",
+                        order.orderId(),
+                        attempt,
+                        unexpectedAttempts,
+                        e);
                 Thread.sleep(pause.toMillis() * attempt);
             }
         }
@@ -121,7 +134,10 @@ final class OrderDecisions {
             if (SqlFailures.kind(e) == SqlFailures.Kind.DATABASE) {
                 throw e;
             }
-            LOG.error("order {} can be neither decided nor rejected; it stays open for a human (see its dead letter)", order.orderId(), e);
+            LOG.error(
+                    "order {} can be neither decided nor rejected; it stays open for a human (see its dead letter)",
+                    order.orderId(),
+                    e);
             return Optional.empty();
         }
     }

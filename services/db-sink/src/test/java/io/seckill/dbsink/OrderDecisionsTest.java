@@ -31,19 +31,23 @@ class OrderDecisionsTest {
 
     @Test
     void aFailureThatIsNoDatabaseErrorIsTriedAFewTimesThenDeadLetteredWhileTheOthersAreDecided() throws Exception {
-        OrderDecisions decisions = new OrderDecisions(failingFor(odd, new IllegalStateException("unexpected state")), 3, Duration.ZERO);
+        OrderDecisions decisions =
+                new OrderDecisions(failingFor(odd, new IllegalStateException("unexpected state")), 3, Duration.ZERO);
 
         List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter).decided();
 
         assertThat(results).extracting(OrderResult::orderId).containsExactly(good.orderId(), odd.orderId());
-        assertThat(results.get(1).reason()).as("given up on by the sink, which saw it fail").isEqualTo(RejectReason.DEAD_LETTERED);
+        assertThat(results.get(1).reason())
+                .as("given up on by the sink, which saw it fail")
+                .isEqualTo(RejectReason.DEAD_LETTERED);
         assertThat(deadLettered).containsExactly(odd.orderId() + ": unexpected state");
         assertThat(attempts.get(odd.orderId())).isEqualTo(1 + 3);
     }
 
     @Test
     void wrongDataIsDeadLetteredAtOnce() throws Exception {
-        OrderDecisions decisions = new OrderDecisions(failingFor(odd, sqlFailure(new SQLDataException("Data too long", "22001", 1406))), 3, Duration.ZERO);
+        OrderDecisions decisions = new OrderDecisions(
+                failingFor(odd, sqlFailure(new SQLDataException("Data too long", "22001", 1406))), 3, Duration.ZERO);
 
         List<OrderResult> results = decisions.decide(SKU, List.of(good, odd), this::deadLetter).decided();
 
@@ -54,8 +58,10 @@ class OrderDecisionsTest {
 
     @Test
     void aDatabaseThatCannotWorkIsThrownForTheLoopToRetryAndNothingIsDeadLettered() {
-        DataAccessException readOnly = sqlFailure(new SQLException("The server is running with the --read-only option", "HY000", 1290));
-        DataAccessException interrupted = sqlFailure(new SQLException("Query execution was interrupted", "70100", 1317));
+        DataAccessException readOnly =
+                sqlFailure(new SQLException("The server is running with the --read-only option", "HY000", 1290));
+        DataAccessException interrupted =
+                sqlFailure(new SQLException("Query execution was interrupted", "70100", 1317));
         for (DataAccessException failure : List.of(readOnly, interrupted)) {
             OrderDecisions decisions = new OrderDecisions(failingFor(odd, failure), 3, Duration.ZERO);
 
@@ -64,7 +70,10 @@ class OrderDecisionsTest {
         assertThat(deadLettered).isEmpty();
     }
 
-    /** A writer that decides every order (confirmed) unless the batch holds {@code failing}, which fails with {@code failure}. */
+    /**
+     * A writer that decides every order (confirmed) unless the batch holds {@code failing}, which fails with {@code
+     * failure}.
+     */
     private OrderDecisions.Writer failingFor(OrderRequested failing, RuntimeException failure) {
         return new OrderDecisions.Writer() {
             @Override
@@ -73,7 +82,11 @@ class OrderDecisionsTest {
                 if (orders.contains(failing)) {
                     throw failure;
                 }
-                return new OrderBatchWriter.SkuDecisions(orders.stream().map(order -> OrderResult.confirmed(order, Instant.now())).toList(), List.of());
+                return new OrderBatchWriter.SkuDecisions(
+                        orders.stream()
+                                .map(order -> OrderResult.confirmed(order, Instant.now()))
+                                .toList(),
+                        List.of());
             }
 
             @Override

@@ -52,7 +52,9 @@ public final class IngressApi implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngressApi.class);
     private static final Duration TOPICS_TIMEOUT = Duration.ofSeconds(5);
-    /** The operator page asks once a second: a Kafka that does not answer within this shows as such, not as a hung page. */
+    /**
+     * The operator page asks once a second: a Kafka that does not answer within this shows as such, not as a hung page.
+     */
     private static final Duration WATCH_KAFKA_WAIT = Duration.ofMillis(800);
 
     private final IngressRoutes routes;
@@ -70,7 +72,10 @@ public final class IngressApi implements AutoCloseable {
         return warmUp;
     }
 
-    /** Starts serving buyers; readiness and metrics go to the host's management port. A start that fails closes what it opened. */
+    /**
+     * Starts serving buyers; readiness and metrics go to the host's management port. A start that fails closes what it
+     * opened.
+     */
     public static IngressApi start(IngressConfig config, ServiceHost host) {
         ensureTopicsIfReachable(config);
         OpenedResources opened = new OpenedResources();
@@ -78,20 +83,25 @@ public final class IngressApi implements AutoCloseable {
             IngressConnections connections = IngressConnections.open(config, host, opened);
             TokenRefusals refusals = TokenRefusals.of(config.rateLimits());
             IngressParts parts = sharedParts(config, connections, refusals, host);
-            BuyPath buyPath = BuyPath.open(parts, connections.producer(), config.relayGrace(), config.outboxWait(), config.outboxWriters(),
+            BuyPath buyPath = BuyPath.open(
+                    parts,
+                    connections.producer(),
+                    config.relayGrace(),
+                    config.outboxWait(),
+                    config.outboxWriters(),
                     opened);
-            List<Feature> features = List.of(buyPath.desk(), PassDesk.of(parts, config.passes()), OrderStatusDesk.of(parts),
-                    PayOrCancelDesk.of(parts, config.paymentVerifier()), AuditDesk.of(parts), SaleDesk.of(parts),
-                    StockAdjustmentDesk.of(parts), RedisRebuildDesk.of(parts),
-                    WatchDesk.of(parts, new ConsumerGroupLag(connections.kafkaAdmin(), WATCH_KAFKA_WAIT),
-                            new WatchedInstances(config.watchedInstances(), host.readiness()), () -> parts.metrics().answersTo(OrderDesk.ROUTE)));
-            AdminGuard guard = new AdminGuard(new BearerTokens(new AccessTokens(config.auth().adminTokens(), parts.clock()),
-                    refusals, parts.trustedProxies()));
+            List<Feature> features = features(config, parts, buyPath, connections, host);
+            AdminGuard guard = new AdminGuard(new BearerTokens(
+                    new AccessTokens(config.auth().adminTokens(), parts.clock()), refusals, parts.trustedProxies()));
             BuyPathWarmUp.Outcome warmUp = warmUp(config, parts, buyPath, guard);
-            IngressRoutes routes = opened.add(IngressRoutes.start(features, guard, parts.metrics(), config.benchmarkMode(), threads(config),
+            IngressRoutes routes = opened.add(IngressRoutes.start(
+                    features,
+                    guard,
+                    parts.metrics(),
+                    config.benchmarkMode(),
+                    threads(config),
                     new IngressRoutes.Listeners(null, config.httpPort(), config.adminHost(), config.adminPort())));
-            LOG.info("ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}", routes.port(),
-                    config.auth().mode(), config.adminHost(), routes.adminPort(), routes.routes());
+            logListening(config, routes);
             return new IngressApi(routes, opened, warmUp);
         } catch (Throwable e) {
             opened.closeAfter(e);
@@ -99,35 +109,106 @@ public final class IngressApi implements AutoCloseable {
         }
     }
 
+    /** Every feature of the ingress, each building its own desks from the shared parts. */
+    private static List<Feature> features(
+            IngressConfig config,
+            IngressParts parts,
+            BuyPath buyPath,
+            IngressConnections connections,
+            ServiceHost host) {
+        return List.of(
+                buyPath.desk(),
+                PassDesk.of(parts, config.passes()),
+                OrderStatusDesk.of(parts),
+                PayOrCancelDesk.of(parts, config.paymentVerifier()),
+                AuditDesk.of(parts),
+                SaleDesk.of(parts),
+                StockAdjustmentDesk.of(parts),
+                RedisRebuildDesk.of(parts),
+                WatchDesk.of(
+                        parts,
+                        new ConsumerGroupLag(connections.kafkaAdmin(), WATCH_KAFKA_WAIT),
+                        new WatchedInstances(config.watchedInstances(), host.readiness()),
+                        () -> parts.metrics().answersTo(OrderDesk.ROUTE)));
+    }
+
+    private static void logListening(IngressConfig config, IngressRoutes routes) {
+        LOG.info(
+                "ingress-api listening on http://localhost:{} (auth mode {}), admin on http://{}:{}, serving {}",
+                routes.port(),
+                config.auth().mode(),
+                config.adminHost(),
+                routes.adminPort(),
+                routes.routes());
+    }
+
     /** The parts every feature shares, each made once. */
-    private static IngressParts sharedParts(IngressConfig config, IngressConnections connections, TokenRefusals refusals,
-                                            ServiceHost host) {
+    private static IngressParts sharedParts(
+            IngressConfig config, IngressConnections connections, TokenRefusals refusals, ServiceHost host) {
         Clock clock = host.clock();
         IngressMetrics metrics = new IngressMetrics(host.meters());
         SaleStore saleStore = new SaleStore(connections.lua());
         RateLimitCounters rateLimitCounters = new RateLimitCounters(connections.lua());
-        BuyerIdentity identity = config.auth().identity(new BearerTokens(new AccessTokens(config.auth().tokens(), clock),
-                refusals, config.rateLimits().trustedProxies()));
-        IdempotentReplies idempotent = new IdempotentReplies(new IdempotencyClaims(connections.lua(), config.idempotencyTtl(),
+        BuyerIdentity identity = config.auth()
+                .identity(new BearerTokens(
+                        new AccessTokens(config.auth().tokens(), clock),
+                        refusals,
+                        config.rateLimits().trustedProxies()));
+        IdempotentReplies idempotent = new IdempotentReplies(new IdempotencyClaims(
+                connections.lua(),
+                config.idempotencyTtl(),
                 IdempotentReplies.claimTtl(config.outboxWait().plus(OrderFence.WAIT))));
-        return new IngressParts(connections.database().dsl(), connections.queries().dsl(), connections.admin().dsl(), connections.lua(),
-                saleStore, new OrderStatusStore(connections.lua(), config.orderStatusTtl()), rateLimitCounters, identity,
-                new RateLimiter(rateLimitCounters, config.rateLimits(), metrics), config.rateLimits().trustedProxies(),
-                new SalePasses(config.passes().key()), new KnownSkus(connections.database().dsl(), new Skus()),
-                new SoldOutMemory(config.soldOutMemory(), System::nanoTime), idempotent, new Orders(), new OutboxLookups(), new Skus(),
-                metrics, clock);
+        return new IngressParts(
+                connections.database().dsl(),
+                connections.queries().dsl(),
+                connections.admin().dsl(),
+                connections.lua(),
+                saleStore,
+                new OrderStatusStore(connections.lua(), config.orderStatusTtl()),
+                rateLimitCounters,
+                identity,
+                new RateLimiter(rateLimitCounters, config.rateLimits(), metrics),
+                config.rateLimits().trustedProxies(),
+                new SalePasses(config.passes().key()),
+                new KnownSkus(connections.database().dsl(), new Skus()),
+                new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
+                idempotent,
+                new Orders(),
+                new OutboxLookups(),
+                new Skus(),
+                metrics,
+                clock);
     }
 
     /** Rehearses the buy path on a loopback server of the buy route alone, before buyers are served. */
-    private static BuyPathWarmUp.Outcome warmUp(IngressConfig config, IngressParts parts, BuyPath buyPath, AdminGuard guard) {
-        return new BuyPathWarmUp(config.warmUp(), config.auth(), config.rateLimits(), parts.dsl(), parts.saleStore(),
-                parts.rateLimitCounters(), buyPath.outbox(), buyPath.publisher(), parts.clock())
+    private static BuyPathWarmUp.Outcome warmUp(
+            IngressConfig config, IngressParts parts, BuyPath buyPath, AdminGuard guard) {
+        return new BuyPathWarmUp(
+                        config.warmUp(),
+                        config.auth(),
+                        config.rateLimits(),
+                        parts.dsl(),
+                        parts.saleStore(),
+                        parts.rateLimitCounters(),
+                        buyPath.outbox(),
+                        buyPath.publisher(),
+                        parts.clock())
                 .run((warmIdentity, warmPasses, warmLimits) -> {
                     // Counted nowhere a user looks: the warm-up's answers are in no figure of a sale.
                     IngressMetrics uncounted = new IngressMetrics(new SimpleMeterRegistry());
-                    OrderDesk rehearsal = buyPath.desk(warmIdentity, warmPasses, new RateLimiter(parts.rateLimitCounters(), warmLimits,
-                            uncounted), uncounted, new SoldOutMemory(config.soldOutMemory(), System::nanoTime));
-                    return IngressRoutes.start(List.of(rehearsal), guard, uncounted, false, threads(config), IngressRoutes.Listeners.loopback());
+                    OrderDesk rehearsal = buyPath.desk(
+                            warmIdentity,
+                            warmPasses,
+                            new RateLimiter(parts.rateLimitCounters(), warmLimits, uncounted),
+                            uncounted,
+                            new SoldOutMemory(config.soldOutMemory(), System::nanoTime));
+                    return IngressRoutes.start(
+                            List.of(rehearsal),
+                            guard,
+                            uncounted,
+                            false,
+                            threads(config),
+                            IngressRoutes.Listeners.loopback());
                 });
     }
 
@@ -143,7 +224,10 @@ public final class IngressApi implements AutoCloseable {
         try {
             KafkaClients.ensureTopics(config.infra().kafka(), config.topics(), TOPICS_TIMEOUT);
         } catch (RuntimeException e) {
-            LOG.warn("could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka is back", e.toString());
+            LOG.warn(
+                    "could not ensure the topics ({}); orders wait in the outbox until the stream-processor or Kafka"
+                            + " is back",
+                    e.toString());
         }
     }
 

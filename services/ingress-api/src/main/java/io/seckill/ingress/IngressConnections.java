@@ -25,8 +25,13 @@ import redis.clients.jedis.UnifiedJedis;
  * @param admin the admin listener's pool, as the account that may write stock: its few requests, which must get
  *     through an incident, have a small pool of their own
  */
-record IngressConnections(Database database, Database queries, Database admin, LuaRunner lua, KafkaProducer<String, byte[]> producer,
-                          Admin kafkaAdmin) {
+record IngressConnections(
+        Database database,
+        Database queries,
+        Database admin,
+        LuaRunner lua,
+        KafkaProducer<String, byte[]> producer,
+        Admin kafkaAdmin) {
 
     /** Bounded: with Kafka unreachable, unsent orders are the relay's job, not a reason to hang. */
     private static final Duration KAFKA_CLOSE = Duration.ofSeconds(5);
@@ -34,17 +39,24 @@ record IngressConnections(Database database, Database queries, Database admin, L
 
     /** Opens every connection into {@code opened}, which closes them in reverse. */
     static IngressConnections open(IngressConfig config, ServiceHost host, OpenedResources opened) {
-        Database database = opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
+        Database database =
+                opened.add(Database.connect(config.infra(), "ingress-api", config.mysqlPoolSize(), host.meters()));
         Database queries = opened.add(Database.connect(config.infra(), "ingress-api-queries", config.queryPool().size(),
                 config.queryPool().connectionWait(), host.meters()));
-        Database admin = opened.add(Database.connect(config.adminInfra(), "ingress-api-admin", ADMIN_POOL_SIZE, host.meters()));
+        Database admin =
+                opened.add(Database.connect(config.adminInfra(), "ingress-api-admin", ADMIN_POOL_SIZE, host.meters()));
         UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
         EvictionPolicy.check(redis);
         RedisRelease.check(redis, config.mode());
-        LuaRunner lua = opened.add(config.redisPipelines() > 0 ? LuaRunner.pipelined(redis, config.redisPipelines()) : new LuaRunner(redis));
-        KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));
+        LuaRunner lua = opened.add(
+                config.redisPipelines() > 0
+                        ? LuaRunner.pipelined(redis, config.redisPipelines())
+                        : new LuaRunner(redis));
+        KafkaProducer<String, byte[]> producer =
+                opened.add(new KafkaProducer<>(producerSettings(config)), p -> p.close(KAFKA_CLOSE));
         opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
-        Admin kafkaAdmin = opened.add(Admin.create(KafkaClients.admin(config.infra().kafka())), a -> a.close(KAFKA_CLOSE));
+        Admin kafkaAdmin =
+                opened.add(Admin.create(KafkaClients.admin(config.infra().kafka())), a -> a.close(KAFKA_CLOSE));
         host.readiness().reachable("redis", redis::ping);
         host.readiness().reachable("mysql", database::ping);
         BrokerCheck.addTo(host.readiness(), kafkaAdmin);

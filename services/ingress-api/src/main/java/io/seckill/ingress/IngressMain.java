@@ -16,6 +16,11 @@ public final class IngressMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("ingress-api", MANAGEMENT_PORT, env, given -> IngressConfig.from(given, InfraAddresses.forRedisUser(given, KafkaPrincipal.INGRESS)), IngressApi::start);
+        ServiceMain.run(
+                "ingress-api",
+                MANAGEMENT_PORT,
+                env,
+                given -> IngressConfig.from(given, InfraAddresses.forRedisUser(given, KafkaPrincipal.INGRESS)),
+                IngressApi::start);
     }
 }

@@ -52,7 +52,8 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     enum Threads { VIRTUAL, PLATFORM }
 
     /**
-     * Where each side listens: buyers on {@code buyersHost} (null: every interface), the admin API on its own (by default this
+     * Where each side listens: buyers on {@code buyersHost} (null: every interface), the admin API on its own (by
+     * default this
      * host's only).
      */
     record Listeners(String buyersHost, int buyersPort, String adminHost, int adminPort) {
@@ -68,7 +69,8 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     private final Javalin buyers;
     private final Javalin admin;
 
-    private IngressRoutes(List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
+    private IngressRoutes(
+            List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
         this.metrics = metrics;
         byte[] openApi = resource("/openapi.json");
         byte[] buyersOpenApi = BuyersApiDocument.of(openApi);
@@ -122,24 +124,40 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
             routesOfServer.accept(cfg);
             cfg.routes.after(this::countRequest);
             cfg.routes.exception(Problem.class, (problem, ctx) -> Json.problem(ctx, problem));
-            cfg.routes.exception(HttpResponseException.class, (failure, ctx) ->
-                    Json.problem(ctx, new Problem(ErrorCode.forHttpStatus(failure.getStatus()), failure.getMessage())));
+            cfg.routes.exception(
+                    HttpResponseException.class,
+                    (failure, ctx) -> Json.problem(
+                            ctx, new Problem(ErrorCode.forHttpStatus(failure.getStatus()), failure.getMessage())));
             cfg.routes.exception(Exception.class, (failure, ctx) -> {
                 Optional<Problem> outage = DependencyOutage.of(failure);
                 if (outage.isPresent()) {
-                    LOG.warn("{} {}: {} ({})", ctx.method(), LogText.escape(ctx.path()), outage.get().code(), failure.toString());
+                    LOG.warn(
+                            "{} {}: {} ({})",
+                            ctx.method(),
+                            LogText.escape(ctx.path()),
+                            outage.get().code(),
+                            failure.toString());
                     Json.problem(ctx, outage.get());
                     return;
                 }
                 LOG.error("{} {} failed", ctx.method(), LogText.escape(ctx.path()), failure);
-                Json.problem(ctx, new Problem(ErrorCode.INTERNAL_ERROR, "the request failed; nothing was reserved unless a 202 was returned"));
+                Json.problem(
+                        ctx,
+                        new Problem(
+                                ErrorCode.INTERNAL_ERROR,
+                                "the request failed; nothing was reserved unless a 202 was returned"));
             });
         });
     }
 
     /** Serves the buyers' and the admin routes where {@code listeners} say (port 0: a free one). */
-    static IngressRoutes start(List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads,
-                               Listeners listeners) {
+    static IngressRoutes start(
+            List<Feature> features,
+            AdminGuard guard,
+            IngressMetrics metrics,
+            boolean benchmarkMode,
+            Threads threads,
+            Listeners listeners) {
         IngressRoutes server = new IngressRoutes(features, guard, metrics, benchmarkMode, threads);
         try {
             if (listeners.buyersHost() == null) {

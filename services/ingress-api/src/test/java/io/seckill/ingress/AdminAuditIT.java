@@ -18,18 +18,30 @@ import org.junit.jupiter.api.Test;
 class AdminAuditIT {
 
     private final IngressFixture fixture = IngressFixture.get();
-    private final String operator = "Bearer " + TokenMinter.developmentAdmin(HttpApi.ADMIN_TOKEN_SECRET).admin("ops-carol", Duration.ofMinutes(10));
+    private final String operator = "Bearer "
+            + TokenMinter.developmentAdmin(HttpApi.ADMIN_TOKEN_SECRET).admin("ops-carol", Duration.ofMinutes(10));
 
     @Test
     void definingASaleAndAdjustingItsStockAreRecordedWithTheAdminAndTheSaleBeforeAndAfter() {
         long sku = IngressFixture.newSkuId();
         Instant before = Instant.now().minusSeconds(1);
 
-        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku, operator).PUT(HttpRequest.BodyPublishers.ofString(
-                "{\"name\":\"audited\",\"stock\":7,\"perUserLimit\":1,\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}")))
-                .status()).isEqualTo(201);
-        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku + "/stock-adjustments", operator).POST(HttpRequest.BodyPublishers.ofString(
-                "{\"adjustmentId\":\"audit-" + sku + "\",\"delta\":3,\"reason\":\"found a box\"}"))).status()).isEqualTo(201);
+        assertThat(fixture.http
+                        .send(
+                                adminRequest("/admin/v1/skus/" + sku, operator)
+                                        .PUT(
+                                                HttpRequest.BodyPublishers.ofString(
+                                                        "{\"name\":\"audited\",\"stock\":7,\"perUserLimit\":1,"
+                                                                + "\"startsAt\":\"2020-01-01T00:00:00Z\","
+                                                                + "\"endsAt\":\"2099-01-01T00:00:00Z\"}")))
+                        .status())
+                .isEqualTo(201);
+        assertThat(fixture.http
+                        .send(adminRequest("/admin/v1/skus/" + sku + "/stock-adjustments", operator)
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"adjustmentId\":\"audit-" + sku
+                                        + "\",\"delta\":3,\"reason\":\"found a box\"}")))
+                        .status())
+                .isEqualTo(201);
         assertThat(fixture.http.figures(sku).status()).isEqualTo(200);
 
         var rows = fixture.sql().selectFrom(ADMIN_AUDIT).where(ADMIN_AUDIT.ACTION.like("% /admin/v1/skus/" + sku + "%"))
@@ -49,30 +61,55 @@ class AdminAuditIT {
         assertThat(adjustment.get(ADMIN_AUDIT.BEFORE_STATE)).contains("\"stock\":7");
         assertThat(adjustment.get(ADMIN_AUDIT.AFTER_STATE)).contains("\"stock\":10");
 
-        JsonNode newest = fixture.http.send(adminRequest("/admin/v1/audit?limit=5", operator).GET()).json().path("records");
+        JsonNode newest = fixture.http
+                .send(adminRequest("/admin/v1/audit?limit=5", operator).GET())
+                .json()
+                .path("records");
         assertThat(newest.findValuesAsText("action")).contains("POST /admin/v1/skus/" + sku + "/stock-adjustments");
     }
 
     /**
-     * A refused attempt is recorded, read or write: from where, what it asked, its status, whom a valid token without the
+     * A refused attempt is recorded, read or write: from where, what it asked, its status, whom a valid token without
+     * the
      * role named, never its body; and it changes nothing.
      */
     @Test
     void aRefusedAttemptIsRecordedWithoutItsBodyAndChangesNothing() {
         long sku = IngressFixture.newSkuId();
         String buyer = "Bearer " + HttpApi.tokenFor("mallory");
-        String roleless = "Bearer " + TokenMinter.developmentAdmin(HttpApi.ADMIN_TOKEN_SECRET).buyer("intern-dan", Duration.ofMinutes(10));
-        String definition = "{\"name\":\"x\",\"stock\":7,\"perUserLimit\":1,\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}";
+        String roleless = "Bearer "
+                + TokenMinter.developmentAdmin(HttpApi.ADMIN_TOKEN_SECRET).buyer("intern-dan", Duration.ofMinutes(10));
+        String definition =
+                "{\"name\":\"x\",\"stock\":7,\"perUserLimit\":1,"
+                        + "\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2099-01-01T00:00:00Z\"}";
 
-        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku, buyer).PUT(HttpRequest.BodyPublishers.ofString(definition))).status())
+        assertThat(fixture.http
+                        .send(adminRequest("/admin/v1/skus/" + sku, buyer)
+                                .PUT(HttpRequest.BodyPublishers.ofString(definition)))
+                        .status())
                 .isEqualTo(401);
-        assertThat(fixture.http.send(adminRequest("/admin/v1/skus/" + sku, roleless).PUT(HttpRequest.BodyPublishers.ofString(definition))).status())
+        assertThat(fixture.http
+                        .send(adminRequest("/admin/v1/skus/" + sku, roleless)
+                                .PUT(HttpRequest.BodyPublishers.ofString(definition)))
+                        .status())
                 .isEqualTo(403);
-        assertThat(fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/skus/" + sku)).GET()).status()).isEqualTo(401);
+        assertThat(fixture.http
+                        .send(HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/skus/" + sku))
+                                .GET())
+                        .status())
+                .isEqualTo(401);
 
-        var rows = fixture.sql().selectFrom(ADMIN_AUDIT).where(ADMIN_AUDIT.ACTION.like("% /admin/v1/skus/" + sku)).orderBy(ADMIN_AUDIT.ID).fetch();
-        assertThat(rows).extracting(row -> row.get(ADMIN_AUDIT.ACTION) + " " + row.get(ADMIN_AUDIT.STATUS) + " " + row.get(ADMIN_AUDIT.ADMIN))
-                .containsExactly("PUT /admin/v1/skus/" + sku + " 401 -", "PUT /admin/v1/skus/" + sku + " 403 intern-dan",
+        var rows = fixture.sql()
+                .selectFrom(ADMIN_AUDIT)
+                .where(ADMIN_AUDIT.ACTION.like("% /admin/v1/skus/" + sku))
+                .orderBy(ADMIN_AUDIT.ID)
+                .fetch();
+        assertThat(rows)
+                .extracting(row -> row.get(ADMIN_AUDIT.ACTION) + " " + row.get(ADMIN_AUDIT.STATUS) + " "
+                        + row.get(ADMIN_AUDIT.ADMIN))
+                .containsExactly(
+                        "PUT /admin/v1/skus/" + sku + " 401 -",
+                        "PUT /admin/v1/skus/" + sku + " 403 intern-dan",
                         "GET /admin/v1/skus/" + sku + " 401 -");
         assertThat(rows).allSatisfy(row -> {
             assertThat(row.get(ADMIN_AUDIT.ADDRESS)).isEqualTo("127.0.0.1");
@@ -85,12 +122,19 @@ class AdminAuditIT {
     @Test
     void aRefusedAttemptOnALongPathIsRecordedCut() {
         String path = "/admin/v1/" + "x".repeat(1_000);
-        assertThat(fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri(path)).GET()).status()).isEqualTo(401);
+        assertThat(fixture.http
+                        .send(HttpRequest.newBuilder(fixture.http.adminUri(path))
+                                .GET())
+                        .status())
+                .isEqualTo(401);
 
-        assertThat(fixture.sql().fetchCount(ADMIN_AUDIT, ADMIN_AUDIT.ACTION.eq(("GET " + path).substring(0, 200)))).isOne();
+        assertThat(fixture.sql().fetchCount(ADMIN_AUDIT, ADMIN_AUDIT.ACTION.eq(("GET " + path).substring(0, 200))))
+                .isOne();
     }
 
     private HttpRequest.Builder adminRequest(String path, String authorization) {
-        return HttpRequest.newBuilder(fixture.http.adminUri(path)).header("Authorization", authorization).header("Content-Type", "application/json");
+        return HttpRequest.newBuilder(fixture.http.adminUri(path))
+                .header("Authorization", authorization)
+                .header("Content-Type", "application/json");
     }
 }

@@ -65,7 +65,9 @@ public final class ApiContract {
 
     /** @throws AssertionError naming what breaks the contract */
     public void check(String method, String path, int status, String contentType, String body) {
-        Optional<Route> route = routes.stream().filter(candidate -> candidate.path().matcher(path).matches()).findFirst();
+        Optional<Route> route = routes.stream()
+                .filter(candidate -> candidate.path().matcher(path).matches())
+                .findFirst();
         if (route.isEmpty()) {
             return;
         }
@@ -102,7 +104,8 @@ public final class ApiContract {
             response.path("x-error-codes").forEach(code -> listed.add(code.asText()));
             String code = problemCode(body);
             if (!listed.contains(code)) {
-                throw new AssertionError(where + " with code " + code + ", which the document does not list for it (" + listed + ")");
+                throw new AssertionError(
+                        where + " with code " + code + ", which the document does not list for it (" + listed + ")");
             }
         }
     }
@@ -110,7 +113,8 @@ public final class ApiContract {
     private void validate(String where, String schemaPointer, String body) {
         List<Error> errors = schemas.computeIfAbsent(schemaPointer, this::schemaAt).validate(body, InputFormat.JSON);
         if (!errors.isEmpty()) {
-            throw new AssertionError(where + " with a body its schema (" + schemaPointer + ") refuses: " + errors + "\nbody: " + body);
+            throw new AssertionError(
+                    where + " with a body its schema (" + schemaPointer + ") refuses: " + errors + "\nbody: " + body);
         }
     }
 

@@ -13,8 +13,13 @@ class ApiContractTest {
 
     @Test
     void aDocumentedAnswerPasses() {
-        assertThatCode(() -> contract.check("POST", "/api/v1/skus/42/orders", 202, "application/json",
-                "{\"orderId\":\"" + ORDER_ID + "\",\"status\":\"PENDING\",\"statusUrl\":\"/api/v1/orders/" + ORDER_ID + "\"}"))
+        assertThatCode(() -> contract.check(
+                        "POST",
+                        "/api/v1/skus/42/orders",
+                        202,
+                        "application/json",
+                        "{\"orderId\":\"" + ORDER_ID + "\",\"status\":\"PENDING\",\"statusUrl\":\"/api/v1/orders/"
+                                + ORDER_ID + "\"}"))
                 .doesNotThrowAnyException();
         assertThatCode(() -> contract.check("GET", "/ready", 503, "application/json", "{}")).doesNotThrowAnyException();
     }

@@ -14,7 +14,6 @@ import com.nimbusds.jwt.SignedJWT;
 import io.seckill.buyeraccess.passes.PassSettings;
 import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.config.Env;
-import io.seckill.ingress.http.Reply;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
@@ -27,7 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway mode only when asked for and only for the gateway, an identity provider's tokens by the keys it publishes, and
+ * The gateway mode only when asked for and only for the gateway, an identity provider's tokens by the keys it
+ * publishes, and
  * no ingress without its secrets.
  */
 class AuthModesIT {
@@ -44,7 +44,8 @@ class AuthModesIT {
                 .withDefault(IngressConfig.GATEWAY_SECRET, GATEWAY_SECRET), fixture.infra);
         try (ManagedIngress ingress = ManagedIngress.start(gateway)) {
             HttpApi http = ingress.http();
-            HttpApi.Reply accepted = http.send(asBuyer(http, sku, "gateway-user").header(TrustedHeaderIdentity.GATEWAY_HEADER, GATEWAY_SECRET));
+            HttpApi.Reply accepted = http.send(
+                    asBuyer(http, sku, "gateway-user").header(TrustedHeaderIdentity.GATEWAY_HEADER, GATEWAY_SECRET));
             assertThat(accepted.status()).isEqualTo(202);
             assertThat(fixture.probe.heldBy(sku, "gateway-user")).isEqualTo(1);
 
@@ -80,12 +81,23 @@ class AuthModesIT {
         RSAKey unpublished = new RSAKeyGenerator(2048).keyID("shop-key-1").generate();
         Path jwks = Files.writeString(directory.resolve("jwks.json"), new JWKSet(published.toPublicJWK()).toString());
         // No shared secret (blank is unset): the provider's keys alone sign, and sale passes need a key of their own.
-        Map<String, String> provider = Map.of(TokenSettings.JWKS_URL, jwks.toUri().toString(), TokenSettings.ISSUER, "https://id.shop.example",
-                TokenSettings.AUDIENCE, "shop-seckill", TokenSettings.SECRET, "", PassSettings.SECRET, "the-sale-pass-key-of-32-bytes-or-more");
+        Map<String, String> provider = Map.of(
+                TokenSettings.JWKS_URL,
+                jwks.toUri().toString(),
+                TokenSettings.ISSUER,
+                "https://id.shop.example",
+                TokenSettings.AUDIENCE,
+                "shop-seckill",
+                TokenSettings.SECRET,
+                "",
+                PassSettings.SECRET,
+                "the-sale-pass-key-of-32-bytes-or-more");
         try (ManagedIngress ingress = fixture.start(provider)) {
             HttpApi http = ingress.http();
 
-            assertThat(buyWith(http, sku, providerToken(published, "shop-seckill", "provider-user")).status()).isEqualTo(202);
+            assertThat(buyWith(http, sku, providerToken(published, "shop-seckill", "provider-user"))
+                            .status())
+                    .isEqualTo(202);
             assertThat(fixture.probe.heldBy(sku, "provider-user")).isEqualTo(1);
             for (String refused : List.of(providerToken(published, "another-service", "wrong-audience"),
                     providerToken(unpublished, "shop-seckill", "forged-key"), HttpApi.tokenFor("development-token"))) {
@@ -98,16 +110,24 @@ class AuthModesIT {
 
     private static String providerToken(RSAKey key, String audience, String subject) throws Exception {
         Instant now = Instant.now();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new JWTClaimsSet.Builder()
-                .issuer("https://id.shop.example").audience(audience).subject(subject).issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(600)))
-                .build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
+                new JWTClaimsSet.Builder()
+                        .issuer("https://id.shop.example")
+                        .audience(audience)
+                        .subject(subject)
+                        .issueTime(Date.from(now))
+                        .expirationTime(Date.from(now.plusSeconds(600)))
+                        .build());
         jwt.sign(new RSASSASigner(key));
         return jwt.serialize();
     }
 
     private static HttpApi.Reply buyWith(HttpApi http, long sku, String token) {
-        return http.send(HttpRequest.newBuilder(http.uri("/api/v1/skus/" + sku + "/orders")).header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")));
+        return http.send(HttpRequest.newBuilder(http.uri("/api/v1/skus/" + sku + "/orders"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")));
     }
 
     @Test
@@ -115,10 +135,17 @@ class AuthModesIT {
         Env noSecrets = new Env(Map.of("SECKILL_HTTP_PORT", "0"));
         assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(noSecrets, fixture.infra)))
                 .hasMessageContaining("SECKILL_TOKEN_SECRET");
-        Env weakSecret = new Env(Map.of("SECKILL_HTTP_PORT", "0", TokenSettings.ISSUER, "https://id.shop.example", TokenSettings.SECRET, "weak-0123"));
+        Env weakSecret = new Env(Map.of(
+                "SECKILL_HTTP_PORT",
+                "0",
+                TokenSettings.ISSUER,
+                "https://id.shop.example",
+                TokenSettings.SECRET,
+                "weak-0123"));
         assertThatThrownBy(() -> ManagedIngress.start(IngressConfig.from(weakSecret, fixture.infra)))
                 .hasMessageContaining(TokenSettings.SECRET).hasMessageNotContaining("weak-0123");
         Env gatewayWithoutCredential = fixture.env.withDefault("SECKILL_AUTH_MODE", "trusted-header");
-        assertThatThrownBy(() -> IngressConfig.from(gatewayWithoutCredential, fixture.infra)).hasMessageContaining(IngressConfig.GATEWAY_SECRET);
+        assertThatThrownBy(() -> IngressConfig.from(gatewayWithoutCredential, fixture.infra))
+                .hasMessageContaining(IngressConfig.GATEWAY_SECRET);
     }
 }

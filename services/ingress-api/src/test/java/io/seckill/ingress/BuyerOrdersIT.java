@@ -3,7 +3,6 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.Outbox;
 import io.seckill.schemas.events.OrderFacts;
@@ -35,7 +34,12 @@ class BuyerOrdersIT {
         String confirmed = fixture.http.buy(sku, "lister", 2).orderId();
         fixture.http.buy(sku, "someone-else", 1);
         OrderRequested decided = OrderRequested.of(confirmed, sku, "lister", 2, Instant.now());
-        new Orders().insert(fixture.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
+        new Orders()
+                .insert(
+                        fixture.sql(),
+                        List.of(decided),
+                        List.of(OrderResult.confirmed(decided, Instant.now())),
+                        Duration.ofMinutes(15));
         String fenced = UUID.randomUUID().toString();
         new Outbox().voidUnrecorded(fixture.sql(), List.of(new OrderFacts(fenced, sku, "lister", 1)), Instant.now());
 
@@ -60,6 +64,8 @@ class BuyerOrdersIT {
     }
 
     private static String statusAndReason(JsonNode order) {
-        return order.path("reason").isNull() ? order.path("status").asText() : order.path("status").asText() + " " + order.path("reason").asText();
+        return order.path("reason").isNull()
+                ? order.path("status").asText()
+                : order.path("status").asText() + " " + order.path("reason").asText();
     }
 }

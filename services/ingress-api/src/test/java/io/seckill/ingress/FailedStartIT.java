@@ -14,11 +14,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
-/** An ingress whose start fails part-way closes what it had opened: no thread, no MySQL or Redis connection stays behind. */
+/**
+ * An ingress whose start fails part-way closes what it had opened: no thread, no MySQL or Redis connection stays
+ * behind.
+ */
 class FailedStartIT {
 
     /** Threads the JVM and the test itself may start meanwhile. */
-    private static final Set<String> SHARED_THREADS = Set.of("ForkJoinPool.commonPool", "process reaper", "Attach Listener", "awaitility");
+    private static final Set<String> SHARED_THREADS =
+            Set.of("ForkJoinPool.commonPool", "process reaper", "Attach Listener", "awaitility");
 
     @ParameterizedTest
     @ValueSource(strings = {"the buyers' port taken", "an unknown payment port"})
@@ -43,7 +47,10 @@ class FailedStartIT {
     }
 
     private static Set<String> threadNames() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName).collect(Collectors.toSet());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .collect(Collectors.toSet());
     }
 
     private static Set<String> newThreads(Set<String> before) {

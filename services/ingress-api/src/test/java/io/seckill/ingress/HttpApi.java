@@ -27,7 +27,8 @@ public final class HttpApi {
     public static final String ADMIN_TOKEN_SECRET = "test-admin-token-secret-of-at-least-32-bytes";
     private static final TokenMinter TOKENS = TokenMinter.development(TOKEN_SECRET);
     /** An admin's token, valid for the longest an admin's may live, longer than any test JVM runs. */
-    public static final String ADMIN_TOKEN = TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET).admin("test-admin", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME);
+    public static final String ADMIN_TOKEN = TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET)
+            .admin("test-admin", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder()
@@ -56,7 +57,10 @@ public final class HttpApi {
         return URI.create(adminBase + path);
     }
 
-    /** A sale that is open now, bought without passes (the tests of passes define their sales with {@link #defineSale(long, int, int, Instant, Instant, boolean)}). */
+    /**
+     * A sale that is open now, bought without passes (the tests of passes define their sales with {@link
+     * #defineSale(long, int, int, Instant, Instant, boolean)}).
+     */
     public Reply openSale(long skuId, int stock, int perUserLimit) {
         Instant now = Instant.now();
         return defineSale(skuId, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600));
@@ -67,16 +71,22 @@ public final class HttpApi {
         return defineSale(skuId, stock, perUserLimit, startsAt, endsAt, false);
     }
 
-    public Reply defineSale(long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
-        return defineSale(skuId, "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
-                + "\",\"endsAt\":\"" + endsAt + "\",\"passRequired\":" + passRequired);
+    public Reply defineSale(
+            long skuId, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired) {
+        return defineSale(
+                skuId,
+                "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + startsAt
+                        + "\",\"endsAt\":\"" + endsAt + "\",\"passRequired\":" + passRequired);
     }
 
     /** A sale that is open now, bought without passes, its stock split over {@code stockBuckets} buckets. */
     public Reply openSale(long skuId, int stock, int perUserLimit, int stockBuckets) {
         Instant now = Instant.now();
-        return defineSale(skuId, "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + now.minusSeconds(60)
-                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"passRequired\":false,\"stockBuckets\":" + stockBuckets);
+        return defineSale(
+                skuId,
+                "\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\"" + now.minusSeconds(60)
+                        + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"passRequired\":false,\"stockBuckets\":"
+                        + stockBuckets);
     }
 
     private Reply defineSale(long skuId, String fields) {
@@ -98,7 +108,8 @@ public final class HttpApi {
     /** A pass for the buyer to SKU {@code skuId}, got as a browser gets it (challenge, solution, pass). */
     public String passFor(String userId, long skuId) {
         try {
-            return new SalePassClient(client, URI.create(base)).passFor(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId)));
+            return new SalePassClient(client, URI.create(base))
+                    .passFor(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -131,15 +142,22 @@ public final class HttpApi {
         return send(buyRequest(skuId, userId, quantity).header("Idempotency-Key", idempotencyKey));
     }
 
-    /** A buy whose request carries {@code X-Forwarded-For}, as through proxies (or forged): each value a header line of its own. */
+    /**
+     * A buy whose request carries {@code X-Forwarded-For}, as through proxies (or forged): each value a header line of
+     * its own.
+     */
     public Reply buyForwardedFor(long skuId, String userId, int quantity, String... forwardedFor) {
         return send(forwardedFor(buyRequest(skuId, userId, quantity), forwardedFor));
     }
 
     /** A buy showing {@code token} as it is, whatever it is, with {@code X-Forwarded-For} lines. */
     public Reply buyWithToken(long skuId, String token, String... forwardedFor) {
-        return send(forwardedFor(HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/orders")).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")), forwardedFor));
+        return send(forwardedFor(
+                HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/orders"))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + token)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}")),
+                forwardedFor));
     }
 
     private static HttpRequest.Builder forwardedFor(HttpRequest.Builder request, String... lines) {
@@ -158,10 +176,13 @@ public final class HttpApi {
 
     /** {@code POST /api/v1/orders/{orderId}/payment}, with an Idempotency-Key unless it is null. */
     public Reply pay(String userId, String orderId, String paymentReference, String idempotencyKey) {
-        return send(keyed(HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId + "/payment"))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + tokenFor(userId))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"paymentReference\":\"" + paymentReference + "\"}")), idempotencyKey));
+        return send(keyed(
+                HttpRequest.newBuilder(uri("/api/v1/orders/" + orderId + "/payment"))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + tokenFor(userId))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"paymentReference\":\"" + paymentReference + "\"}")),
+                idempotencyKey));
     }
 
     /** {@code POST /api/v1/orders/{orderId}/cancellation}, with an Idempotency-Key unless it is null. */
@@ -216,7 +237,10 @@ public final class HttpApi {
             HttpResponse<String> response = client.send(sent, HttpResponse.BodyHandlers.ofString());
             ApiContract.served().check(sent.method(), sent.uri().getRawPath(), response.statusCode(),
                     response.headers().firstValue("Content-Type").orElse(""), response.body());
-            return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
+            return new Reply(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body(),
                     response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -9,7 +9,6 @@ import io.seckill.config.DeploymentMode;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
 import io.seckill.config.KafkaAccess;
-import io.seckill.ingress.http.Reply;
 import io.seckill.localinfra.LocalInfrastructure;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.runtime.Concurrently;
@@ -62,7 +61,10 @@ class IdempotencyIT {
 
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.orderId()).isEqualTo(first.orderId());
-        assertThat(fixture.sql().fetchCount(OUTBOX, OUTBOX.AGGREGATEID.eq(Long.toString(sku)).and(OUTBOX.TYPE.eq("OrderRequested"))))
+        assertThat(fixture.sql()
+                        .fetchCount(
+                                OUTBOX,
+                                OUTBOX.AGGREGATEID.eq(Long.toString(sku)).and(OUTBOX.TYPE.eq("OrderRequested"))))
                 .isEqualTo(1);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(fixture.probe.heldBy(sku, "forgotten")).isEqualTo(1);
@@ -95,7 +97,10 @@ class IdempotencyIT {
         HttpApi.Reply early = fixture.http.buy(sku, "early", 1, "early-1");
         assertThat(early.status()).isEqualTo(409);
 
-        assertThat(fixture.http.defineSale(sku, 1, 1, now.minusSeconds(1), now.plusSeconds(7200)).status()).isEqualTo(200);
+        assertThat(fixture.http
+                        .defineSale(sku, 1, 1, now.minusSeconds(1), now.plusSeconds(7200))
+                        .status())
+                .isEqualTo(200);
         HttpApi.Reply retried = fixture.http.buy(sku, "early", 1, "early-1");
         assertThat(retried.status()).isEqualTo(202);
         assertThat(fixture.http.buy(sku, "early", 1, "early-1").body()).isEqualTo(retried.body());
@@ -111,20 +116,43 @@ class IdempotencyIT {
     void anOrderRecordedWhileRedisCannotKeepTheReplyIsStillAnsweredAccepted() throws Exception {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 10, 3);
-        InfraAddresses noBroker = new InfraAddresses(fixture.infra.mysqlUrl(), fixture.infra.mysqlUser(), fixture.infra.mysqlPassword(),
-                fixture.infra.redis(), new KafkaAccess("127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
-        Map<String, String> settings = new HashMap<>(Map.of(DeploymentMode.SETTING, "development", "SECKILL_HTTP_PORT", "0",
-                "SECKILL_ADMIN_PORT", "0", TokenSettings.SECRET, HttpApi.TOKEN_SECRET, TokenSettings.ADMIN_SECRET, HttpApi.ADMIN_TOKEN_SECRET,
-                "SECKILL_KAFKA_MAX_BLOCK_MS", "3000"));
+        InfraAddresses noBroker = new InfraAddresses(
+                fixture.infra.mysqlUrl(),
+                fixture.infra.mysqlUser(),
+                fixture.infra.mysqlPassword(),
+                fixture.infra.redis(),
+                new KafkaAccess(
+                        "127.0.0.1:" + closedPort(), fixture.infra.kafka().security()));
+        Map<String, String> settings = new HashMap<>(Map.of(
+                DeploymentMode.SETTING,
+                "development",
+                "SECKILL_HTTP_PORT",
+                "0",
+                "SECKILL_ADMIN_PORT",
+                "0",
+                TokenSettings.SECRET,
+                HttpApi.TOKEN_SECRET,
+                TokenSettings.ADMIN_SECRET,
+                HttpApi.ADMIN_TOKEN_SECRET,
+                "SECKILL_KAFKA_MAX_BLOCK_MS",
+                "3000"));
         try (ManagedIngress cutOff = ManagedIngress.start(IngressConfig.from(new Env(settings), noBroker));
              Jedis operator = new Jedis(LocalInfrastructure.get().addresses().redis().firstNodeUri())) {
-            CompletableFuture<HttpApi.Reply> answer = CompletableFuture.supplyAsync(() -> cutOff.http().buy(sku, "unkept", 1, "kept-nowhere"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").isPresent());
+            CompletableFuture<HttpApi.Reply> answer =
+                    CompletableFuture.supplyAsync(() -> cutOff.http().buy(sku, "unkept", 1, "kept-nowhere"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> new OutboxLookups()
+                            .orderForKey(fixture.sql(), "unkept", "kept-nowhere")
+                            .isPresent());
             operator.clientPause(5_000, ClientPauseMode.ALL);
 
             HttpApi.Reply reply = answer.get();
             assertThat(reply.status()).as(reply.body()).isEqualTo(202);
-            assertThat(reply.orderId()).isEqualTo(new OutboxLookups().orderForKey(fixture.sql(), "unkept", "kept-nowhere").orElseThrow().orderId());
+            assertThat(reply.orderId())
+                    .isEqualTo(new OutboxLookups()
+                            .orderForKey(fixture.sql(), "unkept", "kept-nowhere")
+                            .orElseThrow()
+                            .orderId());
             operator.clientUnpause();
         }
     }

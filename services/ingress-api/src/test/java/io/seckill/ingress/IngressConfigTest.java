@@ -33,11 +33,22 @@ class IngressConfigTest {
 
     @Test
     void itsTextShowsNoSecret() {
-        IngressConfig config = config(Map.of(SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET, TokenSettings.ISSUER, ISSUER,
-                "SECKILL_MYSQL_PASSWORD", "a-mysql-password"));
+        IngressConfig config = config(Map.of(
+                SECRET,
+                TOKEN_SECRET,
+                TokenSettings.PREVIOUS_SECRET,
+                PREVIOUS_SECRET,
+                TokenSettings.ISSUER,
+                ISSUER,
+                "SECKILL_MYSQL_PASSWORD",
+                "a-mysql-password"));
 
-        assertThat(config.toString()).doesNotContain(TOKEN_SECRET).doesNotContain(PREVIOUS_SECRET).doesNotContain("a-mysql-password")
-                .doesNotContain("a-kafka-password").doesNotContain(ADMIN_SECRET)
+        assertThat(config.toString())
+                .doesNotContain(TOKEN_SECRET)
+                .doesNotContain(PREVIOUS_SECRET)
+                .doesNotContain("a-mysql-password")
+                .doesNotContain("a-kafka-password")
+                .doesNotContain(ADMIN_SECRET)
                 .contains("hmacSecrets=2 (hidden)");
     }
 
@@ -45,26 +56,58 @@ class IngressConfigTest {
     void productionNeedsAnIssuerAndAKeyAndTakesAProviderAlone() {
         assertThatThrownBy(() -> config(Map.of(SECRET, TOKEN_SECRET))).hasMessageContaining(TokenSettings.ISSUER);
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER))).hasMessageContaining(SECRET);
-        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "http://id.shop.example/jwks.json")))
-                .hasMessageContaining(TokenSettings.JWKS_URL).hasMessageContaining("https");
-        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json")))
-                .as("no token secret to derive the pass key from").hasMessageContaining(PassSettings.SECRET);
-        IngressConfig providerOnly = config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json",
-                PassSettings.SECRET, PASS_SECRET));
+        assertThatThrownBy(() -> config(Map.of(
+                        TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "http://id.shop.example/jwks.json")))
+                .hasMessageContaining(TokenSettings.JWKS_URL)
+                .hasMessageContaining("https");
+        assertThatThrownBy(() -> config(Map.of(
+                        TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json")))
+                .as("no token secret to derive the pass key from")
+                .hasMessageContaining(PassSettings.SECRET);
+        IngressConfig providerOnly = config(Map.of(
+                TokenSettings.ISSUER,
+                ISSUER,
+                TokenSettings.JWKS_URL,
+                "https://id.shop.example/jwks.json",
+                PassSettings.SECRET,
+                PASS_SECRET));
         assertThat(providerOnly.auth().tokens().hmacSecrets()).isEmpty();
-        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json",
-                PassSettings.SECRET, PASS_SECRET, TokenSettings.JWKS_REFRESH, "30000")))
-                .as("a lifetime the key cache cannot refresh within").hasMessageContaining(TokenSettings.JWKS_REFRESH).hasMessageContaining("45000");
-        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_TOKEN", "an-old-admin-password")))
-                .hasMessageContaining("SECKILL_ADMIN_TOKEN").hasMessageNotContaining("an-old-admin-password");
+        assertThatThrownBy(() -> config(Map.of(
+                        TokenSettings.ISSUER,
+                        ISSUER,
+                        TokenSettings.JWKS_URL,
+                        "https://id.shop.example/jwks.json",
+                        PassSettings.SECRET,
+                        PASS_SECRET,
+                        TokenSettings.JWKS_REFRESH,
+                        "30000")))
+                .as("a lifetime the key cache cannot refresh within")
+                .hasMessageContaining(TokenSettings.JWKS_REFRESH)
+                .hasMessageContaining("45000");
+        assertThatThrownBy(() -> config(Map.of(
+                        TokenSettings.ISSUER,
+                        ISSUER,
+                        SECRET,
+                        TOKEN_SECRET,
+                        "SECKILL_ADMIN_TOKEN",
+                        "an-old-admin-password")))
+                .hasMessageContaining("SECKILL_ADMIN_TOKEN")
+                .hasMessageNotContaining("an-old-admin-password");
     }
 
     @Test
     void productionRefusesEachPublishedDevelopmentValueByItsNameNeverItsValue() {
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
                 .hasMessageContaining(SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
-        assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, TokenSettings.PREVIOUS_SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
-                .hasMessageContaining(TokenSettings.PREVIOUS_SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(Map.of(
+                        TokenSettings.ISSUER,
+                        ISSUER,
+                        SECRET,
+                        TOKEN_SECRET,
+                        TokenSettings.PREVIOUS_SECRET,
+                        Secrets.DEVELOPMENT_TOKEN_SECRET)))
+                .hasMessageContaining(TokenSettings.PREVIOUS_SECRET)
+                .hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, "too-short")))
                 .hasMessageContaining(SECRET).hasMessageContaining("32 bytes");
         assertThatThrownBy(() -> config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET,
@@ -81,12 +124,22 @@ class IngressConfigTest {
         assertThat(config(production).passes().difficulty()).isEqualTo(PassSettings.DEFAULT_DIFFICULTY);
         assertThatThrownBy(() -> config(with(production, PassSettings.SECRET, Secrets.DEVELOPMENT_TOKEN_SECRET)))
                 .hasMessageContaining(PassSettings.SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_TOKEN_SECRET);
-        assertThatThrownBy(() -> config(with(production, PassSettings.DIFFICULTY, "33"))).hasMessageContaining(PassSettings.DIFFICULTY);
-        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "riddle"))).hasMessageContaining(PassSettings.CHALLENGE);
-        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "captcha"))).hasMessageContaining("SECKILL_CAPTCHA_VERIFY_URL");
-        Map<String, String> captcha = with(with(with(with(production, PassSettings.CHALLENGE, "captcha"),
-                "SECKILL_CAPTCHA_VERIFY_URL", "https://captcha.example/siteverify"), "SECKILL_CAPTCHA_SECRET", "the-captcha-secret"),
-                "SECKILL_CAPTCHA_SITE_KEY", "site-key");
+        assertThatThrownBy(() -> config(with(production, PassSettings.DIFFICULTY, "33")))
+                .hasMessageContaining(PassSettings.DIFFICULTY);
+        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "riddle")))
+                .hasMessageContaining(PassSettings.CHALLENGE);
+        assertThatThrownBy(() -> config(with(production, PassSettings.CHALLENGE, "captcha")))
+                .hasMessageContaining("SECKILL_CAPTCHA_VERIFY_URL");
+        Map<String, String> captcha = with(
+                with(
+                        with(
+                                with(production, PassSettings.CHALLENGE, "captcha"),
+                                "SECKILL_CAPTCHA_VERIFY_URL",
+                                "https://captcha.example/siteverify"),
+                        "SECKILL_CAPTCHA_SECRET",
+                        "the-captcha-secret"),
+                "SECKILL_CAPTCHA_SITE_KEY",
+                "site-key");
         assertThat(config(captcha).toString()).doesNotContain("the-captcha-secret").doesNotContain(TOKEN_SECRET);
         assertThat(config(with(production, PassSettings.SECRET, PASS_SECRET)).toString()).doesNotContain(PASS_SECRET);
     }
@@ -99,8 +152,12 @@ class IngressConfigTest {
 
     @Test
     void theAdminApiListensOnThisHostOnlyUnlessTold() {
-        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET)).adminHost()).isEqualTo("127.0.0.1");
-        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_HOST", "10.0.0.5")).adminHost()).isEqualTo("10.0.0.5");
+        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET))
+                        .adminHost())
+                .isEqualTo("127.0.0.1");
+        assertThat(config(Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET, "SECKILL_ADMIN_HOST", "10.0.0.5"))
+                        .adminHost())
+                .isEqualTo("10.0.0.5");
     }
 
     @Test
@@ -116,7 +173,10 @@ class IngressConfigTest {
         assertThat(development.paymentVerifier().refusal("order", "buyer", 1, 1, "any-reference")).isNull();
     }
 
-    /** Admins' tokens, by a key and an issuer of their own: never a buyers' secret or key set, living an hour unless told. */
+    /**
+     * Admins' tokens, by a key and an issuer of their own: never a buyers' secret or key set, living an hour unless
+     * told.
+     */
     @Test
     void adminsTokensAreCheckedWithKeysOfTheirOwn() {
         Map<String, String> production = Map.of(TokenSettings.ISSUER, ISSUER, SECRET, TOKEN_SECRET);
@@ -125,19 +185,31 @@ class IngressConfigTest {
         assertThat(config(production).toString()).doesNotContain(ADMIN_SECRET);
         assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_SECRET, TOKEN_SECRET)))
                 .hasMessageContaining(TokenSettings.ADMIN_SECRET).hasMessageNotContaining(TOKEN_SECRET);
-        assertThatThrownBy(() -> config(with(with(production, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET), TokenSettings.ADMIN_PREVIOUS_SECRET,
-                PREVIOUS_SECRET))).hasMessageContaining(TokenSettings.ADMIN_PREVIOUS_SECRET);
-        Map<String, String> oneProvider = with(with(production, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json"), TokenSettings.ADMIN_JWKS_URL,
+        assertThatThrownBy(() -> config(with(
+                        with(production, TokenSettings.PREVIOUS_SECRET, PREVIOUS_SECRET),
+                        TokenSettings.ADMIN_PREVIOUS_SECRET,
+                        PREVIOUS_SECRET)))
+                .hasMessageContaining(TokenSettings.ADMIN_PREVIOUS_SECRET);
+        Map<String, String> oneProvider = with(
+                with(production, TokenSettings.JWKS_URL, "https://id.shop.example/jwks.json"),
+                TokenSettings.ADMIN_JWKS_URL,
                 "https://id.shop.example/jwks.json");
         assertThatThrownBy(() -> config(oneProvider)).hasMessageContaining(TokenSettings.ADMIN_JWKS_URL);
-        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_SECRET, Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET)))
-                .hasMessageContaining(TokenSettings.ADMIN_SECRET).hasMessageNotContaining(Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET);
-        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_ISSUER, ""))).hasMessageContaining(TokenSettings.ADMIN_ISSUER);
+        assertThatThrownBy(() ->
+                        config(with(production, TokenSettings.ADMIN_SECRET, Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET)))
+                .hasMessageContaining(TokenSettings.ADMIN_SECRET)
+                .hasMessageNotContaining(Secrets.DEVELOPMENT_ADMIN_TOKEN_SECRET);
+        assertThatThrownBy(() -> config(with(production, TokenSettings.ADMIN_ISSUER, "")))
+                .hasMessageContaining(TokenSettings.ADMIN_ISSUER);
     }
 
-    /** {@code settings} over an admins' issuer, secret and MySQL password of the test's own: each test names what it is about. */
+    /**
+     * {@code settings} over an admins' issuer, secret and MySQL password of the test's own: each test names what it is
+     * about.
+     */
     private static IngressConfig config(Map<String, String> settings) {
-        Map<String, String> withAdmins = new HashMap<>(Map.of(TokenSettings.ADMIN_ISSUER, ADMIN_ISSUER, TokenSettings.ADMIN_SECRET, ADMIN_SECRET));
+        Map<String, String> withAdmins = new HashMap<>(
+                Map.of(TokenSettings.ADMIN_ISSUER, ADMIN_ISSUER, TokenSettings.ADMIN_SECRET, ADMIN_SECRET));
         withAdmins.putAll(settings);
         Env env = new Env(withAdmins).withDefault(KafkaSecurity.PASSWORD, "a-kafka-password")
                 .withDefault(InfraAddresses.ADMIN_MYSQL_PASSWORD, "the-admin-listeners-password");

@@ -61,7 +61,8 @@ final class IngressFixture {
         LocalInfrastructure.get().closeFirstOnStop(managed);
         ingress = managed.ingress();
         http = managed.http();
-        database = Database.connect(LocalInfrastructure.get().ownerAddresses(), "ingress-checks", 4, new SimpleMeterRegistry());
+        database = Database.connect(
+                LocalInfrastructure.get().ownerAddresses(), "ingress-checks", 4, new SimpleMeterRegistry());
         // As the default user: tests stage and read what the ingress's own user may not.
         redis = RedisConnections.open(LocalInfrastructure.get().addresses().redis(), 8);
         saleStore = new SaleStore(new LuaRunner(redis));

@@ -28,7 +28,10 @@ class MalformedHttpIT {
 
     @Test
     void overlongHeaders() throws IOException {
-        assertProblem(send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n"), 431, "HEADERS_TOO_LARGE");
+        assertProblem(
+                send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n"),
+                431,
+                "HEADERS_TOO_LARGE");
     }
 
     private String send(String request) throws IOException {

@@ -3,7 +3,6 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seckill.ingress.http.Reply;
 import io.seckill.schemas.api.ErrorCode;
 import java.net.http.HttpRequest;
 import java.util.Arrays;
@@ -15,24 +14,36 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** /openapi.json matches the real routes and codes; the management port's /ready and /metrics answer, the buyers' port keeps them to itself. */
+/**
+ * /openapi.json matches the real routes and codes; the management port's /ready and /metrics answer, the buyers' port
+ * keeps them to itself.
+ */
 class OperationsIT {
 
     /** A path item's operations; its other fields (servers, parameters, summary) are not routes. */
-    private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
+    private static final Set<String> HTTP_METHODS =
+            Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
+
     private final IngressFixture fixture = IngressFixture.get();
 
     /** The admin listener serves the whole document: every route of both listeners, every code. */
     @Test
     void theOpenApiDocumentDescribesExactlyTheRealRoutesAndEveryErrorCode() {
-        JsonNode openApi = fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/openapi.json")).GET()).json();
+        JsonNode openApi = fixture.http
+                .send(HttpRequest.newBuilder(fixture.http.adminUri("/openapi.json"))
+                        .GET())
+                .json();
         Set<String> documented = operations(openApi);
         Set<String> codesInResponses = new HashSet<>();
         openApi.path("paths").forEach(path -> path.forEach(operation -> operation.path("responses").forEach(response ->
                 response.path("x-error-codes").forEach(code -> codesInResponses.add(code.asText())))));
         openApi.path("x-error-codes-any-path").forEach(code -> codesInResponses.add(code.asText()));
         Set<String> enumerated = new HashSet<>();
-        openApi.path("components").path("schemas").path("ErrorCode").path("enum").forEach(code -> enumerated.add(code.asText()));
+        openApi.path("components")
+                .path("schemas")
+                .path("ErrorCode")
+                .path("enum")
+                .forEach(code -> enumerated.add(code.asText()));
         Set<String> allCodes = new HashSet<>(Arrays.stream(ErrorCode.values()).map(Enum::name).toList());
 
         assertThat(documented).isEqualTo(new TreeSet<>(fixture.ingress.routes()));
@@ -49,7 +60,10 @@ class OperationsIT {
         Set<String> buyersRoutes = operations(whole);
         buyersRoutes.removeIf(route -> route.contains(" /admin/"));
         assertThat(operations(buyers.json())).isNotEmpty().isEqualTo(buyersRoutes);
-        assertThat(buyers.body()).doesNotContain("/admin/").doesNotContain("adminToken").doesNotContain("SaleDefinition")
+        assertThat(buyers.body())
+                .doesNotContain("/admin/")
+                .doesNotContain("adminToken")
+                .doesNotContain("SaleDefinition")
                 .doesNotContain("StockAdjustment");
         assertThat(buyers.json().path("components").path("schemas").path("ErrorCode").path("enum")).isNotEmpty();
     }
@@ -57,7 +71,9 @@ class OperationsIT {
     /** "METHOD /path" of every operation a document describes. */
     private static Set<String> operations(JsonNode openApi) {
         Set<String> documented = new TreeSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = openApi.path("paths").properties().iterator(); paths.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths =
+                        openApi.path("paths").properties().iterator();
+                paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
             path.getValue().properties().forEach(operation -> {
                 if (HTTP_METHODS.contains(operation.getKey())) {
@@ -91,8 +107,12 @@ class OperationsIT {
 
         String metrics = fixture.managed.managementHttp().get("/metrics").body();
         assertThat(metrics)
-                .contains("seckill_http_requests_total{outcome=\"SOLD_OUT\",route=\"/api/v1/skus/{skuId}/orders\",service=\"ingress-api\"}")
-                .contains("seckill_http_requests_total{outcome=\"ACCEPTED\",route=\"/api/v1/skus/{skuId}/orders\",service=\"ingress-api\"}")
+                .contains(
+                        "seckill_http_requests_total{outcome=\"SOLD_OUT\","
+                                + "route=\"/api/v1/skus/{skuId}/orders\",service=\"ingress-api\"}")
+                .contains(
+                        "seckill_http_requests_total{outcome=\"ACCEPTED\","
+                                + "route=\"/api/v1/skus/{skuId}/orders\",service=\"ingress-api\"}")
                 .contains("seckill_reserve_script_seconds_bucket")
                 .contains("seckill_sold_out_fast_path_total")
                 .contains("seckill_rate_limited_total")

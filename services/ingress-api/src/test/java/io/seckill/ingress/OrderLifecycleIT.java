@@ -5,7 +5,6 @@ import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
 import static io.seckill.schemas.db.Tables.SKU;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.OrderStatusStore;
@@ -61,7 +60,14 @@ class OrderLifecycleIT {
         HttpApi.Reply view = fixture.http.order("payer", order);
         assertThat(view.json().path("status").asText()).isEqualTo("PAID");
         assertThat(view.json().path("paymentReference").asText()).isEqualTo("psp-42");
-        assertThat(fixture.http.orders("payer", sku).json().path("orders").get(0).path("status").asText()).isEqualTo("PAID");
+        assertThat(fixture.http
+                        .orders("payer", sku)
+                        .json()
+                        .path("orders")
+                        .get(0)
+                        .path("status")
+                        .asText())
+                .isEqualTo("PAID");
         assertThat(lifecycleEventOf(order)).isInstanceOf(OrderPaid.class);
     }
 
@@ -81,15 +87,23 @@ class OrderLifecycleIT {
         assertThat(again.status()).isEqualTo(200);
         assertThat(payAfterCancel.status()).isEqualTo(409);
         assertThat(payAfterCancel.code()).isEqualTo("ORDER_CANCELLED");
-        assertThat(fixture.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku))).as("the ingress writes no stock").isEqualTo(stockBefore);
-        assertThat(lifecycleEventOf(order)).isInstanceOf(OrderCancelled.class).matches(OrderLifecycleEvent::returnsStock);
+        assertThat(fixture.sql().fetchValue(SKU.STOCK, SKU.ID.eq(sku)))
+                .as("the ingress writes no stock")
+                .isEqualTo(stockBefore);
+        assertThat(lifecycleEventOf(order))
+                .isInstanceOf(OrderCancelled.class)
+                .matches(OrderLifecycleEvent::returnsStock);
     }
 
     @Test
     void aPaymentAfterTheDeadlineIsRefusedAsExpired() {
         long sku = IngressFixture.newSkuId();
         String order = confirmedOrder(sku, "late-payer");
-        fixture.sql().update(ORDERS).set(ORDERS.PAY_BY, Instant.now().minusSeconds(1)).where(ORDERS.ORDER_ID.eq(order)).execute();
+        fixture.sql()
+                .update(ORDERS)
+                .set(ORDERS.PAY_BY, Instant.now().minusSeconds(1))
+                .where(ORDERS.ORDER_ID.eq(order))
+                .execute();
 
         HttpApi.Reply late = fixture.http.pay("late-payer", order, "psp-1", null);
 
@@ -148,13 +162,18 @@ class OrderLifecycleIT {
         }
         String orderId = fixture.http.buy(sku, buyer, 1).orderId();
         OrderRequested requested = OrderRequested.of(orderId, sku, buyer, 1, Instant.now());
-        orders.insert(fixture.sql(), List.of(requested), List.of(OrderResult.confirmed(requested, Instant.now())), Duration.ofMinutes(15));
+        orders.insert(
+                fixture.sql(),
+                List.of(requested),
+                List.of(OrderResult.confirmed(requested, Instant.now())),
+                Duration.ofMinutes(15));
         statuses.putAll(List.of(new OrderView(new OrderFacts(orderId, sku, buyer, 1), OrderStatus.CONFIRMED, null)));
         return orderId;
     }
 
     /**
-     * The ending's event as the ingress leaves it: written with the ending in MySQL, due at once, for the reconciler's relay
+     * The ending's event as the ingress leaves it: written with the ending in MySQL, due at once, for the reconciler's
+     * relay
      * to publish (the ingress may not write the lifecycle topic); never on the topic from here.
      */
     private OrderLifecycleEvent lifecycleEventOf(String orderId) {

@@ -3,7 +3,6 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.ingress.http.Reply;
 import io.seckill.mysqlstate.OutboxLookups;
 import java.time.Duration;
 import java.util.List;
@@ -57,14 +56,18 @@ class OutboxStallIT {
         afterTheQueuedWrites(sku);
         HttpApi.Reply retry = impatient.http().buy(sku, "careful", 1, "pay-once");
 
-        assertThat(first.status()).as("MySQL could not say within the wait: the order's fate is unknown, not failed").isEqualTo(202);
+        assertThat(first.status())
+                .as("MySQL could not say within the wait: the order's fate is unknown, not failed")
+                .isEqualTo(202);
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.orderId()).as("the key's one order").isEqualTo(first.orderId());
         // The key's one order: recorded, or fenced off before it was (then rejected, its unit back).
         List<OutboxLookups.Entry> recorded = recorded(sku, "careful");
         assertThat(recorded).extracting(entry -> entry.order().orderId()).isSubsetOf(retry.orderId());
         assertThat(OUTBOX.find(fixture.sql(), retry.orderId())).isPresent();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, "careful")).isEqualTo(recorded.size()));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(fixture.probe.heldBy(sku, "careful")).isEqualTo(recorded.size()));
     }
 
     private HttpApi.Reply whileOutboxLocked(Supplier<HttpApi.Reply> request) {
@@ -97,11 +100,15 @@ class OutboxStallIT {
         assertThat(answer.status()).isEqualTo(202);
         OutboxLookups.Entry row = OUTBOX.find(fixture.sql(), answer.orderId()).orElseThrow();
         long held = row.state() == OutboxLookups.RowState.VOIDED ? 0 : 1;
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fixture.probe.heldBy(sku, buyer)).isEqualTo(held));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(fixture.probe.heldBy(sku, buyer)).isEqualTo(held));
     }
 
     /** The buyer's rows that are orders (not fences). */
     private List<OutboxLookups.Entry> recorded(long sku, String buyer) {
-        return OUTBOX.ofBuyer(fixture.sql(), buyer, sku, 10).stream().filter(entry -> entry.state() != OutboxLookups.RowState.VOIDED).toList();
+        return OUTBOX.ofBuyer(fixture.sql(), buyer, sku, 10).stream()
+                .filter(entry -> entry.state() != OutboxLookups.RowState.VOIDED)
+                .toList();
     }
 }

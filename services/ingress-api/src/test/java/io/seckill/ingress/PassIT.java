@@ -29,7 +29,9 @@ class PassIT {
 
     private long passSale(Instant startsAt) {
         long sku = IngressFixture.newSkuId();
-        assertThat(http.defineSale(sku, 10, 2, startsAt, startsAt.plus(Duration.ofHours(1)), true).status()).isEqualTo(201);
+        assertThat(http.defineSale(sku, 10, 2, startsAt, startsAt.plus(Duration.ofHours(1)), true)
+                        .status())
+                .isEqualTo(201);
         return sku;
     }
 
@@ -46,7 +48,8 @@ class PassIT {
         String alicesPass = http.passFor("alice", sku);
         HttpApi.Reply bob = http.buyWithPass(sku, "bob", 1, alicesPass);
         HttpApi.Reply otherSale = http.buyWithPass(sku, "alice", 1, http.passFor("alice", otherSku));
-        HttpApi.Reply altered = http.buyWithPass(sku, "alice", 1, alicesPass.substring(0, alicesPass.length() - 2) + "xx");
+        HttpApi.Reply altered =
+                http.buyWithPass(sku, "alice", 1, alicesPass.substring(0, alicesPass.length() - 2) + "xx");
         HttpApi.Reply garbage = http.buyWithPass(sku, "alice", 1, "not-a-pass");
         for (HttpApi.Reply refused : new HttpApi.Reply[] {bob, otherSale, altered, garbage}) {
             assertThat(refused.status()).isEqualTo(403);
@@ -65,9 +68,11 @@ class PassIT {
         long sku = IngressFixture.newSkuId();
         Instant now = Instant.now();
         HttpApi.Reply defined = http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/skus/" + sku))
-                .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"silent\",\"stock\":5,\"perUserLimit\":1,\"startsAt\":\""
-                        + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}")));
+                .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"name\":\"silent\",\"stock\":5,\"perUserLimit\":1,\"startsAt\":\"" + now.minusSeconds(60)
+                                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}")));
         assertThat(defined.status()).isEqualTo(201);
         assertThat(defined.json().path("passRequired").asBoolean()).isTrue();
 
@@ -99,7 +104,8 @@ class PassIT {
         String lowered = puzzle.replace("." + PassSettings.DEFAULT_DIFFICULTY + ".", ".0.");
 
         assertRefused(http.pass("dave", sku, answer(puzzle, wrong)), 403, "CHALLENGE_FAILED", "does not solve");
-        assertRefused(http.pass("erin", sku, answer(puzzle, solution)), 403, "CHALLENGE_FAILED", "not issued to this buyer");
+        assertRefused(
+                http.pass("erin", sku, answer(puzzle, solution)), 403, "CHALLENGE_FAILED", "not issued to this buyer");
         assertRefused(http.pass("dave", otherSku, answer(puzzle, solution)), 403, "CHALLENGE_FAILED", "for SKU " + sku);
         assertRefused(http.pass("dave", sku, answer(lowered, "0")), 403, "CHALLENGE_FAILED", "altered");
 
@@ -117,7 +123,8 @@ class PassIT {
         HttpApi.Reply early = http.challenge("frank", farOff);
         assertRefused(early, 409, "PASS_WINDOW_NOT_OPEN", "given out from");
         // The window is five minutes by default: passes from 55 minutes from now.
-        assertThat(Instant.parse(early.json().path("passesFrom").asText())).isBetween(now.plus(Duration.ofMinutes(54)), now.plus(Duration.ofMinutes(56)));
+        assertThat(Instant.parse(early.json().path("passesFrom").asText()))
+                .isBetween(now.plus(Duration.ofMinutes(54)), now.plus(Duration.ofMinutes(56)));
 
         Instant startsAt = now.plus(Duration.ofMinutes(2));
         long soon = passSale(startsAt);
@@ -126,7 +133,9 @@ class PassIT {
         assertThat(beforeTheStart.code()).as("a good pass does not open the sale early").isEqualTo("SALE_NOT_STARTED");
 
         long ended = IngressFixture.newSkuId();
-        assertThat(http.defineSale(ended, 5, 1, now.minus(Duration.ofHours(2)), now.minusSeconds(60), true).status()).isEqualTo(201);
+        assertThat(http.defineSale(ended, 5, 1, now.minus(Duration.ofHours(2)), now.minusSeconds(60), true)
+                        .status())
+                .isEqualTo(201);
         assertRefused(http.challenge("frank", ended), 409, "SALE_ENDED", "has ended");
         assertRefused(http.challenge("frank", IngressFixture.newSkuId()), 404, "SKU_NOT_FOUND", "no sale");
     }
@@ -138,18 +147,27 @@ class PassIT {
         // The siteverify protocol: form fields secret and response; a token is good once.
         provider.createContext("/siteverify", exchange -> {
             String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            boolean success = form.contains("secret=the-shops-captcha-secret") && form.contains("response=solved-by-a-human") && used.add(form);
-            byte[] body = ("{\"success\":" + success + (success ? "" : ",\"error-codes\":[\"invalid-input-response\"]") + "}").getBytes(StandardCharsets.UTF_8);
+            boolean success = form.contains("secret=the-shops-captcha-secret")
+                    && form.contains("response=solved-by-a-human")
+                    && used.add(form);
+            byte[] body = ("{\"success\":" + success + (success ? "" : ",\"error-codes\":[\"invalid-input-response\"]")
+                            + "}")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
         });
         provider.start();
-        IngressConfig captcha = IngressConfig.from(fixture.env.withDefault(PassSettings.CHALLENGE, "captcha")
-                .withDefault("SECKILL_CAPTCHA_VERIFY_URL", "http://127.0.0.1:" + provider.getAddress().getPort() + "/siteverify")
-                .withDefault("SECKILL_CAPTCHA_SECRET", "the-shops-captcha-secret")
-                .withDefault("SECKILL_CAPTCHA_SITE_KEY", "the-shops-site-key"), fixture.infra);
+        IngressConfig captcha = IngressConfig.from(
+                fixture.env
+                        .withDefault(PassSettings.CHALLENGE, "captcha")
+                        .withDefault(
+                                "SECKILL_CAPTCHA_VERIFY_URL",
+                                "http://127.0.0.1:" + provider.getAddress().getPort() + "/siteverify")
+                        .withDefault("SECKILL_CAPTCHA_SECRET", "the-shops-captcha-secret")
+                        .withDefault("SECKILL_CAPTCHA_SITE_KEY", "the-shops-site-key"),
+                fixture.infra);
         long sku = passSale(Instant.now().minusSeconds(60));
         try (ManagedIngress ingress = ManagedIngress.start(captcha)) {
             HttpApi api = ingress.http();
@@ -158,14 +176,26 @@ class PassIT {
             assertThat(challenge.json().path("type").asText()).isEqualTo("captcha");
             assertThat(challenge.json().path("siteKey").asText()).isEqualTo("the-shops-site-key");
 
-            assertRefused(api.pass("gina", sku, "{\"captchaResponse\":\"a-bot-guessed\"}"), 403, "CHALLENGE_FAILED", "not solved");
+            assertRefused(
+                    api.pass("gina", sku, "{\"captchaResponse\":\"a-bot-guessed\"}"),
+                    403,
+                    "CHALLENGE_FAILED",
+                    "not solved");
             HttpApi.Reply pass = api.pass("gina", sku, "{\"captchaResponse\":\"solved-by-a-human\"}");
             assertThat(pass.status()).isEqualTo(201);
             assertThat(api.buyWithPass(sku, "gina", 1, pass.json().path("pass").asText()).status()).isEqualTo(202);
-            assertRefused(api.pass("gina", sku, "{\"captchaResponse\":\"solved-by-a-human\"}"), 403, "CHALLENGE_FAILED", "used before");
+            assertRefused(
+                    api.pass("gina", sku, "{\"captchaResponse\":\"solved-by-a-human\"}"),
+                    403,
+                    "CHALLENGE_FAILED",
+                    "used before");
 
             provider.stop(0);
-            assertRefused(api.pass("gina", sku, "{\"captchaResponse\":\"solved-by-a-human\"}"), 503, "SERVICE_UNAVAILABLE", "captcha provider");
+            assertRefused(
+                    api.pass("gina", sku, "{\"captchaResponse\":\"solved-by-a-human\"}"),
+                    503,
+                    "SERVICE_UNAVAILABLE",
+                    "captcha provider");
         } finally {
             provider.stop(0);
         }

@@ -2,8 +2,8 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.runtime.Concurrently;
 import io.seckill.ingress.http.TrustedProxies;
+import io.seckill.runtime.Concurrently;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +51,9 @@ class RateLimitIT {
 
     @Test
     void aForgedForwardedForFromAPeerThatIsNoTrustedProxyDoesNotMoveTheAddressLimit() throws Exception {
-        Burst burst = burst(withinOneWindow(0, LIMIT), (http, sku, n) -> http.buyForwardedFor(sku, "forger-" + n, 1, "203.0.113." + n));
+        Burst burst = burst(
+                withinOneWindow(0, LIMIT),
+                (http, sku, n) -> http.buyForwardedFor(sku, "forger-" + n, 1, "203.0.113." + n));
 
         assertThat(burst.refused()).as("one address, whatever it claims").isEqualTo(EXTRA);
         assertThat(fixture.saleStore.state(burst.sku()).stock()).isEqualTo(100 - LIMIT);
@@ -64,7 +66,9 @@ class RateLimitIT {
                 ? http.buyForwardedFor(sku, "neighbour", 1, "198.51.100.8")
                 : http.buyForwardedFor(sku, "behind-" + n, 1, "203.0.113." + n + ", 198.51.100.7"));
 
-        assertThat(burst.refused()).as("the client's own entries left of the proxy's count for nothing").isEqualTo(EXTRA);
+        assertThat(burst.refused())
+                .as("the client's own entries left of the proxy's count for nothing")
+                .isEqualTo(EXTRA);
         assertThat(burst.after().status()).as("another client behind the proxy has a limit of its own").isEqualTo(202);
     }
 
@@ -80,15 +84,18 @@ class RateLimitIT {
     /** An IPv6 subscriber holds a /64 and may use any address in it: the limit counts the /64. */
     @Test
     void anIpv6ClientIsCountedByItsSlash64() throws Exception {
-        Burst burst = burst(behindLoopbackProxy(withinOneWindow(0, LIMIT)),
-                (http, sku, n) -> http.buyForwardedFor(sku, "v6-" + n, 1, n == 0 ? "2001:db8:1:3::1" : "2001:db8:1:2:" + n + "::" + n));
+        Burst burst = burst(
+                behindLoopbackProxy(withinOneWindow(0, LIMIT)),
+                (http, sku, n) -> http.buyForwardedFor(
+                        sku, "v6-" + n, 1, n == 0 ? "2001:db8:1:3::1" : "2001:db8:1:2:" + n + "::" + n));
 
         assertThat(burst.refused()).as("every address of one /64").isEqualTo(EXTRA);
         assertThat(burst.after().status()).as("the next /64 has a limit of its own").isEqualTo(202);
     }
 
     /**
-     * Past its budget of refused tokens, an address has its tokens refused unread (429) for the window, valid or not, but
+     * Past its budget of refused tokens, an address has its tokens refused unread (429) for the window, valid or not,
+     * but
      * for one verified before (answered from memory, it costs nothing to read), while buyers elsewhere buy: a flood of
      * forged tokens costs no signature check, no Redis call and no memory.
      */
@@ -111,24 +118,34 @@ class RateLimitIT {
                     assertThat(reply.code()).isEqualTo("TOKEN_INVALID"));
             assertThat(forged.stream().filter(reply -> reply.status() == 429)).hasSize(EXTRA).allSatisfy(reply ->
                     assertThat(Integer.parseInt(reply.retryAfter())).isPositive());
-            assertThat(http.buyWithToken(sku, valid, "203.0.113.66").status()).as("the flooding address, even with a valid token").isEqualTo(429);
-            assertThat(http.buyWithToken(sku, verifiedBefore, "203.0.113.66").code()).as("a token verified before is answered from memory, not refused unread")
+            assertThat(http.buyWithToken(sku, valid, "203.0.113.66").status())
+                    .as("the flooding address, even with a valid token")
+                    .isEqualTo(429);
+            assertThat(http.buyWithToken(sku, verifiedBefore, "203.0.113.66").code())
+                    .as("a token verified before is answered from memory, not refused unread")
                     .isEqualTo("PURCHASE_LIMIT_REACHED");
-            assertThat(http.buyWithToken(sku, HttpApi.tokenFor("elsewhere"), "198.51.100.9").status()).as("a buyer elsewhere").isEqualTo(202);
+            assertThat(http.buyWithToken(sku, HttpApi.tokenFor("elsewhere"), "198.51.100.9")
+                            .status())
+                    .as("a buyer elsewhere")
+                    .isEqualTo(202);
             assertThat(fixture.probe.heldBy(sku, "flooder")).isZero();
         }
     }
 
     /**
-     * Status, list, payment and cancellation share a limit of their own (polling is not buying): the excess of a burst of
+     * Status, list, payment and cancellation share a limit of their own (polling is not buying): the excess of a burst
+     * of
      * polls is refused with Retry-After, the buyer's other order routes too, while buying still counts apart.
      */
     @Test
     void aBuyersOrderRoutesHaveALimitOfTheirOwn() throws Exception {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 100, 5);
-        try (ManagedIngress limited = fixture.start(Map.of("SECKILL_ORDERS_RATE_LIMIT_PER_USER", Integer.toString(LIMIT),
-                "SECKILL_RATE_LIMIT_WINDOW_MS", "600000"))) {
+        try (ManagedIngress limited = fixture.start(Map.of(
+                "SECKILL_ORDERS_RATE_LIMIT_PER_USER",
+                Integer.toString(LIMIT),
+                "SECKILL_RATE_LIMIT_WINDOW_MS",
+                "600000"))) {
             HttpApi http = limited.http();
             String orderId = http.buy(sku, "poller", 1).orderId();
 
@@ -166,7 +183,8 @@ class RateLimitIT {
         AtomicInteger buys = new AtomicInteger();
         try (ManagedIngress ingress = fixture.start(settings)) {
             HttpApi http = ingress.http();
-            List<HttpApi.Reply> replies = Concurrently.run(LIMIT + EXTRA, () -> buy.send(http, sku, buys.incrementAndGet()));
+            List<HttpApi.Reply> replies =
+                    Concurrently.run(LIMIT + EXTRA, () -> buy.send(http, sku, buys.incrementAndGet()));
             return new Burst(sku, replies, buy.send(http, sku, 0));
         }
     }

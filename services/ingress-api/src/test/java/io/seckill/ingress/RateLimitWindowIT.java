@@ -3,7 +3,6 @@ package io.seckill.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.ingress.http.Reply;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,8 @@ class RateLimitWindowIT {
     void aLimitedBuyerIsAdmittedAgainWhenTheWindowHasPassed() {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 100, 100);
-        try (ManagedIngress ingress = fixture.start(Map.of("SECKILL_RATE_LIMIT_PER_USER", "2", "SECKILL_RATE_LIMIT_WINDOW_MS", "1500"))) {
+        try (ManagedIngress ingress =
+                fixture.start(Map.of("SECKILL_RATE_LIMIT_PER_USER", "2", "SECKILL_RATE_LIMIT_WINDOW_MS", "1500"))) {
             HttpApi http = ingress.http();
             assertThat(http.buy(sku, "patient", 1).status()).isEqualTo(202);
             assertThat(http.buy(sku, "patient", 1).status()).isEqualTo(202);

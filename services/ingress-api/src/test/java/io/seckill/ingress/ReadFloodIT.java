@@ -10,8 +10,8 @@ import io.seckill.runtime.Concurrently;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -46,8 +46,9 @@ class ReadFloodIT {
         Queue<Integer> floodAnswers = new ConcurrentLinkedQueue<>();
         AtomicBoolean flooding = new AtomicBoolean(true);
         ExecutorService flood = Executors.newFixedThreadPool(FLOODERS);
-        try (ManagedIngress ingress = fixture.start(Map.of("SECKILL_INGRESS_QUERY_POOL_SIZE", "2", "SECKILL_INGRESS_QUERY_POOL_WAIT_MS", "250"));
-             Connection holder = ownerConnection()) {
+        try (ManagedIngress ingress = fixture.start(
+                        Map.of("SECKILL_INGRESS_QUERY_POOL_SIZE", "2", "SECKILL_INGRESS_QUERY_POOL_WAIT_MS", "250"));
+                Connection holder = ownerConnection()) {
             HttpApi http = ingress.http();
             try (Statement lock = holder.createStatement()) {
                 lock.execute("LOCK TABLES orders WRITE");
@@ -78,10 +79,16 @@ class ReadFloodIT {
                 flooder.get(60, TimeUnit.SECONDS);
             }
             assertThat(buys).extracting(HttpApi.Reply::status).containsOnly(202, 409);
-            List<String> accepted = buys.stream().filter(reply -> reply.status() == 202).map(HttpApi.Reply::orderId).toList();
+            List<String> accepted = buys.stream()
+                    .filter(reply -> reply.status() == 202)
+                    .map(HttpApi.Reply::orderId)
+                    .toList();
             assertThat(accepted).hasSize(STOCK);
-            // Each winner's row was committed in time: none waited for a connection past the outbox wait and was fenced.
-            assertThat(new OutboxLookups().states(fixture.sql(), accepted)).hasSize(STOCK).doesNotContainValue(OutboxLookups.RowState.VOIDED);
+            // Each winner's row was committed in time: none waited for a connection past the outbox wait and was
+            // fenced.
+            assertThat(new OutboxLookups().states(fixture.sql(), accepted))
+                    .hasSize(STOCK)
+                    .doesNotContainValue(OutboxLookups.RowState.VOIDED);
             assertThat(floodAnswers).isNotEmpty().allMatch(status -> status == 200 || status == 503);
             assertThat(floodAnswers).as("the query pool was busy: the flood was refused, not queued").contains(503);
         } finally {

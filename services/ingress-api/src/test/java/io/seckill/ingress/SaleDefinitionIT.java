@@ -2,7 +2,6 @@ package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.ingress.http.Reply;
 import io.seckill.runtime.Concurrently;
 import java.net.http.HttpRequest;
 import java.time.Instant;
@@ -32,7 +31,9 @@ class SaleDefinitionIT {
 
         assertThat(statuses).allSatisfy(status -> assertThat(status).isIn(200, 201, 409));
         Map<String, Long> figures = fixture.http.figureValues(sku);
-        assertThat(figures).containsEntry("redisStock", figures.get("mysqlStock")).containsEntry("pendingReservations", 0L);
+        assertThat(figures)
+                .containsEntry("redisStock", figures.get("mysqlStock"))
+                .containsEntry("pendingReservations", 0L);
         assertThat(fixture.redis.hget("seckill:{sku:" + sku + "}:sale", "version"))
                 .isEqualTo(fixture.sql().fetchValue("SELECT version FROM sku WHERE id = " + sku).toString());
     }
@@ -42,8 +43,9 @@ class SaleDefinitionIT {
         long sku = IngressFixture.newSkuId();
         fixture.http.openSale(sku, 5, 1);
         String trigger = "refuse_sku_" + sku;
-        fixture.sql().execute("CREATE TRIGGER " + trigger + " BEFORE UPDATE ON sku FOR EACH ROW "
-                + "BEGIN IF NEW.id = " + sku + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sku refused by test'; END IF; END");
+        fixture.sql()
+                .execute("CREATE TRIGGER " + trigger + " BEFORE UPDATE ON sku FOR EACH ROW " + "BEGIN IF NEW.id = "
+                        + sku + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sku refused by test'; END IF; END");
         HttpApi.Reply refused;
         try {
             refused = fixture.http.openSale(sku, 50, 1);
@@ -65,13 +67,15 @@ class SaleDefinitionIT {
         assertThat(adjust(sku, "restock-1", 5).status()).isEqualTo(201);
         assertThat(adjust(sku, "restock-1", 5).status()).as("a replay").isEqualTo(200);
         assertThat(adjust(sku, "restock-1", 7).code()).isEqualTo("ADJUSTMENT_ID_REUSED");
-        assertThat(fixture.http.figureValues(sku)).containsAllEntriesOf(Map.of("mysqlStock", 10L, "redisStock", 8L, "pendingReservations", 2L));
+        assertThat(fixture.http.figureValues(sku))
+                .containsAllEntriesOf(Map.of("mysqlStock", 10L, "redisStock", 8L, "pendingReservations", 2L));
 
         assertThat(adjust(sku, "damaged-1", -3).status()).isEqualTo(201);
         HttpApi.Reply tooMany = adjust(sku, "damaged-2", -6);
         assertThat(tooMany.status()).isEqualTo(409);
         assertThat(tooMany.code()).isEqualTo("INSUFFICIENT_STOCK");
-        assertThat(fixture.http.figureValues(sku)).containsAllEntriesOf(Map.of("mysqlStock", 7L, "redisStock", 5L, "pendingReservations", 2L));
+        assertThat(fixture.http.figureValues(sku))
+                .containsAllEntriesOf(Map.of("mysqlStock", 7L, "redisStock", 5L, "pendingReservations", 2L));
         assertThat(adjust(IngressFixture.newSkuId(), "nowhere", 1).code()).isEqualTo("SKU_NOT_FOUND");
     }
 
@@ -89,10 +93,11 @@ class SaleDefinitionIT {
     }
 
     private HttpApi.Reply adjust(long sku, String adjustmentId, int delta) {
-        return fixture.http.send(HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/skus/" + sku + "/stock-adjustments"))
-                .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"adjustmentId\":\"" + adjustmentId + "\",\"delta\":" + delta
-                        + ",\"reason\":\"test\"}")));
+        return fixture.http.send(
+                HttpRequest.newBuilder(fixture.http.adminUri("/admin/v1/skus/" + sku + "/stock-adjustments"))
+                        .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"adjustmentId\":\"" + adjustmentId
+                                + "\",\"delta\":" + delta + ",\"reason\":\"test\"}")));
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class SoldOutFastPathIT {
 
-    private static final Pattern FAST_PATH_HITS = Pattern.compile("(?m)^seckill_sold_out_fast_path_total(?:\\{[^}]*})? (\\S+)$");
+    private static final Pattern FAST_PATH_HITS =
+            Pattern.compile("(?m)^seckill_sold_out_fast_path_total(?:\\{[^}]*})? (\\S+)$");
     private final IngressFixture fixture = IngressFixture.get();
     private final AtomicInteger buyers = new AtomicInteger();
 
@@ -29,10 +30,20 @@ class SoldOutFastPathIT {
         // Two reservations with no order behind them take the stock, so nothing gives it back until we do.
         String[] holds = {UUID.randomUUID().toString(), UUID.randomUUID().toString()};
         for (String hold : holds) {
-            assertThat(fixture.saleStore.reserve(sku, hold, "holder-" + hold, 1, Instant.now().toEpochMilli(), false).reservation()).isEqualTo(Reservation.RESERVED);
+            assertThat(fixture.saleStore
+                            .reserve(
+                                    sku,
+                                    hold,
+                                    "holder-" + hold,
+                                    1,
+                                    Instant.now().toEpochMilli(),
+                                    false)
+                            .reservation())
+                    .isEqualTo(Reservation.RESERVED);
         }
         IngressConfig config = IngressConfig.from(fixture.env, fixture.infra);
-        try (ManagedIngress first = ManagedIngress.start(config); ManagedIngress second = ManagedIngress.start(config)) {
+        try (ManagedIngress first = ManagedIngress.start(config);
+                ManagedIngress second = ManagedIngress.start(config)) {
             HttpApi[] instances = {first.http(), second.http()};
             HttpApi[] managements = {first.managementHttp(), second.managementHttp()};
             for (int n = 0; n < 2; n++) {

@@ -28,11 +28,16 @@ class SolverScriptIT {
 
     @Test
     void theDocumentedBrowserSolverEarnsAPass(@TempDir Path directory) throws Exception {
-        assumeTrue(nodeIsInstalled(), "Node.js is not installed: the documented browser solver is not run (bin/seckill test installs it)");
+        assumeTrue(
+                nodeIsInstalled(),
+                "Node.js is not installed: the documented browser solver is not run (bin/seckill test installs it)");
         Matcher solver = SOLVER.matcher(Files.readString(API_DOCS));
         assertThat(solver.find()).as("docs/api.md gives the solver").isTrue();
         Path script = directory.resolve("solver.js");
-        Files.writeString(script, solver.group(1) + "\nprocess.stdout.write(solveChallenge(process.argv[2], Number(process.argv[3])));\n");
+        Files.writeString(
+                script,
+                solver.group(1)
+                        + "\nprocess.stdout.write(solveChallenge(process.argv[2], Number(process.argv[3])));\n");
 
         long sku = IngressFixture.newSkuId();
         fixture.http.defineSale(sku, 5, 1, Instant.now().minusSeconds(60), Instant.now().plusSeconds(3600), true);
@@ -41,7 +46,8 @@ class SolverScriptIT {
             String puzzle = challenge.json().path("challenge").asText();
             String solution = run("node", script.toString(), puzzle, challenge.json().path("difficulty").asText());
 
-            HttpApi.Reply pass = fixture.http.pass(buyer, sku, "{\"challenge\":\"" + puzzle + "\",\"solution\":\"" + solution + "\"}");
+            HttpApi.Reply pass = fixture.http.pass(
+                    buyer, sku, "{\"challenge\":\"" + puzzle + "\",\"solution\":\"" + solution + "\"}");
             assertThat(pass.status()).as(pass.body()).isEqualTo(201);
         }
     }

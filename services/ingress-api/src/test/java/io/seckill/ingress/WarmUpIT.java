@@ -49,23 +49,38 @@ class WarmUpIT {
         Map<TopicPartition, Long> topicEndsBefore = topicEnds();
 
         // On virtual threads, the setting's other value: the fixture's instance runs on platform threads.
-        try (ManagedIngress warmed = fixture.start(Map.of(WarmUpSettings.REQUESTS, "600", "SECKILL_RATE_LIMIT_PER_USER", "5",
-                "SECKILL_RATE_LIMIT_PER_ADDRESS", "50", "SECKILL_INGRESS_VIRTUAL_THREADS", "true"))) {
+        try (ManagedIngress warmed = fixture.start(Map.of(
+                WarmUpSettings.REQUESTS,
+                "600",
+                "SECKILL_RATE_LIMIT_PER_USER",
+                "5",
+                "SECKILL_RATE_LIMIT_PER_ADDRESS",
+                "50",
+                "SECKILL_INGRESS_VIRTUAL_THREADS",
+                "true"))) {
             BuyPathWarmUp.Outcome warmUp = warmed.ingress().warmUp();
 
             assertThat(warmUp.requests()).isEqualTo(600);
-            assertThat(warmUp.answers()).as("refusals that change nothing: sold out, not started").isEqualTo(Map.of(409, 600L));
+            assertThat(warmUp.answers())
+                    .as("refusals that change nothing: sold out, not started")
+                    .isEqualTo(Map.of(409, 600L));
             assertThat(warmUp.skus()).hasSize(2);
             Set<String> left = redisKeys();
             left.removeAll(redisKeysBefore);
             assertThat(left).as("Redis keys the warm-up left").isEmpty();
             assertThat(fixture.sql().fetchCount(SKU, SKU.ID.in(warmUp.skus()))).isZero();
-            assertThat(fixture.sql().fetchCount(OUTBOX)).as("outbox rows: the rehearsed writes were rolled back").isEqualTo(outboxRowsBefore);
+            assertThat(fixture.sql().fetchCount(OUTBOX))
+                    .as("outbox rows: the rehearsed writes were rolled back")
+                    .isEqualTo(outboxRowsBefore);
             assertThat(fixture.sql().fetchCount(ORDERS, ORDERS.SKU_ID.in(warmUp.skus()))).isZero();
             // Sent without waiting for the broker: they arrive within moments of the warm-up's end.
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(warmUpOrders(warmUp.skus()))
-                    .as("one rehearsed order sent down the pipeline every 20 requests").hasSize(600 / 20)
-                    .allSatisfy(record -> assertThat(WarmUpHeaders.marked(record.headers())).as("marked as the warm-up's").isTrue()));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(warmUpOrders(warmUp.skus()))
+                            .as("one rehearsed order sent down the pipeline every 20 requests")
+                            .hasSize(600 / 20)
+                            .allSatisfy(record -> assertThat(WarmUpHeaders.marked(record.headers()))
+                                    .as("marked as the warm-up's")
+                                    .isTrue()));
             assertThat(topicEnds().values().stream().mapToLong(Long::longValue).sum())
                     .as("records on the topics: the rehearsed orders alone")
                     .isEqualTo(topicEndsBefore.values().stream().mapToLong(Long::longValue).sum() + 600 / 20);
@@ -103,11 +118,23 @@ class WarmUpIT {
         try (Admin admin = Admin.create(KafkaClients.admin(fixture.infra.kafka()))) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (Topic<?> topic : List.of(Topic.ORDER_REQUESTS, Topic.DEAD_LETTERS)) {
-                admin.describeTopics(List.of(topic.topicName())).allTopicNames().get().get(topic.topicName()).partitions()
-                        .forEach(partition -> partitions.add(new TopicPartition(topic.topicName(), partition.partition())));
+                admin.describeTopics(List.of(topic.topicName()))
+                        .allTopicNames()
+                        .get()
+                        .get(topic.topicName())
+                        .partitions()
+                        .forEach(partition ->
+                                partitions.add(new TopicPartition(topic.topicName(), partition.partition())));
             }
-            return admin.listOffsets(partitions.stream().collect(Collectors.toMap(partition -> partition, any -> OffsetSpec.latest())))
-                    .all().get().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().offset()));
+            return admin
+                    .listOffsets(partitions.stream()
+                            .collect(Collectors.toMap(partition -> partition, any -> OffsetSpec.latest())))
+                    .all()
+                    .get()
+                    .entrySet()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            Map.Entry::getKey, entry -> entry.getValue().offset()));
         }
     }
 

@@ -7,10 +7,10 @@ import io.seckill.ingress.HttpApi.Reply;
 import io.seckill.ingress.watch.WatchedInstances;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,8 @@ class WatchIT {
         try (ServerSocket closed = new ServerSocket(0)) {
             gonePort = closed.getLocalPort();
         }
-        String instances = "peer=http://127.0.0.1:" + fixture.managed.management().port() + ", gone=http://127.0.0.1:" + gonePort;
+        String instances =
+                "peer=http://127.0.0.1:" + fixture.managed.management().port() + ", gone=http://127.0.0.1:" + gonePort;
         try (ManagedIngress watching = fixture.start(Map.of(WatchedInstances.SETTING, instances))) {
             HttpApi http = watching.http();
             long sku = IngressFixture.newSkuId();
@@ -40,7 +41,9 @@ class WatchIT {
                 assertThat(http.buy(sku, buyer + sku, 1).status()).isEqualTo(202);
             }
 
-            Reply watch = http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/watch")).header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN).GET());
+            Reply watch = http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/watch"))
+                    .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
+                    .GET());
             assertThat(watch.status()).isEqualTo(200);
             JsonNode sale = sale(watch.json(), sku);
             // No sink runs here: the orders are accepted and wait undecided in the outbox.
@@ -51,9 +54,14 @@ class WatchIT {
             assertThat(sale.path("decidedOrders").asLong()).isZero();
             assertThat(sale.path("drift").asLong()).isZero();
             assertThat(watch.json().path("relay").path("backlog").asLong()).isGreaterThanOrEqualTo(3);
-            assertThat(watch.json().path("buyAnswers").path("ACCEPTED").asLong()).as("this instance's buys").isEqualTo(3);
+            assertThat(watch.json().path("buyAnswers").path("ACCEPTED").asLong())
+                    .as("this instance's buys")
+                    .isEqualTo(3);
             List<String> seen = new ArrayList<>();
-            watch.json().path("instances").forEach(instance -> seen.add(instance.path("name").asText() + " " + instance.path("state").asText()));
+            watch.json()
+                    .path("instances")
+                    .forEach(instance -> seen.add(instance.path("name").asText() + " "
+                            + instance.path("state").asText()));
             assertThat(seen).containsExactly("ingress-api (this instance) READY", "peer READY", "gone UNREACHABLE");
             assertThat(watch.json().path("consumerGroups").path("error").isNull()).isTrue();
         }
@@ -64,7 +72,11 @@ class WatchIT {
         HttpApi http = fixture.http;
         assertThat(http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/watch")).GET()).status()).isEqualTo(401);
         assertThat(http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/watch"))
-                .header("Authorization", "Bearer " + HttpApi.tokenFor("a-buyer")).GET()).status()).as("a buyer's token").isEqualTo(401);
+                                .header("Authorization", "Bearer " + HttpApi.tokenFor("a-buyer"))
+                                .GET())
+                        .status())
+                .as("a buyer's token")
+                .isEqualTo(401);
     }
 
     @Test
@@ -77,20 +89,32 @@ class WatchIT {
         Reply reference = http.send(HttpRequest.newBuilder(http.adminUri("/api-docs/")).GET());
         assertThat(reference.status()).isEqualTo(200);
         assertThat(reference.body()).contains("/webjars/swagger-ui/5.35.0/swagger-ui-bundle.js");
-        for (String asset : List.of("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/webjars/swagger-ui/5.35.0/swagger-ui-bundle.js",
-                "/watch/watch.js", "/api-docs/reference.js")) {
+        for (String asset : List.of(
+                "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js",
+                "/webjars/swagger-ui/5.35.0/swagger-ui-bundle.js",
+                "/watch/watch.js",
+                "/api-docs/reference.js")) {
             assertThat(http.send(HttpRequest.newBuilder(http.adminUri(asset)).GET()).status()).as(asset).isEqualTo(200);
         }
         assertThat(http.get("/watch/").status()).isEqualTo(404);
         assertThat(http.get("/api-docs/").status()).isEqualTo(404);
     }
 
-    /** Pages, assets, the document and the API's answers alike, a refusal included; nothing but the public libraries cached. */
+    /**
+     * Pages, assets, the document and the API's answers alike, a refusal included; nothing but the public libraries
+     * cached.
+     */
     @Test
     void everyAdminAnswerForbidsFramingSniffingCachingAndForeignScripts() throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        for (String path : List.of("/watch/", "/watch/watch.js", "/api-docs/", "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/openapi.json",
-                "/admin/v1/watch", "/admin/v1/audit")) {
+        for (String path : List.of(
+                "/watch/",
+                "/watch/watch.js",
+                "/api-docs/",
+                "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js",
+                "/openapi.json",
+                "/admin/v1/watch",
+                "/admin/v1/audit")) {
             for (boolean authorized : List.of(true, false)) {
                 HttpRequest.Builder request = HttpRequest.newBuilder(fixture.http.adminUri(path)).GET();
                 if (authorized) {
@@ -98,12 +122,16 @@ class WatchIT {
                 }
                 HttpHeaders headers = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).headers();
                 String what = path + (authorized ? "" : " without a token");
-                assertThat(headers.firstValue("Content-Security-Policy")).as(what).hasValueSatisfying(policy ->
-                        assertThat(policy).contains("default-src 'self'", "frame-ancestors 'none'", "object-src 'none'"));
+                assertThat(headers.firstValue("Content-Security-Policy"))
+                        .as(what)
+                        .hasValueSatisfying(policy -> assertThat(policy)
+                                .contains("default-src 'self'", "frame-ancestors 'none'", "object-src 'none'"));
                 assertThat(headers.firstValue("X-Frame-Options")).as(what).contains("DENY");
                 assertThat(headers.firstValue("X-Content-Type-Options")).as(what).contains("nosniff");
                 if (!path.startsWith("/webjars/")) {
-                    assertThat(headers.firstValue("Cache-Control")).as(what + ": public versioned libraries alone are cached").contains("no-store");
+                    assertThat(headers.firstValue("Cache-Control"))
+                            .as(what + ": public versioned libraries alone are cached")
+                            .contains("no-store");
                 }
             }
         }

@@ -60,8 +60,13 @@ public final class Reconciler implements AutoCloseable {
     private final OpenedResources opened;
     private final ScheduledJobs jobs;
 
-    private Reconciler(Database database, UnifiedJedis redis, KafkaProducer<String, byte[]> producer, Admin admin, Admin repairAdmin,
-                       OpenedResources opened) {
+    private Reconciler(
+            Database database,
+            UnifiedJedis redis,
+            KafkaProducer<String, byte[]> producer,
+            Admin admin,
+            Admin repairAdmin,
+            OpenedResources opened) {
         this.database = database;
         this.redis = redis;
         this.producer = producer;
@@ -77,15 +82,18 @@ public final class Reconciler implements AutoCloseable {
         KafkaClients.ensureTopics(kafka, config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
-            Database database = opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
+            Database database =
+                    opened.add(Database.connect(config.infra(), "reconciler", config.poolSize(), host.meters()));
             UnifiedJedis redis = opened.add(RedisConnections.open(config.infra().redis(), config.redisPoolSize()));
             EvictionPolicy.check(redis);
             RedisRelease.check(redis, config.mode());
-            KafkaProducer<String, byte[]> producer = opened.add(new KafkaProducer<>(KafkaClients.producer(kafka, "reconciler-producer")),
+            KafkaProducer<String, byte[]> producer = opened.add(
+                    new KafkaProducer<>(KafkaClients.producer(kafka, "reconciler-producer")),
                     p -> p.close(KAFKA_CLOSE));
             opened.add(new KafkaClientMetrics(producer)).bindTo(host.meters());
             Admin admin = opened.add(Admin.create(KafkaClients.admin(kafka)), a -> a.close(KAFKA_CLOSE));
-            Admin repairAdmin = opened.add(Admin.create(KafkaClients.admin(config.repairKafka())), a -> a.close(KAFKA_CLOSE));
+            Admin repairAdmin =
+                    opened.add(Admin.create(KafkaClients.admin(config.repairKafka())), a -> a.close(KAFKA_CLOSE));
             Reconciler reconciler = new Reconciler(database, redis, producer, admin, repairAdmin, opened);
             reconciler.startParts(config, host);
             LOG.info("reconciler started: {} jobs, relay grace {}, drift check every {}", reconciler.jobs.size(),
@@ -121,9 +129,16 @@ public final class Reconciler implements AutoCloseable {
         }
     }
 
-    /** Feeds {@code topic}'s records to {@code handler} in a consumer loop of the reconciler's group for {@code part}. */
-    private <V> void consume(String part, Topic<V> topic, ConsumerLoop.BatchHandler<V> handler, ReconcilerParts parts,
-                             ReconcilerConfig config, ServiceHost host) {
+    /**
+     * Feeds {@code topic}'s records to {@code handler} in a consumer loop of the reconciler's group for {@code part}.
+     */
+    private <V> void consume(
+            String part,
+            Topic<V> topic,
+            ConsumerLoop.BatchHandler<V> handler,
+            ReconcilerParts parts,
+            ReconcilerConfig config,
+            ServiceHost host) {
         opened.add(ConsumerLoop.start("reconciler-" + part, consumer(config.infra().kafka(), part), topic,
                 parts.deadLetters(), handler, host));
     }

@@ -24,7 +24,11 @@ public record ReconcilerConfig(InfraAddresses infra, RelaySettings relay, Repair
                                KafkaAccess repairKafka) {
 
     public static ReconcilerConfig from(Env env, InfraAddresses infra) {
-        return new ReconcilerConfig(infra, RelaySettings.from(env), RepairSettings.from(env), LifecycleSettings.from(env),
+        return new ReconcilerConfig(
+                infra,
+                RelaySettings.from(env),
+                RepairSettings.from(env),
+                LifecycleSettings.from(env),
                 env.millis("SECKILL_FIGURES_INTERVAL_MS", Duration.ofSeconds(5)),
                 env.integer("SECKILL_RECONCILER_POOL_SIZE", 8),
                 env.integer("SECKILL_REDIS_POOL_SIZE", 16),

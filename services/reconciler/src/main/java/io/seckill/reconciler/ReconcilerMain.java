@@ -16,6 +16,11 @@ public final class ReconcilerMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("reconciler", MANAGEMENT_PORT, env, given -> ReconcilerConfig.from(given, InfraAddresses.forRedisUser(given, KafkaPrincipal.RECONCILER)), Reconciler::start);
+        ServiceMain.run(
+                "reconciler",
+                MANAGEMENT_PORT,
+                env,
+                given -> ReconcilerConfig.from(given, InfraAddresses.forRedisUser(given, KafkaPrincipal.RECONCILER)),
+                Reconciler::start);
     }
 }

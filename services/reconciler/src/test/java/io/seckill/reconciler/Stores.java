@@ -45,14 +45,18 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import redis.clients.jedis.UnifiedJedis;
 
-/** The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids. */
+/**
+ * The real stores the reconciler works on, one set per test JVM, and a sale in both. Each test takes its own SKU ids.
+ */
 public final class Stores {
 
-    public static final InfraAddresses INFRA = LocalInfrastructure.get().operatorAddressesFor(KafkaPrincipal.RECONCILER);
+    public static final InfraAddresses INFRA =
+            LocalInfrastructure.get().operatorAddressesFor(KafkaPrincipal.RECONCILER);
     /** As the reconciler's own account, so that these tests hold its work to its grants. */
     public static final Database DATABASE = Database.connect(INFRA, "reconciler-test", 4, new SimpleMeterRegistry());
-    private static final Database OWNER = Database.connect(LocalInfrastructure.get().ownerAddresses(), "reconciler-test-owner", 1,
-            new SimpleMeterRegistry());
+
+    private static final Database OWNER = Database.connect(
+            LocalInfrastructure.get().ownerAddresses(), "reconciler-test-owner", 1, new SimpleMeterRegistry());
     /** As the default user, for what no service may do: flush Redis, rewrite a key by hand. */
     public static final UnifiedJedis REDIS = RedisConnections.open(LocalInfrastructure.get().addresses().redis(), 8);
     /** As the reconciler's ACL user, so that these tests hold its work to its rights. */
@@ -63,8 +67,8 @@ public final class Stores {
     /** Refusals are counted here and dead-lettered on the real broker, as the reconciler's are. */
     public static final SimpleMeterRegistry REFUSALS = new SimpleMeterRegistry();
     private static final KafkaProducer<String, byte[]> PRODUCER = producer();
-    public static final UnsupportedRecords UNSUPPORTED = new UnsupportedRecords(new DeadLetterPublisher(PRODUCER, ReconcilerParts.STAGE), REFUSALS,
-            ReconcilerParts.STAGE);
+    public static final UnsupportedRecords UNSUPPORTED = new UnsupportedRecords(
+            new DeadLetterPublisher(PRODUCER, ReconcilerParts.STAGE), REFUSALS, ReconcilerParts.STAGE);
     private static final AtomicLong NEXT_SKU = new AtomicLong(System.currentTimeMillis() % 100_000 * 1_000);
 
     private Stores() {
@@ -82,8 +86,14 @@ public final class Stores {
 
     /** How many records of {@code topic} were refused for {@code reason} so far. */
     public static double refused(Topic<?> topic, UnsupportedRecords.Reason reason) {
-        return REFUSALS.find("seckill.records.refused").tag("topic", topic.topicName()).tag("reason", reason.name()).counters().stream()
-                .mapToDouble(Counter::count).sum();
+        return REFUSALS
+                .find("seckill.records.refused")
+                .tag("topic", topic.topicName())
+                .tag("reason", reason.name())
+                .counters()
+                .stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     /**
@@ -116,13 +126,34 @@ public final class Stores {
         return openSplitSale(sku, stock, perUserLimit, 1);
     }
 
-    /** A sale open now, its stock split over {@code buckets} buckets in Redis, as its definition in MySQL says (as an admin defines it). */
+    /**
+     * A sale open now, its stock split over {@code buckets} buckets in Redis, as its definition in MySQL says (as an
+     * admin defines it).
+     */
     public static long openSplitSale(long sku, int stock, int perUserLimit, int buckets) {
         Instant now = Instant.now();
-        new Skus().define(owner(), new Skus.Sale(sku, "sku " + sku, stock, perUserLimit, now.minusSeconds(60), now.plusSeconds(3600), false, buckets),
-                now);
-        SALES.loadSale(sku, stock, buckets, perUserLimit, now.minusSeconds(60).toEpochMilli(), now.plusSeconds(3600).toEpochMilli(),
-                new Skus().current(sql(), sku).orElseThrow().version(), false);
+        new Skus()
+                .define(
+                        owner(),
+                        new Skus.Sale(
+                                sku,
+                                "sku " + sku,
+                                stock,
+                                perUserLimit,
+                                now.minusSeconds(60),
+                                now.plusSeconds(3600),
+                                false,
+                                buckets),
+                        now);
+        SALES.loadSale(
+                sku,
+                stock,
+                buckets,
+                perUserLimit,
+                now.minusSeconds(60).toEpochMilli(),
+                now.plusSeconds(3600).toEpochMilli(),
+                new Skus().current(sql(), sku).orElseThrow().version(),
+                false);
         return sku;
     }
 
@@ -143,10 +174,15 @@ public final class Stores {
         return recorded(order, relayAfter);
     }
 
-    /** As the ingress does, through {@code sales}: the order recorded only if reserved. @return empty when refused (nothing written) */
+    /**
+     * As the ingress does, through {@code sales}: the order recorded only if reserved. @return empty when refused
+     * (nothing written)
+     */
     public static Optional<OrderRequested> bought(SaleStore sales, long sku, String userId, Instant relayAfter) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, userId, 1, Instant.now());
-        if (sales.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false).reservation() != SaleStore.Reservation.RESERVED) {
+        if (sales.reserve(sku, order.orderId(), userId, 1, order.requestedAt().toEpochMilli(), false)
+                        .reservation()
+                != SaleStore.Reservation.RESERVED) {
             return Optional.empty();
         }
         return Optional.of(recorded(order, relayAfter));
@@ -154,11 +190,22 @@ public final class Stores {
 
     /** The outbox row of a reserved order, as the ingress commits it. */
     public static OrderRequested recorded(OrderRequested order, Instant relayAfter) {
-        new Outbox().insert(sql(), List.of(new Outbox.NewRow(new OrderFacts(order.orderId(), order.skuId(), order.userId(), 1), EventJson.encodeToString(order), null, relayAfter, TraceParent.start().toString())));
+        new Outbox()
+                .insert(
+                        sql(),
+                        List.of(new Outbox.NewRow(
+                                new OrderFacts(order.orderId(), order.skuId(), order.userId(), 1),
+                                EventJson.encodeToString(order),
+                                null,
+                                relayAfter,
+                                TraceParent.start().toString())));
         return order;
     }
 
-    /** An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its buyer. */
+    /**
+     * An order of 2 units confirmed in both stores, as the sink and the reconciler leave it, then cancelled by its
+     * buyer.
+     */
     public static OrderLifecycleEvent confirmedThenCancelled(long sku, String buyer) {
         OrderRequested order = OrderRequested.of(UUID.randomUUID().toString(), sku, buyer, 2, Instant.now());
         Stores.SALES.reserve(sku, order.orderId(), buyer, 2, order.requestedAt().toEpochMilli(), false);
@@ -173,7 +220,10 @@ public final class Stores {
         });
         Stores.SALES.confirmAll(List.of(confirmed));
         // As the ingress's buyer cancels it.
-        return new OrderEndings(Duration.ofSeconds(10)).cancel(Stores.owner(), order.orderId(), buyer, Instant.now()).event().orElseThrow();
+        return new OrderEndings(Duration.ofSeconds(10))
+                .cancel(Stores.owner(), order.orderId(), buyer, Instant.now())
+                .event()
+                .orElseThrow();
     }
 
     /** The event as the reconciler's consumer hands it over. */

@@ -32,7 +32,11 @@ final class GateMetrics {
         duplicatesDropped.increment();
         long count = dropped.incrementAndGet();
         if (count % LOGGED_EVERY == 1) {
-            LOG.info("duplicate of order {} dropped ({} duplicate(s) dropped so far; one in {} is logged)", orderId, count, LOGGED_EVERY);
+            LOG.info(
+                    "duplicate of order {} dropped ({} duplicate(s) dropped so far; one in {} is logged)",
+                    orderId,
+                    count,
+                    LOGGED_EVERY);
         }
     }
 
@@ -40,8 +44,12 @@ final class GateMetrics {
         resendsPassed.increment();
         long count = passed.incrementAndGet();
         if (count % LOGGED_EVERY == 1) {
-            LOG.info("order {} sent again by the relay: let through although seen, for the sink to decide ({} so far; one in {} is logged)",
-                    orderId, count, LOGGED_EVERY);
+            LOG.info(
+                    "order {} sent again by the relay: let through although seen, for the sink to decide ({} so far;"
+                            + " one in {} is logged)",
+                    orderId,
+                    count,
+                    LOGGED_EVERY);
         }
     }
 }

@@ -30,13 +30,24 @@ public final class OrderDedupTopology {
     public static Topology build(Duration dedupTtl, MeterRegistry meters) {
         GateMetrics metrics = new GateMetrics(meters);
         Topology topology = new Topology();
-        topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topic.ORDER_REQUESTS.topicName());
+        topology.addSource(
+                SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topic.ORDER_REQUESTS.topicName());
         topology.addProcessor(GATE, () -> new OrderGateProcessor(dedupTtl, metrics), SOURCE);
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(DEDUP_STORE, dedupTtl, dedupTtl, false),
                 Serdes.String(), Serdes.Long()), GATE);
-        topology.addSink(UNIQUE_SINK, Topic.ORDERS_UNIQUE.topicName(), new ByteArraySerializer(), new ByteArraySerializer(), GATE);
-        topology.addSink(DEAD_LETTER_SINK, Topic.DEAD_LETTERS.topicName(), new ByteArraySerializer(), new ByteArraySerializer(), GATE);
+        topology.addSink(
+                UNIQUE_SINK,
+                Topic.ORDERS_UNIQUE.topicName(),
+                new ByteArraySerializer(),
+                new ByteArraySerializer(),
+                GATE);
+        topology.addSink(
+                DEAD_LETTER_SINK,
+                Topic.DEAD_LETTERS.topicName(),
+                new ByteArraySerializer(),
+                new ByteArraySerializer(),
+                GATE);
         return topology;
     }
 }

@@ -64,7 +64,9 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
         }
         if (WarmUpHeaders.marked(record.headers())) {
             var _ = alreadySeen(order.orderId(), record.timestamp());
-            context.forward(record.withKey(SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8)), OrderDedupTopology.UNIQUE_SINK);
+            context.forward(
+                    record.withKey(SkuKey.of(order.skuId()).getBytes(StandardCharsets.UTF_8)),
+                    OrderDedupTopology.UNIQUE_SINK);
             return;
         }
         OrderFacts facts = OrderFacts.of(order);
@@ -78,7 +80,8 @@ final class OrderGateProcessor implements Processor<byte[], byte[], byte[], byte
     }
 
     /** Forwards the order unless a copy passed already (a relay's re-send passes anyway: the sink decides it once). */
-    private void pass(OrderRequested order, Record<byte[], byte[]> record, OrderFacts facts, Optional<TraceParent> trace) {
+    private void pass(
+            OrderRequested order, Record<byte[], byte[]> record, OrderFacts facts, Optional<TraceParent> trace) {
         long timestamp = record.timestamp();
         if (alreadySeen(order.orderId(), timestamp)) {
             if (!RelayHeaders.resent(record.headers())) {

@@ -6,7 +6,6 @@ import io.seckill.runtime.OpenedResources;
 import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.management.Readiness;
 import io.seckill.runtime.management.ServiceHost;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.SortedSet;
@@ -18,8 +17,8 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.rocksdb.RocksDB;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.rocksdb.RocksDB;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +48,8 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** Starts the Streams client; a start that fails closes what it opened, in reverse. */
     public static StreamProcessor start(StreamProcessorConfig config, ServiceHost host) {
-        TopicLayout.Replication replication = KafkaClients.ensureTopics(config.infra().kafka(), config.topics(), KafkaClients.START_TIMEOUT);
+        TopicLayout.Replication replication =
+                KafkaClients.ensureTopics(config.infra().kafka(), config.topics(), KafkaClients.START_TIMEOUT);
         OpenedResources opened = new OpenedResources();
         try {
             return start(config, replication, host, opened);
@@ -59,11 +59,20 @@ public final class StreamProcessor implements AutoCloseable {
         }
     }
 
-    /** The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link #close()}. */
-    private static StreamProcessor start(StreamProcessorConfig config, TopicLayout.Replication replication, ServiceHost host, OpenedResources opened) {
+    /**
+     * The start's steps; what each opens is kept in {@code opened}, closed in reverse by a failure or by {@link
+     * #close()}.
+     */
+    private static StreamProcessor start(
+            StreamProcessorConfig config,
+            TopicLayout.Replication replication,
+            ServiceHost host,
+            OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
-        // The de-duplication store opens its first RocksDB segment at the first order, and RocksDB's class, on first use,
-        // unpacks its native library from the jar and loads it: done here, before ready, so a sale's first orders do not wait.
+        // The de-duplication store opens its first RocksDB segment at the first order, and RocksDB's class, on first
+        // use,
+        // unpacks its native library from the jar and loads it: done here, before ready, so a sale's first orders do
+        // not wait.
         RocksDB.loadLibrary();
         Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -80,24 +89,36 @@ public final class StreamProcessor implements AutoCloseable {
         // The de-duplication store's changelog is replicated as the catalogued topics are: it is what a new owner of a
         // partition restores the orders already seen from.
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replication.factor());
-        props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), Integer.toString(replication.minInsync()));
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), KafkaClients.SESSION_TIMEOUT_MS);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), KafkaClients.HEARTBEAT_INTERVAL_MS);
-        // A transaction left open by an instance killed with kill -9 blocks read_committed readers of its output until the
-        // coordinator aborts it, which argues for short; a transaction open when a broker dies lasts until that broker's
-        // partitions have new leaders (its session timeout and more), and aborting it fences the thread, whose tasks then
+        props.put(
+                StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                Integer.toString(replication.minInsync()));
+        props.put(
+                StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                KafkaClients.SESSION_TIMEOUT_MS);
+        props.put(
+                StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                KafkaClients.HEARTBEAT_INTERVAL_MS);
+        // A transaction left open by an instance killed with kill -9 blocks read_committed readers of its output until
+        // the
+        // coordinator aborts it, which argues for short; a transaction open when a broker dies lasts until that
+        // broker's
+        // partitions have new leaders (its session timeout and more), and aborting it fences the thread, whose tasks
+        // then
         // move in a rebalance. Streams' own 10 s outlasts a broker's failover; a restarted instance aborts its old
         // transactions at once (the same transactional ids, from its state directory).
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
-        KafkaStreams streams = opened.add(new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),
-                client -> client.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_WAIT)));
+        KafkaStreams streams = opened.add(
+                new KafkaStreams(OrderDedupTopology.build(config.dedupTtl(), host.meters()), props),
+                client -> client.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(CLOSE_WAIT)));
         StreamFailurePolicy failures = new StreamFailurePolicy(host.clock(), config.missingTopicsGrace());
         streams.setUncaughtExceptionHandler(failure -> {
             StreamThreadExceptionResponse response = failures.onFailure(failure);
             switch (response) {
                 case REPLACE_THREAD -> LOG.warn("stream thread failed ({}); replacing it", failure.toString());
-                case SHUTDOWN_CLIENT, SHUTDOWN_APPLICATION -> LOG.error("stream thread failed; shutting the client down", failure);
+                case SHUTDOWN_CLIENT, SHUTDOWN_APPLICATION ->
+                    LOG.error("stream thread failed; shutting the client down", failure);
             }
             return response;
         });
@@ -106,7 +127,10 @@ public final class StreamProcessor implements AutoCloseable {
                 failures.running();
             }
             if (now == KafkaStreams.State.ERROR) {
-                host.fatal().cannotContinue(READINESS_CHECK, new IllegalStateException("Kafka Streams went from " + before + " to ERROR"));
+                host.fatal()
+                        .cannotContinue(
+                                READINESS_CHECK,
+                                new IllegalStateException("Kafka Streams went from " + before + " to ERROR"));
             }
         });
         opened.add(new KafkaStreamsMetrics(streams)).bindTo(host.meters());

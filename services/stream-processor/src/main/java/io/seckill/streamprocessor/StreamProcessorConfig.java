@@ -12,12 +12,20 @@ import java.time.Duration;
  * each instance's own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1),
  * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), the topics' layout ({@link TopicLayout}),
  * SECKILL_MISSING_TOPICS_GRACE_MS (60000: how long input topics may be missing before the client stops),
- * SECKILL_STREAMS_COMMIT_INTERVAL_MS (100, at most 1000: how often the de-duplicated orders' transaction is committed, which is
+ * SECKILL_STREAMS_COMMIT_INTERVAL_MS (100, at most 1000: how often the de-duplicated orders' transaction is committed,
+ * which is
  * when the sink can read them).
  */
-public record StreamProcessorConfig(InfraAddresses infra, String applicationId, Path stateParent, int threads,
-                                    int standbyReplicas, Duration dedupTtl, TopicLayout topics, Duration missingTopicsGrace,
-                                    Duration commitInterval) {
+public record StreamProcessorConfig(
+        InfraAddresses infra,
+        String applicationId,
+        Path stateParent,
+        int threads,
+        int standbyReplicas,
+        Duration dedupTtl,
+        TopicLayout topics,
+        Duration missingTopicsGrace,
+        Duration commitInterval) {
 
     private static final String COMMIT_INTERVAL = "SECKILL_STREAMS_COMMIT_INTERVAL_MS";
     private static final Duration MAX_COMMIT_INTERVAL = Duration.ofSeconds(1);
@@ -39,7 +47,8 @@ public record StreamProcessorConfig(InfraAddresses infra, String applicationId, 
     private static Duration commitInterval(Env env) {
         Duration interval = env.millis(COMMIT_INTERVAL, Duration.ofMillis(100));
         if (interval.isNegative() || interval.isZero() || interval.compareTo(MAX_COMMIT_INTERVAL) > 0) {
-            throw new IllegalArgumentException(COMMIT_INTERVAL + " must be 1 to " + MAX_COMMIT_INTERVAL.toMillis() + " ms, was " + interval.toMillis());
+            throw new IllegalArgumentException(COMMIT_INTERVAL + " must be 1 to " + MAX_COMMIT_INTERVAL.toMillis()
+                    + " ms, was " + interval.toMillis());
         }
         return interval;
     }

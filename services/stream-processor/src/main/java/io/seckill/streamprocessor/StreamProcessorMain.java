@@ -16,7 +16,11 @@ public final class StreamProcessorMain {
 
     public static void main(String[] args) {
         Env env = Env.system();
-        ServiceMain.run("stream-processor", MANAGEMENT_PORT, env, given -> StreamProcessorConfig.from(given, InfraAddresses.from(given, KafkaPrincipal.STREAM_PROCESSOR)),
+        ServiceMain.run(
+                "stream-processor",
+                MANAGEMENT_PORT,
+                env,
+                given -> StreamProcessorConfig.from(given, InfraAddresses.from(given, KafkaPrincipal.STREAM_PROCESSOR)),
                 StreamProcessor::start);
     }
 }

@@ -44,9 +44,12 @@ class OrderDedupTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "dedup-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(OrderDedupTopology.build(TTL, meters), props);
-        requests = driver.createInputTopic(Topic.ORDER_REQUESTS.topicName(), new ByteArraySerializer(), new ByteArraySerializer());
-        unique = driver.createOutputTopic(Topic.ORDERS_UNIQUE.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        deadLetters = driver.createOutputTopic(Topic.DEAD_LETTERS.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        requests = driver.createInputTopic(
+                Topic.ORDER_REQUESTS.topicName(), new ByteArraySerializer(), new ByteArraySerializer());
+        unique = driver.createOutputTopic(
+                Topic.ORDERS_UNIQUE.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        deadLetters = driver.createOutputTopic(
+                Topic.DEAD_LETTERS.topicName(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach
@@ -130,7 +133,8 @@ class OrderDedupTopologyTest {
         assertThat(dead.key()).isEqualTo(key(9));
         assertThat(DeadLetterHeaders.read(dead.headers(), DeadLetterHeaders.REASON)).contains("undecodable");
         assertThat(DeadLetterHeaders.read(dead.headers(), DeadLetterHeaders.STAGE)).isEqualTo(OrderGateProcessor.STAGE);
-        assertThat(DeadLetterHeaders.read(dead.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topic.ORDER_REQUESTS.topicName());
+        assertThat(DeadLetterHeaders.read(dead.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                .isEqualTo(Topic.ORDER_REQUESTS.topicName());
         assertThat(DeadLetterHeaders.read(dead.headers(), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("0");
         assertThat(EventJson.decode(unique.readRecord().value(), OrderRequested.class)).isEqualTo(next);
     }

@@ -73,6 +73,7 @@ class StreamFailurePolicyTest {
 
     @Test
     void anythingElseShutsTheClientDown() {
-        assertThat(policy.onFailure(new IllegalStateException("a bug"))).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        assertThat(policy.onFailure(new IllegalStateException("a bug")))
+                .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
     }
 }

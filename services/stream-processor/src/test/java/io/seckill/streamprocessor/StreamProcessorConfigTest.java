@@ -16,7 +16,8 @@ class StreamProcessorConfigTest {
     @Test
     void commitsEveryTenthOfASecondUnlessTold() {
         assertThat(config(Map.of()).commitInterval()).isEqualTo(Duration.ofMillis(100));
-        assertThat(config(Map.of("SECKILL_STREAMS_COMMIT_INTERVAL_MS", "30")).commitInterval()).isEqualTo(Duration.ofMillis(30));
+        assertThat(config(Map.of("SECKILL_STREAMS_COMMIT_INTERVAL_MS", "30")).commitInterval())
+                .isEqualTo(Duration.ofMillis(30));
     }
 
     @Test

@@ -11,7 +11,8 @@ public enum Baseline {
     /** Redis Lua decrement, the order to Kafka answered before any durable record, a consumer writing MySQL. */
     REDIS_QUEUE("redis-queue"),
     /**
-     * The physical limit every design is measured against: the same HTTP stack reading the same request, answering every
+     * The physical limit every design is measured against: the same HTTP stack reading the same request, answering
+     * every
      * buy with the loser's 409 from memory; no store, no token, nothing sold.
      */
     NO_OP("no-op");
@@ -26,7 +27,9 @@ public enum Baseline {
         return label;
     }
 
-    /** The tables this design keeps its stock and orders in. @throws IllegalStateException for no-op, which keeps none */
+    /**
+     * The tables this design keeps its stock and orders in. @throws IllegalStateException for no-op, which keeps none
+     */
     public BaselineSql tables() {
         return switch (this) {
             case NAIVE -> new BaselineSql("naive");

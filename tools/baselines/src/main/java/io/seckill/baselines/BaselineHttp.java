@@ -61,7 +61,9 @@ final class BaselineHttp {
     }
 
     static void answer(Context ctx, int status, String code) {
-        ctx.status(status).contentType("application/problem+json").result(write(Map.of("status", status, "code", code)));
+        ctx.status(status)
+                .contentType("application/problem+json")
+                .result(write(Map.of("status", status, "code", code)));
     }
 
     private static String write(Object body) {

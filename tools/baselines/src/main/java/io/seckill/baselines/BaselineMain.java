@@ -37,7 +37,8 @@ public final class BaselineMain {
 
     public static void main(String[] args) throws Exception {
         Env env = Env.system();
-        // The baseline designs keep tables of their own, which they create: the migration account's work, not a service's.
+        // The baseline designs keep tables of their own, which they create: the migration account's work, not a
+        // service's.
         InfraAddresses infra = InfraAddresses.ofMigrationAccount(env);
         int port = env.integer("BASELINE_PORT", 8090);
         if (args.length != 1) {
@@ -56,16 +57,19 @@ public final class BaselineMain {
                 schema(database, RedisQueueDesign.SQL.schema());
                 createTopic(infra.kafka());
                 // The baselines are measured on one node, as they were designed.
-                RedisClient redis = RedisClient.create(infra.redis().firstNodeUri().toString());
+                RedisClient redis =
+                        RedisClient.create(infra.redis().firstNodeUri().toString());
                 RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafka()));
                 for (int i = 0; i < CONSUMERS; i++) {
-                    Thread consumer = new Thread(new RedisQueueConsumer(infra.kafka(), database, redis), "rq-consumer-" + i);
+                    Thread consumer =
+                            new Thread(new RedisQueueConsumer(infra.kafka(), database, redis), "rq-consumer-" + i);
                     consumer.start();
                 }
                 yield BaselineHttp.start(port, redisQueue::buy);
             }
             case NO_OP -> {
-                Javalin noOp = BaselineHttp.start(port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
+                Javalin noOp = BaselineHttp.start(
+                        port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
                 NoOpWarmUp.run(noOp.port());
                 yield noOp;
             }

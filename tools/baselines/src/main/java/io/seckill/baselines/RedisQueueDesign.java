@@ -21,13 +21,13 @@ public final class RedisQueueDesign {
     static final BaselineSql SQL = Baseline.REDIS_QUEUE.tables();
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueueDesign.class);
     private static final String RESERVE = """
-            if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return -1 end
-            local stock = tonumber(redis.call('GET', KEYS[1]) or '0')
-            if stock < tonumber(ARGV[2]) then return 0 end
-            redis.call('DECRBY', KEYS[1], ARGV[2])
-            redis.call('SADD', KEYS[2], ARGV[1])
-            return 1
-            """;
+        if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return -1 end
+        local stock = tonumber(redis.call('GET', KEYS[1]) or '0')
+        if stock < tonumber(ARGV[2]) then return 0 end
+        redis.call('DECRBY', KEYS[1], ARGV[2])
+        redis.call('SADD', KEYS[2], ARGV[1])
+        return 1
+        """;
 
     private final UnifiedJedis redis;
     private final Producer<String, String> producer;
@@ -48,7 +48,8 @@ public final class RedisQueueDesign {
     }
 
     void buy(Context ctx, long skuId, String userId, int quantity) {
-        long reserved = (Long) redis.evalsha(reserveSha, List.of(stockKey(skuId), buyersKey(skuId)), List.of(userId, Integer.toString(quantity)));
+        long reserved = (Long) redis.evalsha(
+                reserveSha, List.of(stockKey(skuId), buyersKey(skuId)), List.of(userId, Integer.toString(quantity)));
         if (reserved == -1) {
             BaselineHttp.answer(ctx, 409, "PURCHASE_LIMIT_REACHED");
             return;
@@ -59,11 +60,14 @@ public final class RedisQueueDesign {
         }
         String orderId = UUID.randomUUID().toString();
         // The callback reports a failed send; the buyer was answered before it, as this design does.
-        var _ = producer.send(new ProducerRecord<>(TOPIC, Long.toString(skuId), orderId + ":" + skuId + ":" + userId + ":" + quantity), (metadata, failure) -> {
-            if (failure != null) {
-                LOG.warn("order {} could not be sent to Kafka", orderId, failure);
-            }
-        });
+        var _ = producer.send(
+                new ProducerRecord<>(
+                        TOPIC, Long.toString(skuId), orderId + ":" + skuId + ":" + userId + ":" + quantity),
+                (metadata, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("order {} could not be sent to Kafka", orderId, failure);
+                    }
+                });
         BaselineHttp.accepted(ctx, 202, orderId);
     }
 }

@@ -22,7 +22,8 @@ final class BaselineProcess implements AutoCloseable {
         this.process = process;
     }
 
-    static BaselineProcess start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port)
+    static BaselineProcess start(
+            Design design, Path repository, Map<String, String> serverSettings, Path logs, int port)
             throws IOException, InterruptedException {
         Path jar = repository.resolve("tools/baselines/target/baselines.jar");
         Files.createDirectories(logs);
@@ -37,7 +38,8 @@ final class BaselineProcess implements AutoCloseable {
         while (!Files.readString(log).contains("listening on")) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("baseline " + design.label() + " did not start; its output:\n" + Files.readString(log));
+                throw new IllegalStateException(
+                        "baseline " + design.label() + " did not start; its output:\n" + Files.readString(log));
             }
             Thread.sleep(250);
         }

@@ -24,7 +24,8 @@ final class BaselineSaleDesign implements SaleDesign {
     private final SaleQueries queries;
     private final UnifiedJedis redis;
 
-    private BaselineSaleDesign(Design design, BaselineProcess process, int port, SaleQueries queries, UnifiedJedis redis) {
+    private BaselineSaleDesign(
+            Design design, BaselineProcess process, int port, SaleQueries queries, UnifiedJedis redis) {
         this.design = design;
         this.tables = design.baseline().tables();
         this.process = process;
@@ -33,9 +34,17 @@ final class BaselineSaleDesign implements SaleDesign {
         this.redis = redis;
     }
 
-    static BaselineSaleDesign start(Design design, Path repository, Map<String, String> serverSettings, Path logs, int port, SaleQueries queries,
-                                    UnifiedJedis redis) throws IOException, InterruptedException {
-        return new BaselineSaleDesign(design, BaselineProcess.start(design, repository, serverSettings, logs, port), port, queries, redis);
+    static BaselineSaleDesign start(
+            Design design,
+            Path repository,
+            Map<String, String> serverSettings,
+            Path logs,
+            int port,
+            SaleQueries queries,
+            UnifiedJedis redis)
+            throws IOException, InterruptedException {
+        return new BaselineSaleDesign(
+                design, BaselineProcess.start(design, repository, serverSettings, logs, port), port, queries, redis);
     }
 
     @Override
@@ -67,17 +76,24 @@ final class BaselineSaleDesign implements SaleDesign {
 
     @Override
     public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
-        return queries.committed("SELECT order_id, created_at FROM " + tables.orders() + " WHERE order_id IN ({0})", orderIds);
+        return queries.committed(
+                "SELECT order_id, created_at FROM " + tables.orders() + " WHERE order_id IN ({0})", orderIds);
     }
 
     @Override
     public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
-        return queries.sums("SELECT sku_id, SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN ({0}) GROUP BY sku_id", skus, Long.class);
+        return queries.sums(
+                "SELECT sku_id, SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN ({0}) GROUP BY sku_id",
+                skus,
+                Long.class);
     }
 
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
-        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables.orders() + " WHERE sku_id IN ({0}) GROUP BY sku_id, user_id", skus,
+        return queries.sums(
+                "SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM " + tables.orders()
+                        + " WHERE sku_id IN ({0}) GROUP BY sku_id, user_id",
+                skus,
                 String.class);
     }
 

@@ -101,7 +101,13 @@ final class ClosedLoopLoad {
     }
 
     /** Figures of one scenario run; latencies in nanoseconds; how many measured answers had each status. */
-    record Result(String scenario, Histogram latencies, Duration duration, long unexpectedStatus, long failures, Map<Integer, Long> statuses) {
+    record Result(
+            String scenario,
+            Histogram latencies,
+            Duration duration,
+            long unexpectedStatus,
+            long failures,
+            Map<Integer, Long> statuses) {
 
         double requestsPerSecond() {
             return latencies.getTotalCount() / (duration.toNanos() / 1e9);

@@ -22,10 +22,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * How long the reconciler's payment deadline sweep takes to expire a mass of orders that fell due
@@ -41,16 +41,28 @@ public final class ExpiryBenchmark implements Callable<Integer> {
     @Option(names = "--orders", defaultValue = "100000", description = "orders due at once (default ${DEFAULT-VALUE})")
     int orders;
 
-    @Option(names = "--not-due", defaultValue = "100000", description = "confirmed orders not due yet beside them (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--not-due",
+            defaultValue = "100000",
+            description = "confirmed orders not due yet beside them (default ${DEFAULT-VALUE})")
     int notDue;
 
-    @Option(names = "--skus", defaultValue = "10", description = "SKUs the orders are spread over (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--skus",
+            defaultValue = "10",
+            description = "SKUs the orders are spread over (default ${DEFAULT-VALUE})")
     int skuCount;
 
-    @Option(names = "--batch", defaultValue = "500", description = "orders per transaction, as SECKILL_EXPIRY_BATCH (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--batch",
+            defaultValue = "500",
+            description = "orders per transaction, as SECKILL_EXPIRY_BATCH (default ${DEFAULT-VALUE})")
     int batch;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
     @Mixin
@@ -63,21 +75,44 @@ public final class ExpiryBenchmark implements Callable<Integer> {
         double[] seconds = new double[rounds];
         double[] longestMs = new double[rounds];
         try (DevelopmentServers servers = serversOptions.start("expiry");
-             Database database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "expiry-benchmark", 2,
-                     new SimpleMeterRegistry())) {
-            System.out.printf(Locale.ROOT, "%,d orders due at once over %d SKU(s), %,d not due beside them, transactions of %,d, %d round(s)%n",
-                    orders, skuCount, notDue, batch, rounds);
+                Database database = Database.connect(
+                        InfraAddresses.ofMigrationAccount(new Env(servers.settings())),
+                        "expiry-benchmark",
+                        2,
+                        new SimpleMeterRegistry())) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%,d orders due at once over %d SKU(s), %,d not due beside them, transactions of %,d, %d"
+                            + " round(s)%n",
+                    orders,
+                    skuCount,
+                    notDue,
+                    batch,
+                    rounds);
             for (int round = 0; round < rounds; round++) {
                 Run run = run(database);
                 seconds[round] = run.seconds();
                 longestMs[round] = run.longestTransactionMs();
-                System.out.printf(Locale.ROOT, "round %d  %,d expired in %.1f s (%,.0f orders/s), longest transaction %.0f ms%n", round + 1,
-                        orders, run.seconds(), orders / run.seconds(), run.longestTransactionMs());
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d  %,d expired in %.1f s (%,.0f orders/s), longest transaction %.0f ms%n",
+                        round + 1,
+                        orders,
+                        run.seconds(),
+                        orders / run.seconds(),
+                        run.longestTransactionMs());
             }
         }
         double median = Report.median(Arrays.copyOf(seconds, rounds));
-        System.out.printf(Locale.ROOT, "%nmedian over %d round(s): %,d due orders expired in %.1f s (%,.0f orders/s), longest transaction %.0f ms%n",
-                rounds, orders, median, orders / median, Report.median(Arrays.copyOf(longestMs, rounds)));
+        System.out.printf(
+                Locale.ROOT,
+                "%nmedian over %d round(s): %,d due orders expired in %.1f s (%,.0f orders/s), longest transaction"
+                        + " %.0f ms%n",
+                rounds,
+                orders,
+                median,
+                orders / median,
+                Report.median(Arrays.copyOf(longestMs, rounds)));
         return 0;
     }
 
@@ -88,8 +123,18 @@ public final class ExpiryBenchmark implements Callable<Integer> {
         long firstSku = 8_000_000_000L + System.nanoTime() % 1_000_000_000L;
         Instant now = Instant.now();
         for (int i = 0; i < skuCount; i++) {
-            skus.define(database.dsl(), new Skus.Sale(firstSku + i, "expiry benchmark", orders + notDue, 1, now.minusSeconds(60),
-                    now.plus(Duration.ofDays(1)), false, null), now);
+            skus.define(
+                    database.dsl(),
+                    new Skus.Sale(
+                            firstSku + i,
+                            "expiry benchmark",
+                            orders + notDue,
+                            1,
+                            now.minusSeconds(60),
+                            now.plus(Duration.ofDays(1)),
+                            false,
+                            null),
+                    now);
         }
         confirm(database, firstSku, notDue, Duration.ofHours(1), "later");
         confirm(database, firstSku, orders, Duration.ZERO, "due");
@@ -109,24 +154,27 @@ public final class ExpiryBenchmark implements Callable<Integer> {
         int stillConfirmed = database.dsl().fetchCount(ORDERS, ORDERS.SKU_ID.between(firstSku, firstSku + skuCount - 1)
                 .and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)));
         if (expired != orders || stillConfirmed != notDue) {
-            throw new IllegalStateException(expired + " of " + orders + " due orders expired; " + stillConfirmed + " of " + notDue
-                    + " not due left confirmed");
+            throw new IllegalStateException(expired + " of " + orders + " due orders expired; " + stillConfirmed
+                    + " of " + notDue + " not due left confirmed");
         }
         return new Run(seconds, longest / 1e6);
     }
 
     /** {@code count} orders confirmed by the sink's own writer, due {@code window} after their confirmation. */
     private void confirm(Database database, long firstSku, int count, Duration window, String kind) {
-        OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), window);
+        OrderBatchWriter writer =
+                new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), window);
         Instant now = Instant.now();
         for (int sku = 0; sku < skuCount; sku++) {
             List<OrderRequested> ofSku = new ArrayList<>();
             for (int i = sku; i < count; i += skuCount) {
-                ofSku.add(OrderRequested.of(UUID.randomUUID().toString(), firstSku + sku, kind + "-" + firstSku + "-" + i, 1, now));
+                ofSku.add(OrderRequested.of(
+                        UUID.randomUUID().toString(), firstSku + sku, kind + "-" + firstSku + "-" + i, 1, now));
             }
             RecordedOrders.record(database, ofSku);
             for (int from = 0; from < ofSku.size(); from += 1_000) {
-                OrderBatchWriter.SkuDecisions decisions = writer.write(firstSku + sku, ofSku.subList(from, Math.min(ofSku.size(), from + 1_000)));
+                OrderBatchWriter.SkuDecisions decisions =
+                        writer.write(firstSku + sku, ofSku.subList(from, Math.min(ofSku.size(), from + 1_000)));
                 if (!decisions.unsupported().isEmpty()) {
                     throw new IllegalStateException("the writer refused recorded orders: " + decisions.unsupported());
                 }

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Winners buying while the read routes are flooded: each round runs the winning path (a fresh buyer per request) alone,
@@ -30,7 +30,10 @@ public final class FloodBenchmark implements Callable<Integer> {
     @Mixin
     RunningIngress ingress;
 
-    @Option(names = "--flood-connections", defaultValue = "64", description = "connections flooding the read route (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--flood-connections",
+            defaultValue = "64",
+            description = "connections flooding the read route (default ${DEFAULT-VALUE})")
     int floodConnections;
 
     @Mixin
@@ -44,22 +47,31 @@ public final class FloodBenchmark implements Callable<Integer> {
         TokenMinter tokens = ingress.tokens();
         ingress.admin().defineSale(sku, 100_000_000);
         Duration lifetime = Duration.ofHours(2);
-        Scenario winners = new Scenario("winning path", 202, n -> Scenario.postJson(hostHeader, "/api/v1/skus/" + sku + "/orders",
-                "Bearer " + tokens.buyer("flood-bench-" + runId + "-" + n, lifetime), "{\"quantity\":1}"));
+        Scenario winners = new Scenario(
+                "winning path",
+                202,
+                n -> Scenario.postJson(
+                        hostHeader,
+                        "/api/v1/skus/" + sku + "/orders",
+                        "Bearer " + tokens.buyer("flood-bench-" + runId + "-" + n, lifetime),
+                        "{\"quantity\":1}"));
         byte[][] lists = new byte[FLOODERS][];
         for (int i = 0; i < FLOODERS; i++) {
-            lists[i] = Scenario.getAuthorized(hostHeader, "/api/v1/orders?skuId=" + sku, "Bearer " + tokens.buyer("flooder-" + i, lifetime));
+            lists[i] = Scenario.getAuthorized(
+                    hostHeader, "/api/v1/orders?skuId=" + sku, "Bearer " + tokens.buyer("flooder-" + i, lifetime));
         }
         Scenario flood = new Scenario("flood: order lists", 200, n -> lists[(int) (n % FLOODERS)]);
 
-        System.out.printf("ingress %s: winners on %d connections, the flood on %d, %s measured after %s warm-up, %d round(s)%n",
+        System.out.printf(
+                "ingress %s: winners on %d connections, the flood on %d, %s measured after %s warm-up, %d round(s)%n",
                 ingress.url, options.connections, floodConnections, options.duration, ingress.warmup, options.rounds);
         ClosedLoopLoad buyers = ingress.load(options.connections, options.duration);
         ClosedLoopLoad flooders = ingress.load(floodConnections, options.duration);
         List<List<ClosedLoopLoad.Result>> rounds = new ArrayList<>();
         for (int round = 1; round <= options.rounds; round++) {
             ClosedLoopLoad.Result alone = buyers.run(winners);
-            CompletableFuture<ClosedLoopLoad.Result> flooding = CompletableFuture.supplyAsync(() -> run(flooders, flood));
+            CompletableFuture<ClosedLoopLoad.Result> flooding =
+                    CompletableFuture.supplyAsync(() -> run(flooders, flood));
             ClosedLoopLoad.Result flooded = buyers.run(new Scenario("winning path, flooded", 202, winners.request()));
             List<ClosedLoopLoad.Result> results = List.of(alone, flooded, flooding.join());
             rounds.add(results);
@@ -93,15 +105,25 @@ public final class FloodBenchmark implements Callable<Integer> {
     private static void table(List<ClosedLoopLoad.Result> results) {
         System.out.printf(ROW, "scenario", "req/s", "p50 ms", "p99 ms", "p999 ms", "bad/failed", "answers by status");
         for (ClosedLoopLoad.Result result : results) {
-            System.out.printf(Locale.ROOT, ROW, result.scenario(), format(result.requestsPerSecond(), 0), format(result.percentileMillis(50), 2),
-                    format(result.percentileMillis(99), 2), format(result.percentileMillis(99.9), 2),
-                    result.unexpectedStatus() + "/" + result.failures(), statuses(result.statuses()));
+            System.out.printf(
+                    Locale.ROOT,
+                    ROW,
+                    result.scenario(),
+                    format(result.requestsPerSecond(), 0),
+                    format(result.percentileMillis(50), 2),
+                    format(result.percentileMillis(99), 2),
+                    format(result.percentileMillis(99.9), 2),
+                    result.unexpectedStatus() + "/" + result.failures(),
+                    statuses(result.statuses()));
         }
     }
 
     private static String statuses(Map<Integer, Long> statuses) {
         StringBuilder text = new StringBuilder();
-        statuses.forEach((status, count) -> text.append(status).append(": ").append(String.format(Locale.ROOT, "%,d", count)).append("  "));
+        statuses.forEach((status, count) -> text.append(status)
+                .append(": ")
+                .append(String.format(Locale.ROOT, "%,d", count))
+                .append("  "));
         return text.toString().trim();
     }
 

@@ -8,10 +8,10 @@ import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Comparator;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.IntToDoubleFunction;
@@ -26,14 +26,19 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One hot SKU's sale on a Redis Cluster of three primaries, its stock in one bucket and then in the buckets the ingress
- * chooses (one per primary), rounds alternating the two on the same processes: how the sale's Redis calls spread over the
+ * chooses (one per primary), rounds alternating the two on the same processes: how the sale's Redis calls spread over
+ * the
  * primaries, with requests/s and latency. A call is a script call ({@code EVALSHA}, {@code EVAL}: every call of the buy
- * path and of settlement is one), counted from each primary's {@code INFO commandstats} before and after the sale (Redis
+ * path and of settlement is one), counted from each primary's {@code INFO commandstats} before and after the sale
+ * (Redis
  * counts the commands a script runs under their own names too; those are not calls); each primary's CPU from its
  * {@code INFO cpu}. Every buyer asks once for one unit; buyers are rate-limited per buyer as in production (the
  * per-address limit stays off: the generator is one address).
  */
-@Command(name = "hot-sku", mixinStandardHelpOptions = true, description = "One SKU's sale on three Redis primaries: one bucket against the chosen buckets.")
+@Command(
+        name = "hot-sku",
+        mixinStandardHelpOptions = true,
+        description = "One SKU's sale on three Redis primaries: one bucket against the chosen buckets.")
 public final class HotSkuBenchmark implements Callable<Integer> {
 
     /** The commands the benchmark sends itself, left out of the counts. */
@@ -44,16 +49,28 @@ public final class HotSkuBenchmark implements Callable<Integer> {
     @Option(names = "--units", defaultValue = "3000", description = "units of the SKU (default ${DEFAULT-VALUE})")
     int units;
 
-    @Option(names = "--buyers", defaultValue = "30000", description = "buyers, each asking once for one unit (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--buyers",
+            defaultValue = "30000",
+            description = "buyers, each asking once for one unit (default ${DEFAULT-VALUE})")
     int buyers;
 
-    @Option(names = "--connections", defaultValue = "64", description = "concurrent connections (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--connections",
+            defaultValue = "64",
+            description = "concurrent connections (default ${DEFAULT-VALUE})")
     int connections;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "recorded rounds of each layout; medians are reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "recorded rounds of each layout; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--warmup-rounds", defaultValue = "1", description = "unrecorded rounds of each layout first (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--warmup-rounds",
+            defaultValue = "1",
+            description = "unrecorded rounds of each layout first (default ${DEFAULT-VALUE})")
     int warmupRounds;
 
     @Mixin
@@ -75,8 +92,19 @@ public final class HotSkuBenchmark implements Callable<Integer> {
      * One round of one layout: the load's figures, the script calls each primary served during it and the CPU seconds
      * it spent (each busiest first), what each command cost over all primaries, and the stores' checks.
      */
-    private record Round(Layout layout, double requestsPerSecond, double p50Ms, double p99Ms, double p999Ms, List<Long> callsPerPrimary,
-                         List<Double> cpuPerPrimary, Map<String, CommandCost> commands, long oversold, long lost, long overLimit, long drift) {
+    private record Round(
+            Layout layout,
+            double requestsPerSecond,
+            double p50Ms,
+            double p99Ms,
+            double p999Ms,
+            List<Long> callsPerPrimary,
+            List<Double> cpuPerPrimary,
+            Map<String, CommandCost> commands,
+            long oversold,
+            long lost,
+            long overLimit,
+            long drift) {
 
         long calls() {
             return callsPerPrimary.stream().mapToLong(Long::longValue).sum();
@@ -100,13 +128,27 @@ public final class HotSkuBenchmark implements Callable<Integer> {
         List<Round> recorded = new ArrayList<>();
         Map<String, String> cluster = Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC", RedisAddress.TOPOLOGY, "cluster");
         try (DevelopmentServers servers = serversOptions.start("hot-sku", cluster);
-             HikariDataSource database = ServersOptions.databasePool(servers);
-             UnifiedJedis redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2);
-             SeckillSaleDesign seckill = SeckillSaleDesign.start(servers, new SaleQueries(database), ServersOptions.freePort(), SeckillSaleDesign.Topology.ALL,
-                     module -> "-Xmx1g", Map.of("SECKILL_RATE_LIMIT_PER_USER", "5"))) {
+                HikariDataSource database = ServersOptions.databasePool(servers);
+                UnifiedJedis redis = RedisConnections.open(
+                        InfraAddresses.ofMigrationAccount(new Env(servers.settings()))
+                                .redis(),
+                        2);
+                SeckillSaleDesign seckill = SeckillSaleDesign.start(
+                        servers,
+                        new SaleQueries(database),
+                        ServersOptions.freePort(),
+                        SeckillSaleDesign.Topology.ALL,
+                        module -> "-Xmx1g",
+                        Map.of("SECKILL_RATE_LIMIT_PER_USER", "5"))) {
             List<RedisPrimaries.Primary> primaries = RedisPrimaries.of(redis);
-            System.out.printf(Locale.ROOT, "one SKU of %,d units, %,d buyers asking once, %d connections, on %d Redis primaries (%s)%n",
-                    units, buyers, connections, primaries.size(), primaries);
+            System.out.printf(
+                    Locale.ROOT,
+                    "one SKU of %,d units, %,d buyers asking once, %d connections, on %d Redis primaries (%s)%n",
+                    units,
+                    buyers,
+                    connections,
+                    primaries.size(),
+                    primaries);
             for (int round = 1 - warmupRounds; round <= rounds; round++) {
                 for (Layout layout : layouts) {
                     Round result = runRound(seckill, primaries, layout, round);
@@ -119,10 +161,14 @@ public final class HotSkuBenchmark implements Callable<Integer> {
             System.out.println();
             System.out.println(table(layouts, recorded, primaries));
         }
-        return recorded.stream().anyMatch(round -> round.oversold() + round.lost() + round.overLimit() + round.drift() > 0) ? 1 : 0;
+        return recorded.stream()
+                        .anyMatch(round -> round.oversold() + round.lost() + round.overLimit() + round.drift() > 0)
+                ? 1
+                : 0;
     }
 
-    private Round runRound(SeckillSaleDesign seckill, List<RedisPrimaries.Primary> primaries, Layout layout, int round) throws Exception {
+    private Round runRound(SeckillSaleDesign seckill, List<RedisPrimaries.Primary> primaries, Layout layout, int round)
+            throws Exception {
         long sku = 7_000_000_000L + System.nanoTime() % 1_000_000_000L;
         seckill.defineSplitSale(sku, units, 1, layout.stockBuckets());
         List<WholeSaleLoad.Attempt> attempts = new ArrayList<>(buyers);
@@ -131,22 +177,43 @@ public final class HotSkuBenchmark implements Callable<Integer> {
         }
         List<Map<String, CommandCost>> before = commandStats(primaries);
         List<Double> cpuBefore = cpuSeconds(primaries);
-        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()).run(attempts, Map.of(), 0);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad(
+                        "localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway())
+                .run(attempts, Map.of(), 0);
         WholeSaleRound checked = WholeSaleRound.check(seckill, round, false, load, List.of(sku), units, 1, 60_000);
         List<Map<String, CommandCost>> after = commandStats(primaries);
         List<Double> cpuAfter = cpuSeconds(primaries);
-        List<Double> cpu = IntStream.range(0, primaries.size()).mapToObj(i -> cpuAfter.get(i) - cpuBefore.get(i)).sorted(Comparator.reverseOrder()).toList();
-        List<Map<String, CommandCost>> during = IntStream.range(0, primaries.size()).mapToObj(i -> difference(after.get(i), before.get(i))).toList();
+        List<Double> cpu = IntStream.range(0, primaries.size())
+                .mapToObj(i -> cpuAfter.get(i) - cpuBefore.get(i))
+                .sorted(Comparator.reverseOrder())
+                .toList();
+        List<Map<String, CommandCost>> during = IntStream.range(0, primaries.size())
+                .mapToObj(i -> difference(after.get(i), before.get(i)))
+                .toList();
         List<Long> callsPerPrimary = during.stream()
-                .map(stats -> SCRIPT_CALLS.stream().mapToLong(command -> stats.getOrDefault(command, new CommandCost(0, 0)).calls()).sum())
-                .sorted(Comparator.reverseOrder()).toList();
+                .map(stats -> SCRIPT_CALLS.stream()
+                        .mapToLong(command -> stats.getOrDefault(command, new CommandCost(0, 0))
+                                .calls())
+                        .sum())
+                .sorted(Comparator.reverseOrder())
+                .toList();
         Map<String, CommandCost> commands = new TreeMap<>();
         during.forEach(stats -> stats.forEach((command, cost) -> commands.merge(command, cost,
                 (a, b) -> new CommandCost(a.calls() + b.calls(), a.micros() + b.micros()))));
         Histogram all = load.winners().copy();
         all.add(load.losers());
-        return new Round(layout, load.requestsPerSecond(), all.getValueAtPercentile(50) / 1e6, all.getValueAtPercentile(99) / 1e6,
-                all.getValueAtPercentile(99.9) / 1e6, callsPerPrimary, cpu, commands, checked.oversold(), checked.lost(), checked.overLimit(),
+        return new Round(
+                layout,
+                load.requestsPerSecond(),
+                all.getValueAtPercentile(50) / 1e6,
+                all.getValueAtPercentile(99) / 1e6,
+                all.getValueAtPercentile(99.9) / 1e6,
+                callsPerPrimary,
+                cpu,
+                commands,
+                checked.oversold(),
+                checked.lost(),
+                checked.overLimit(),
                 checked.drift());
     }
 
@@ -178,9 +245,11 @@ public final class HotSkuBenchmark implements Callable<Integer> {
         return Long.parseLong(line.substring(at, end < 0 ? line.length() : end));
     }
 
-    private static Map<String, CommandCost> difference(Map<String, CommandCost> after, Map<String, CommandCost> before) {
+    private static Map<String, CommandCost> difference(
+            Map<String, CommandCost> after, Map<String, CommandCost> before) {
         Map<String, CommandCost> difference = new TreeMap<>();
-        after.forEach((command, cost) -> difference.put(command, cost.minus(before.getOrDefault(command, new CommandCost(0, 0)))));
+        after.forEach((command, cost) ->
+                difference.put(command, cost.minus(before.getOrDefault(command, new CommandCost(0, 0)))));
         difference.values().removeIf(cost -> cost.calls() == 0);
         return difference;
     }
@@ -195,32 +264,71 @@ public final class HotSkuBenchmark implements Callable<Integer> {
             shares.append(String.format(Locale.ROOT, " %5.1f%%", round.cpuShare(i)));
         }
         StringBuilder commands = new StringBuilder();
-        round.commands().forEach((command, cost) -> commands.append(String.format(Locale.ROOT, " %s %,d (%.1f us)", command, cost.calls(),
-                (double) cost.micros() / cost.calls())));
-        return String.format(Locale.ROOT, "%-16s %,9.0f req/s  p50 %6.2f  p99 %7.2f  p999 %7.2f ms  script calls %,9d  shares, busiest first%s  (oversold %d, "
-                        + "lost %d, over limit %d, drift %d)%n    calls by command:%s", round.layout().label(), round.requestsPerSecond(), round.p50Ms(),
-                round.p99Ms(), round.p999Ms(), round.calls(), shares, round.oversold(), round.lost(), round.overLimit(), round.drift(), commands);
+        round.commands()
+                .forEach((command, cost) -> commands.append(String.format(
+                        Locale.ROOT,
+                        " %s %,d (%.1f us)",
+                        command,
+                        cost.calls(),
+                        (double) cost.micros() / cost.calls())));
+        return String.format(
+                Locale.ROOT,
+                "%-16s %,9.0f req/s  p50 %6.2f  p99 %7.2f  p999 %7.2f ms  script calls %,9d  shares, busiest first%s "
+                        + " (oversold %d, lost %d, over limit %d, drift %d)%n    calls by command:%s",
+                round.layout().label(),
+                round.requestsPerSecond(),
+                round.p50Ms(),
+                round.p99Ms(),
+                round.p999Ms(),
+                round.calls(),
+                shares,
+                round.oversold(),
+                round.lost(),
+                round.overLimit(),
+                round.drift(),
+                commands);
     }
 
     /** Medians of the recorded rounds per layout, as a Markdown table. */
     private static String table(List<Layout> layouts, List<Round> recorded, List<RedisPrimaries.Primary> primaries) {
-        StringBuilder table = new StringBuilder("| layout | req/s | p50 / p99 / p999 ms | script calls | calls: busiest primary, next, next |"
-                + " CPU: busiest primary, next, next | oversold, lost, over limit, drift (worst round) |\n|---|---|---|---|---|---|---|\n");
+        StringBuilder table = new StringBuilder(
+                "| layout | req/s | p50 / p99 / p999 ms | script calls | calls: busiest primary, next, next | CPU:"
+                        + " busiest primary, next, next | oversold, lost, over limit, drift (worst round) |\n"
+                        + "|---|---|---|---|---|---|---|\n");
         for (Layout layout : layouts) {
             List<Round> of = recorded.stream().filter(round -> round.layout().equals(layout)).toList();
-            table.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f / %.2f / %.2f | %,.0f |", layout.label(), median(of, Round::requestsPerSecond),
-                    median(of, Round::p50Ms), median(of, Round::p99Ms), median(of, Round::p999Ms),
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %.2f / %.2f / %.2f | %,.0f |",
+                    layout.label(),
+                    median(of, Round::requestsPerSecond),
+                    median(of, Round::p50Ms),
+                    median(of, Round::p99Ms),
+                    median(of, Round::p999Ms),
                     median(of, Round::calls)));
-            table.append(' ').append(shares(primaries.size(), rank -> median(of, round -> round.share(rank)))).append(" |");
-            table.append(' ').append(shares(primaries.size(), rank -> median(of, round -> round.cpuShare(rank)))).append(" |");
-            table.append(String.format(Locale.ROOT, " %d, %d, %d, %d |%n", of.stream().mapToLong(Round::oversold).max().orElse(0), of.stream().mapToLong(Round::lost).max().orElse(0),
-                    of.stream().mapToLong(Round::overLimit).max().orElse(0), of.stream().mapToLong(Round::drift).max().orElse(0)));
+            table.append(' ')
+                    .append(shares(primaries.size(), rank -> median(of, round -> round.share(rank))))
+                    .append(" |");
+            table.append(' ')
+                    .append(shares(primaries.size(), rank -> median(of, round -> round.cpuShare(rank))))
+                    .append(" |");
+            table.append(String.format(
+                    Locale.ROOT,
+                    " %d, %d, %d, %d |%n",
+                    of.stream().mapToLong(Round::oversold).max().orElse(0),
+                    of.stream().mapToLong(Round::lost).max().orElse(0),
+                    of.stream().mapToLong(Round::overLimit).max().orElse(0),
+                    of.stream().mapToLong(Round::drift).max().orElse(0)));
         }
         return table.toString();
     }
 
     private static String shares(int primaries, IntToDoubleFunction share) {
-        return String.join(", ", IntStream.range(0, primaries).mapToObj(rank -> String.format(Locale.ROOT, "%.1f%%", share.applyAsDouble(rank))).toList());
+        return String.join(
+                ", ",
+                IntStream.range(0, primaries)
+                        .mapToObj(rank -> String.format(Locale.ROOT, "%.1f%%", share.applyAsDouble(rank)))
+                        .toList());
     }
 
     private static double median(List<Round> rounds, ToDoubleFunction<Round> figure) {

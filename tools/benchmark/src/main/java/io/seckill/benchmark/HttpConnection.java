@@ -54,12 +54,15 @@ final class HttpConnection implements AutoCloseable {
             String name = header.substring(0, colon).trim();
             if (name.equalsIgnoreCase("Content-Length")) {
                 contentLength = Long.parseLong(header.substring(colon + 1).trim());
-            } else if (name.equalsIgnoreCase("Transfer-Encoding") && header.toLowerCase(Locale.ROOT).contains("chunked")) {
+            } else if (name.equalsIgnoreCase("Transfer-Encoding")
+                    && header.toLowerCase(Locale.ROOT).contains("chunked")) {
                 chunked = true;
             }
         }
         if (chunked) {
-            for (long size = Long.parseLong(readLine().trim(), 16); size > 0; size = Long.parseLong(readLine().trim(), 16)) {
+            for (long size = Long.parseLong(readLine().trim(), 16);
+                    size > 0;
+                    size = Long.parseLong(readLine().trim(), 16)) {
                 skip(size);
                 readLine();
             }

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine;
 
 /**
  * Loads a running ingress (started with SECKILL_BENCHMARK_MODE=true) with three scenarios, round after
@@ -22,8 +22,12 @@ import picocli.CommandLine;
         description = "Closed-loop load against a running ingress; figures relative to its own no-op ceiling.")
 public final class IngressBenchmark implements Callable<Integer> {
 
-    /** The targets of docs/benchmarks.md's table, as shares of the no-op ceiling (IngressBenchmarkTargetsTest holds them together). */
+    /**
+     * The targets of docs/benchmarks.md's table, as shares of the no-op ceiling (IngressBenchmarkTargetsTest holds them
+     * together).
+     */
     static final double SOLD_OUT_TARGET = 0.85;
+
     static final double WINNING_TARGET = 0.20;
     private static final int LOSERS = 10_000;
 
@@ -37,7 +41,8 @@ public final class IngressBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         String hostHeader = ingress.hostHeader();
         if (IngressAdmin.status(HttpRequest.newBuilder(ingress.url.resolve("/bench/noop")).GET()) != 200) {
-            System.err.println("GET /bench/noop did not answer 200: start the ingress with SECKILL_BENCHMARK_MODE=true");
+            System.err.println(
+                    "GET /bench/noop did not answer 200: start the ingress with SECKILL_BENCHMARK_MODE=true");
             return 2;
         }
         long runId = System.currentTimeMillis() % 1_000_000_000L;
@@ -59,8 +64,14 @@ public final class IngressBenchmark implements Callable<Integer> {
         List<Scenario> scenarios = List.of(
                 new Scenario("ceiling (no-op)", 200, n -> noop),
                 new Scenario("sold-out path", 409, n -> soldOut[(int) (n % LOSERS)]),
-                new Scenario("winning path", 202, n -> Scenario.postJson(hostHeader, "/api/v1/skus/" + winningSku + "/orders",
-                        "Bearer " + tokens.buyer("bench-" + runId + "-" + n, lifetime), "{\"quantity\":1}")));
+                new Scenario(
+                        "winning path",
+                        202,
+                        n -> Scenario.postJson(
+                                hostHeader,
+                                "/api/v1/skus/" + winningSku + "/orders",
+                                "Bearer " + tokens.buyer("bench-" + runId + "-" + n, lifetime),
+                                "{\"quantity\":1}")));
 
         System.out.printf("ingress %s, %d connections, %s measured after %s warm-up, %d round(s)%n",
                 ingress.url, options.connections, options.duration, ingress.warmup, options.rounds);
@@ -74,7 +85,9 @@ public final class IngressBenchmark implements Callable<Integer> {
             }
             allRounds.add(results);
             double ceiling = results.get(0).requestsPerSecond();
-            ratios.add(new double[] {results.get(1).requestsPerSecond() / ceiling, results.get(2).requestsPerSecond() / ceiling});
+            ratios.add(new double[] {
+                results.get(1).requestsPerSecond() / ceiling, results.get(2).requestsPerSecond() / ceiling
+            });
             System.out.printf("%nround %d%n", round);
             Report.table(results, ceiling);
         }
@@ -82,9 +95,15 @@ public final class IngressBenchmark implements Callable<Integer> {
         Report.medians(allRounds);
         double soldOutRatio = Report.median(ratios.stream().mapToDouble(r -> r[0]).toArray());
         double winningRatio = Report.median(ratios.stream().mapToDouble(r -> r[1]).toArray());
-        System.out.printf(Locale.ROOT, "%ntargets: sold-out path >= %.0f%% of ceiling: %s (%.1f%%); winning path >= %.0f%%: %s (%.1f%%)%n",
-                SOLD_OUT_TARGET * 100, soldOutRatio >= SOLD_OUT_TARGET ? "met" : "MISSED", soldOutRatio * 100,
-                WINNING_TARGET * 100, winningRatio >= WINNING_TARGET ? "met" : "MISSED", winningRatio * 100);
+        System.out.printf(
+                Locale.ROOT,
+                "%ntargets: sold-out path >= %.0f%% of ceiling: %s (%.1f%%); winning path >= %.0f%%: %s (%.1f%%)%n",
+                SOLD_OUT_TARGET * 100,
+                soldOutRatio >= SOLD_OUT_TARGET ? "met" : "MISSED",
+                soldOutRatio * 100,
+                WINNING_TARGET * 100,
+                winningRatio >= WINNING_TARGET ? "met" : "MISSED",
+                winningRatio * 100);
         return 0;
     }
 

@@ -24,7 +24,8 @@ final class NoOpSaleDesign implements SaleDesign {
         this.port = port;
     }
 
-    static NoOpSaleDesign start(Path repository, Map<String, String> serverSettings, Path logs, int port) throws IOException, InterruptedException {
+    static NoOpSaleDesign start(Path repository, Map<String, String> serverSettings, Path logs, int port)
+            throws IOException, InterruptedException {
         return new NoOpSaleDesign(BaselineProcess.start(Design.NO_OP, repository, serverSettings, logs, port), port);
     }
 

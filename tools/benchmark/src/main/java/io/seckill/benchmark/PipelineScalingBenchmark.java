@@ -25,10 +25,10 @@ import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
 import org.jooq.Record2;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Decided orders per second of the whole pipeline, and the time from an order's acceptance to its
@@ -69,16 +69,22 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
                 }
             }
         }
-        System.out.printf("%nmedians over %d round(s), %d connections, %s loaded per round (logs: %s)%n", options.rounds, options.connections,
-                options.duration, serversOptions.logs());
+        System.out.printf(
+                "%nmedians over %d round(s), %d connections, %s loaded per round (logs: %s)%n",
+                options.rounds, options.connections, options.duration, serversOptions.logs());
         System.out.printf(ROW, "streams x sinks", "accepted/s", "decided/s", "p50 ms", "p99 ms");
         double baseline = Report.median(results.get(setups.get(0)), Figures::decidedPerSecond);
         for (String setup : setups) {
             List<Figures> figures = results.get(setup);
             double decided = Report.median(figures, Figures::decidedPerSecond);
-            System.out.printf(Locale.ROOT, ROW, setup + " (" + String.format(Locale.ROOT, "%.2fx", decided / baseline) + ")",
-                    format(Report.median(figures, Figures::acceptedPerSecond)), format(decided),
-                    format(Report.median(figures, Figures::p50Millis)), format(Report.median(figures, Figures::p99Millis)));
+            System.out.printf(
+                    Locale.ROOT,
+                    ROW,
+                    setup + " (" + String.format(Locale.ROOT, "%.2fx", decided / baseline) + ")",
+                    format(Report.median(figures, Figures::acceptedPerSecond)),
+                    format(decided),
+                    format(Report.median(figures, Figures::p50Millis)),
+                    format(Report.median(figures, Figures::p99Millis)));
         }
         return 0;
     }
@@ -87,7 +93,8 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         String[] counts = setup.split("x", -1);
         int streams = Integer.parseInt(counts[0]);
         int sinks = Integer.parseInt(counts[1]);
-        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC").tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET);
+        ServiceEnvironment settings = ServiceEnvironment.withJavaOptions("-Xmx512m -XX:+UseSerialGC")
+                .tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET);
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (int i = 0; i < streams; i++) {
@@ -99,7 +106,8 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             processes.add(servers.service(setup + "-reconciler", "reconciler", settings));
             SeckillProcess ingress = servers.service(setup + "-ingress-api", "ingress-api", settings);
             processes.add(ingress);
-            StringBuilder readiness = new StringBuilder(setup + " ready after (s, from process start, all starting at once):");
+            StringBuilder readiness =
+                    new StringBuilder(setup + " ready after (s, from process start, all starting at once):");
             for (SeckillProcess process : processes) {
                 process.awaitReady(READY_TIMEOUT);
                 readiness.append(String.format(Locale.ROOT, " %s %.1f", process.name().substring(setup.length() + 1),
@@ -107,13 +115,23 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             }
             System.out.println(readiness);
             int port = ingress.buyersPort().orElseThrow();
-            IngressAdmin admin = new IngressAdmin(ingress.adminUri(), TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET).admin("benchmark", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
+            IngressAdmin admin = new IngressAdmin(
+                    ingress.adminUri(),
+                    TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET)
+                            .admin("benchmark", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
             List<Figures> figures = new ArrayList<>();
             for (int round = 1; round <= options.rounds; round++) {
                 Figures result = round(database, admin, port);
                 figures.add(result);
-                System.out.printf(Locale.ROOT, "%s round %d: %,.0f accepted/s, %,.0f decided/s, p50 %.1f ms, p99 %.1f ms%n",
-                        setup, round, result.acceptedPerSecond(), result.decidedPerSecond(), result.p50Millis(), result.p99Millis());
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s round %d: %,.0f accepted/s, %,.0f decided/s, p50 %.1f ms, p99 %.1f ms%n",
+                        setup,
+                        round,
+                        result.acceptedPerSecond(),
+                        result.decidedPerSecond(),
+                        result.p50Millis(),
+                        result.p99Millis());
             }
             return figures;
         } finally {
@@ -130,9 +148,17 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             admin.defineSale(firstSku + i, 100_000_000);
         }
         String host = "localhost:" + port;
-        Scenario winning = new Scenario("winning", 202, n -> Scenario.postJson(host, "/api/v1/skus/" + (firstSku + n % SKUS) + "/orders",
-                "Bearer " + TOKENS.buyer("scaling-" + firstSku + "-" + n, Duration.ofHours(2)), "{\"quantity\":1}"));
-        ClosedLoopLoad.Result load = new ClosedLoopLoad("localhost", port, options.connections, Duration.ZERO, options.duration).run(winning);
+        Scenario winning = new Scenario(
+                "winning",
+                202,
+                n -> Scenario.postJson(
+                        host,
+                        "/api/v1/skus/" + (firstSku + n % SKUS) + "/orders",
+                        "Bearer " + TOKENS.buyer("scaling-" + firstSku + "-" + n, Duration.ofHours(2)),
+                        "{\"quantity\":1}"));
+        ClosedLoopLoad.Result load = new ClosedLoopLoad(
+                        "localhost", port, options.connections, Duration.ZERO, options.duration)
+                .run(winning);
         long accepted = load.latencies().getTotalCount() - load.unexpectedStatus();
         List<String> skuIds = LongStream.range(firstSku, firstSku + SKUS).mapToObj(Long::toString).toList();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
@@ -143,15 +169,20 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
             }
             Thread.sleep(500);
         }
-        List<Record2<Instant, Instant>> decided = database.dsl().select(ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT).from(ORDERS)
-                .where(ORDERS.SKU_ID.between(firstSku, firstSku + SKUS - 1)).and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED)).fetch();
+        List<Record2<Instant, Instant>> decided = database.dsl()
+                .select(ORDERS.REQUESTED_AT, ORDERS.DECIDED_AT)
+                .from(ORDERS)
+                .where(ORDERS.SKU_ID.between(firstSku, firstSku + SKUS - 1))
+                .and(ORDERS.STATUS.eq(OrderStatus.CONFIRMED))
+                .fetch();
         if (decided.size() < accepted) {
             throw new IllegalStateException(accepted + " orders accepted, only " + decided.size() + " confirmed");
         }
         Instant first = decided.stream().map(Record2::value1).min(Instant::compareTo).orElseThrow();
         Instant last = decided.stream().map(Record2::value2).max(Instant::compareTo).orElseThrow();
         Histogram latenciesMicros = new Histogram(3);
-        decided.forEach(row -> latenciesMicros.recordValue(Math.max(0, Duration.between(row.value1(), row.value2()).toNanos() / 1_000)));
+        decided.forEach(row -> latenciesMicros.recordValue(
+                Math.max(0, Duration.between(row.value1(), row.value2()).toNanos() / 1_000)));
         return new Figures(load.requestsPerSecond(), decided.size() / (Duration.between(first, last).toNanos() / 1e9),
                 latenciesMicros.getValueAtPercentile(50) / 1e3, latenciesMicros.getValueAtPercentile(99) / 1e3);
     }

@@ -30,12 +30,32 @@ final class Report {
         for (int s = 0; s < scenarios; s++) {
             int index = s;
             double rps = median(rounds.stream().mapToDouble(round -> round.get(index).requestsPerSecond()).toArray());
-            double ratio = median(rounds.stream().mapToDouble(round -> round.get(index).requestsPerSecond() / round.get(0).requestsPerSecond()).toArray());
-            System.out.printf(Locale.ROOT, ROW, rounds.get(0).get(s).scenario(), format(rps, 0),
-                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(50)).toArray()), 2),
-                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(99)).toArray()), 2),
-                    format(median(rounds.stream().mapToDouble(round -> round.get(index).percentileMillis(99.9)).toArray()), 2),
-                    "", format(ratio * 100, 1) + "%");
+            double ratio = median(rounds.stream()
+                    .mapToDouble(round ->
+                            round.get(index).requestsPerSecond() / round.get(0).requestsPerSecond())
+                    .toArray());
+            System.out.printf(
+                    Locale.ROOT,
+                    ROW,
+                    rounds.get(0).get(s).scenario(),
+                    format(rps, 0),
+                    format(
+                            median(rounds.stream()
+                                    .mapToDouble(round -> round.get(index).percentileMillis(50))
+                                    .toArray()),
+                            2),
+                    format(
+                            median(rounds.stream()
+                                    .mapToDouble(round -> round.get(index).percentileMillis(99))
+                                    .toArray()),
+                            2),
+                    format(
+                            median(rounds.stream()
+                                    .mapToDouble(round -> round.get(index).percentileMillis(99.9))
+                                    .toArray()),
+                            2),
+                    "",
+                    format(ratio * 100, 1) + "%");
         }
     }
 

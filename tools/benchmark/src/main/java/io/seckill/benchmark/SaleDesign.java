@@ -35,7 +35,9 @@ interface SaleDesign extends AutoCloseable {
     /** Units each buyer holds in MySQL of each of these SKUs, by "sku:buyer". */
     Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception;
 
-    /** Per SKU, what the fast store would still sell minus what MySQL holds (0 for a design with one store), at rest. */
+    /**
+     * Per SKU, what the fast store would still sell minus what MySQL holds (0 for a design with one store), at rest.
+     */
     Map<Long, Long> drift(List<Long> skus) throws Exception;
 
     @Override

@@ -24,7 +24,10 @@ record SaleQueries(DataSource database) {
 
     private static final int CHUNK = 1_000;
 
-    /** {@code sql} selects (order id, commit time) for the ids bound to its one {@code IN ({0})} (jOOQ's plain SQL template). */
+    /**
+     * {@code sql} selects (order id, commit time) for the ids bound to its one {@code IN ({0})} (jOOQ's plain SQL
+     * template).
+     */
     Map<String, Instant> committed(String sql, Collection<String> orderIds) throws SQLException {
         Map<String, Instant> committed = new HashMap<>();
         List<String> ids = List.copyOf(orderIds);
@@ -50,13 +53,19 @@ record SaleQueries(DataSource database) {
         return sums;
     }
 
-    /** The rows of {@code sql} with {@code values} bound, one bind variable each, to its {@code {0}}; closing them frees the connection. */
+    /**
+     * The rows of {@code sql} with {@code values} bound, one bind variable each, to its {@code {0}}; closing them frees
+     * the connection.
+     */
     private ResultSet select(String sql, List<?> values) {
-        return DSL.using(database, SQLDialect.MARIADB).resultQuery(sql, DSL.list(values.stream().map(DSL::val).toList())).fetchResultSet();
+        return DSL.using(database, SQLDialect.MARIADB)
+                .resultQuery(sql, DSL.list(values.stream().map(DSL::val).toList()))
+                .fetchResultSet();
     }
 
     void execute(String sql, Object... values) throws SQLException {
-        try (Connection connection = database.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = database.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 statement.setObject(i + 1, values[i]);
             }
@@ -65,7 +74,8 @@ record SaleQueries(DataSource database) {
     }
 
     long single(String sql, Object... values) throws SQLException {
-        try (Connection connection = database.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = database.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 statement.setObject(i + 1, values[i]);
             }

@@ -13,7 +13,8 @@ record Scenario(String name, int expectedStatus, LongFunction<byte[]> request) {
     }
 
     static byte[] getAuthorized(String host, String path, String authorization) {
-        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + authorization + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + authorization + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     static byte[] postJson(String host, String path, String authorization, String body) {

@@ -30,7 +30,8 @@ import java.util.function.Function;
 
 /**
  * seckill as a user runs it on the development servers: {@code bin/seckill all} (the four services in one process)
- * or each service its own process ({@link Topology}), buyers named by a gateway ({@code SECKILL_AUTH_MODE=trusted-header},
+ * or each service its own process ({@link Topology}), buyers named by a gateway ({@code
+ * SECKILL_AUTH_MODE=trusted-header},
  * as the baselines read them), no rate limit (every request comes from one address).
  */
 final class SeckillSaleDesign implements SaleDesign {
@@ -75,23 +76,35 @@ final class SeckillSaleDesign implements SaleDesign {
         this.processes = processes;
         this.queries = queries;
         this.port = port;
-        this.admin = new IngressAdmin(ingress().adminUri(), TokenMinter.developmentAdmin(adminTokenSecret).admin("benchmark",
-                TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
+        this.admin = new IngressAdmin(
+                ingress().adminUri(),
+                TokenMinter.developmentAdmin(adminTokenSecret)
+                        .admin("benchmark", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
     }
 
     /**
      * @param javaOptions each module's JVM options, e.g. a heap size and a flight recording
      * @param settings    settings of every process over the benchmark's (docs/configuration.md)
      */
-    static SeckillSaleDesign start(DevelopmentServers servers, SaleQueries queries, int port, Topology topology, Function<String, String> javaOptions,
-                                   Map<String, String> settings) throws InterruptedException {
+    static SeckillSaleDesign start(
+            DevelopmentServers servers,
+            SaleQueries queries,
+            int port,
+            Topology topology,
+            Function<String, String> javaOptions,
+            Map<String, String> settings)
+            throws InterruptedException {
         List<SeckillProcess> processes = new ArrayList<>();
         try {
             for (String module : topology.modules()) {
                 // The servers' addresses given: the run command uses them instead of starting servers of its own.
-                ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions.apply(module)).settings(servers.settings())
-                        .dataDirectory(servers.dataDirectory().resolveSibling("seckill-" + module)).httpPort(port)
-                        .buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET).setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY)).settings(settings);
+                ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions.apply(module))
+                        .settings(servers.settings())
+                        .dataDirectory(servers.dataDirectory().resolveSibling("seckill-" + module))
+                        .httpPort(port)
+                        .buyersNamedByGateway(WholeSaleLoad.GATEWAY_SECRET)
+                        .setting(PassSettings.DIFFICULTY, Integer.toString(PASS_DIFFICULTY))
+                        .settings(settings);
                 SeckillProcess process = servers.service("seckill-" + module, Topology.command(module), environment);
                 processes.add(process);
                 process.awaitReady(READY_TIMEOUT);
@@ -125,7 +138,10 @@ final class SeckillSaleDesign implements SaleDesign {
         }
     }
 
-    /** Defines one sale open now, bought without passes, its stock over {@code stockBuckets} buckets (null: the ingress chooses). */
+    /**
+     * Defines one sale open now, bought without passes, its stock over {@code stockBuckets} buckets (null: the ingress
+     * chooses).
+     */
     void defineSplitSale(long sku, int units, int perBuyer, Integer stockBuckets) throws Exception {
         admin.defineSale(sku, units, perBuyer, false, stockBuckets);
     }
@@ -138,10 +154,19 @@ final class SeckillSaleDesign implements SaleDesign {
         ExecutorService getters = Executors.newFixedThreadPool(PASS_GETTERS);
         try {
             Map<String, WholeSaleLoad.Attempt> buyersOfSkus = new LinkedHashMap<>();
-            attempts.forEach(attempt -> buyersOfSkus.putIfAbsent(WholeSaleLoad.passKey(attempt.sku(), attempt.buyer()), attempt));
+            attempts.forEach(attempt ->
+                    buyersOfSkus.putIfAbsent(WholeSaleLoad.passKey(attempt.sku(), attempt.buyer()), attempt));
             List<Future<?>> got = new ArrayList<>();
             buyersOfSkus.forEach((key, attempt) -> got.add(getters.submit(() -> {
-                passes.put(key, client.passFor(attempt.sku(), Map.of("X-Gateway-Secret", WholeSaleLoad.GATEWAY_SECRET, "X-User-Id", attempt.buyer())));
+                passes.put(
+                        key,
+                        client.passFor(
+                                attempt.sku(),
+                                Map.of(
+                                        "X-Gateway-Secret",
+                                        WholeSaleLoad.GATEWAY_SECRET,
+                                        "X-User-Id",
+                                        attempt.buyer())));
                 return null;
             })));
             for (Future<?> pass : got) {
@@ -153,7 +178,10 @@ final class SeckillSaleDesign implements SaleDesign {
         return passes;
     }
 
-    /** Decided in MySQL, confirmed or rejected (a rejection returned the stock: decided, not lost), with the sink's time. */
+    /**
+     * Decided in MySQL, confirmed or rejected (a rejection returned the stock: decided, not lost), with the sink's
+     * time.
+     */
     @Override
     public Map<String, Instant> committed(Collection<String> orderIds) throws Exception {
         return queries.committed("SELECT order_id, decided_at FROM orders WHERE order_id IN ({0})", orderIds);
@@ -161,13 +189,18 @@ final class SeckillSaleDesign implements SaleDesign {
 
     @Override
     public Map<Long, Long> soldUnits(List<Long> skus) throws Exception {
-        return queries.sums("SELECT sku_id, SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID') AND sku_id IN ({0}) GROUP BY sku_id",
+        return queries.sums(
+                "SELECT sku_id, SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID') AND sku_id IN ({0})"
+                        + " GROUP BY sku_id",
                 skus, Long.class);
     }
 
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
-        return queries.sums("SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN ({0}) GROUP BY sku_id, user_id", skus, String.class);
+        return queries.sums(
+                "SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN ({0}) GROUP BY"
+                        + " sku_id, user_id",
+                skus, String.class);
     }
 
     /** Redis stock + pending reservations - MySQL stock, from the admin figures. */
@@ -175,10 +208,18 @@ final class SeckillSaleDesign implements SaleDesign {
     public Map<Long, Long> drift(List<Long> skus) throws Exception {
         Map<Long, Long> drift = new HashMap<>();
         for (long sku : skus) {
-            HttpResponse<String> figures = HTTP.send(HttpRequest.newBuilder(admin.admin().resolve("/admin/v1/skus/" + sku))
-                    .header("Authorization", "Bearer " + admin.adminToken()).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> figures = HTTP.send(
+                    HttpRequest.newBuilder(admin.admin().resolve("/admin/v1/skus/" + sku))
+                            .header("Authorization", "Bearer " + admin.adminToken())
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(figures.body());
-            drift.put(sku, body.path("redisStock").asLong() + body.path("pendingReservations").asLong() - body.path("mysqlStock").asLong());
+            drift.put(
+                    sku,
+                    body.path("redisStock").asLong()
+                            + body.path("pendingReservations").asLong()
+                            - body.path("mysqlStock").asLong());
         }
         return drift;
     }

@@ -17,7 +17,10 @@ import picocli.CommandLine.Option;
  */
 final class ServersOptions {
 
-    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    @Option(
+            names = "--repository",
+            defaultValue = ".",
+            description = "the working copy with bin/seckill, built (default: here)")
     Path repository;
 
     private Path work;

@@ -19,18 +19,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Orders per second into MySQL: the db-sink's writer checking each order against its outbox row and deciding a poll's
- * worth of orders per SKU in one transaction, against the same writer deciding one order per transaction, on the same orders and the
+ * worth of orders per SKU in one transaction, against the same writer deciding one order per transaction, on the same
+ * orders and the
  * same server (the development servers' MariaDB, its own process), on one hot SKU and spread over 8.
  * One thread each, as one sink instance consumes one partition.
  */
-@Command(name = "sink-benchmark", mixinStandardHelpOptions = true,
+@Command(
+        name = "sink-benchmark",
+        mixinStandardHelpOptions = true,
         description = "The sink's batched transactions vs one transaction per order, orders/s into MySQL.")
 public final class SinkBenchmark implements Callable<Integer> {
 
@@ -39,10 +42,16 @@ public final class SinkBenchmark implements Callable<Integer> {
     @Option(names = "--orders", defaultValue = "10000", description = "orders per run (default ${DEFAULT-VALUE})")
     int orders;
 
-    @Option(names = "--batch", defaultValue = "1000", description = "orders per poll, as SECKILL_SINK_MAX_BATCH (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--batch",
+            defaultValue = "1000",
+            description = "orders per poll, as SECKILL_SINK_MAX_BATCH (default ${DEFAULT-VALUE})")
     int batch;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "rounds; medians are reported (default ${DEFAULT-VALUE})")
     int rounds;
 
     @Mixin
@@ -54,9 +63,13 @@ public final class SinkBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         try (DevelopmentServers servers = serversOptions.start("sink");
-             Database database = Database.connect(InfraAddresses.ofMigrationAccount(new Env(servers.settings())), "sink-benchmark", 2,
-                     new SimpleMeterRegistry())) {
-            OrderBatchWriter writer = new OrderBatchWriter(database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
+                Database database = Database.connect(
+                        InfraAddresses.ofMigrationAccount(new Env(servers.settings())),
+                        "sink-benchmark",
+                        2,
+                        new SimpleMeterRegistry())) {
+            OrderBatchWriter writer = new OrderBatchWriter(
+                    database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
             System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);
             for (int round = 1; round <= rounds; round++) {
                 for (int skuCount : new int[] {1, 8}) {
@@ -74,9 +87,20 @@ public final class SinkBenchmark implements Callable<Integer> {
         for (int skuCount : new int[] {1, 8}) {
             double batchedRate = Report.median(rates.get(label(skuCount, true)), Double::doubleValue);
             double perOrderRate = Report.median(rates.get(label(skuCount, false)), Double::doubleValue);
-            System.out.printf(Locale.ROOT, ROW, skuCount, "batched (one tx per SKU)", String.format(Locale.ROOT, "%,.0f", batchedRate),
+            System.out.printf(
+                    Locale.ROOT,
+                    ROW,
+                    skuCount,
+                    "batched (one tx per SKU)",
+                    String.format(Locale.ROOT, "%,.0f", batchedRate),
                     String.format(Locale.ROOT, "%.1fx", batchedRate / perOrderRate));
-            System.out.printf(Locale.ROOT, ROW, skuCount, "one transaction per order", String.format(Locale.ROOT, "%,.0f", perOrderRate), "1.0x");
+            System.out.printf(
+                    Locale.ROOT,
+                    ROW,
+                    skuCount,
+                    "one transaction per order",
+                    String.format(Locale.ROOT, "%,.0f", perOrderRate),
+                    "1.0x");
         }
         return 0;
     }
@@ -95,7 +119,8 @@ public final class SinkBenchmark implements Callable<Integer> {
         }
         List<OrderRequested> all = new ArrayList<>(orders);
         for (int i = 0; i < orders; i++) {
-            all.add(OrderRequested.of(UUID.randomUUID().toString(), firstSku + i % skuCount, "sink-" + firstSku + "-" + i, 1, now));
+            all.add(OrderRequested.of(
+                    UUID.randomUUID().toString(), firstSku + i % skuCount, "sink-" + firstSku + "-" + i, 1, now));
         }
         // The ingress wrote these rows; the writer reads each order's row to check it (part of what is measured).
         RecordedOrders.record(database, all);

@@ -29,7 +29,10 @@ final class TokenFlood {
     record Outcome(Map<Integer, Long> statuses, Histogram latency, long failed, double seconds) {
 
         long answered2xx() {
-            return statuses.entrySet().stream().filter(entry -> entry.getKey() / 100 == 2).mapToLong(Map.Entry::getValue).sum();
+            return statuses.entrySet().stream()
+                    .filter(entry -> entry.getKey() / 100 == 2)
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
         }
     }
 
@@ -43,17 +46,23 @@ final class TokenFlood {
         this.connections = connections;
     }
 
-    /** {@code requests} buys of {@code sku} showing {@code token} padded, at {@code ratePerSecond}, from {@code addresses} addresses. */
+    /**
+     * {@code requests} buys of {@code sku} showing {@code token} padded, at {@code ratePerSecond}, from {@code
+     * addresses} addresses.
+     */
     Outcome run(long sku, String token, int addresses, int requests, double ratePerSecond) throws InterruptedException {
         int longestPadding = HEADER_LIMIT - OTHER_HEADERS - token.length();
         if (requests > (long) PADDING.length() * longestPadding) {
-            throw new IllegalArgumentException("a token of " + token.length() + " characters has fewer than " + requests + " paddings under 8 KiB");
+            throw new IllegalArgumentException("a token of " + token.length() + " characters has fewer than " + requests
+                    + " paddings under 8 KiB");
         }
-        String line = "POST /api/v1/skus/" + sku + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-Forwarded-For: ";
+        String line =
+                "POST /api/v1/skus/" + sku + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nX-Forwarded-For: ";
         String headers = "\r\nContent-Type: application/json\r\nContent-Length: 14\r\nAuthorization: Bearer " + token;
         byte[][] heads = new byte[addresses][];
         for (int a = 0; a < addresses; a++) {
-            heads[a] = (line + "198." + (18 + a / 65_536) + "." + (a / 256 % 256) + "." + (a % 256) + headers).getBytes(StandardCharsets.US_ASCII);
+            heads[a] = (line + "198." + (18 + a / 65_536) + "." + (a / 256 % 256) + "." + (a % 256) + headers)
+                    .getBytes(StandardCharsets.US_ASCII);
         }
         byte[] tail = "\r\n\r\n{\"quantity\":1}".getBytes(StandardCharsets.US_ASCII);
         AtomicInteger next = new AtomicInteger();
@@ -90,7 +99,14 @@ final class TokenFlood {
         final long interval;
         long failed;
 
-        Worker(byte[][] heads, byte[] tail, int longestPadding, int requests, AtomicInteger next, long start, long interval) {
+        Worker(
+                byte[][] heads,
+                byte[] tail,
+                int longestPadding,
+                int requests,
+                AtomicInteger next,
+                long start,
+                long interval) {
             this.heads = heads;
             this.tail = tail;
             this.longestPadding = longestPadding;

@@ -3,8 +3,8 @@ package io.seckill.benchmark;
 import com.zaxxer.hikari.HikariDataSource;
 import io.seckill.config.Env;
 import io.seckill.config.InfraAddresses;
-import io.seckill.redisstate.RedisConnections;
 import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.redisstate.RedisConnections;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,14 +13,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -30,22 +30,33 @@ import redis.clients.jedis.UnifiedJedis;
  * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
  * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
  * and what the stores hold afterwards (oversold, lost, over the limit, drift), and requests/s as a share of the no-op
- * design's (the same HTTP stack answering 409 from memory: what the machine can answer at all). First the cold rounds: every
+ * design's (the same HTTP stack answering 409 from memory: what the machine can answer at all). First the cold rounds:
+ * every
  * design's processes started afresh and their first sale measured, as a sale starts in production (services
  * up and ready, the buy path never used). Then, on the last cold round's processes, warm-up rounds and the
  * warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the warm rounds
  * (and the worst round's correctness) as tables, Markdown and a PNG chart under
  * {@code tools/benchmark/target/whole-sale-*}/report.
  */
-@Command(name = "whole-sale", mixinStandardHelpOptions = true,
-        description = "A whole flash sale against seckill, naive and redis-queue, each beside the no-op design's limit.")
+@Command(
+        name = "whole-sale",
+        mixinStandardHelpOptions = true,
+        description =
+                "A whole flash sale against seckill, naive and redis-queue, each beside the no-op design's limit.")
 public final class WholeSaleBenchmark implements Callable<Integer> {
 
-    @Option(names = "--designs", split = ",", defaultValue = "seckill,naive,redis-queue,no-op", converter = Design.Converter.class,
+    @Option(
+            names = "--designs",
+            split = ",",
+            defaultValue = "seckill,naive,redis-queue,no-op",
+            converter = Design.Converter.class,
             description = "designs to run (default ${DEFAULT-VALUE})")
     List<Design> designs;
 
-    @Option(names = "--units", defaultValue = "1000", description = "units for sale, over all SKUs (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--units",
+            defaultValue = "1000",
+            description = "units for sale, over all SKUs (default ${DEFAULT-VALUE})")
     int units;
 
     @Option(names = "--skus", defaultValue = "4", description = "SKUs (default ${DEFAULT-VALUE})")
@@ -57,45 +68,79 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(names = "--attempts", defaultValue = "2", description = "attempts per buyer (default ${DEFAULT-VALUE})")
     int attempts;
 
-    @Option(names = "--limit", defaultValue = "3", description = "units per buyer and SKU (seckill's limit; default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--limit",
+            defaultValue = "3",
+            description = "units per buyer and SKU (seckill's limit; default ${DEFAULT-VALUE})")
     int limit;
 
-    @Option(names = "--connections", defaultValue = "64", description = "concurrent connections (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--connections",
+            defaultValue = "64",
+            description = "concurrent connections (default ${DEFAULT-VALUE})")
     int connections;
 
-    @Option(names = "--rate", defaultValue = "0", description = "open loop at this many requests/s; 0: closed loop (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--rate",
+            defaultValue = "0",
+            description = "open loop at this many requests/s; 0: closed loop (default ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--cold-rounds", defaultValue = "3",
-            description = "rounds each on freshly started processes; their medians are the cold figures (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cold-rounds",
+            defaultValue = "3",
+            description = "rounds each on freshly started processes; their medians are the cold figures (default"
+                    + " ${DEFAULT-VALUE})")
     int coldRounds;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "warm rounds; their medians are the warm figures (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "warm rounds; their medians are the warm figures (default ${DEFAULT-VALUE})")
     int rounds;
 
     // Fewer leave seckill and redis-queue still getting faster from round to round as their JIT settles
     // (naive, bound by MySQL, settles sooner): the rounds would then measure the warm-up.
-    @Option(names = "--warmup-rounds", defaultValue = "5",
-            description = "unrecorded rounds after the cold ones, until every design runs at its steady speed (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--warmup-rounds",
+            defaultValue = "5",
+            description = "unrecorded rounds after the cold ones, until every design runs at its steady speed (default"
+                    + " ${DEFAULT-VALUE})")
     int warmupRounds;
 
-    @Option(names = "--drain-timeout", defaultValue = "PT60S", description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--drain-timeout",
+            defaultValue = "PT60S",
+            description = "how long accepted orders may take to reach MySQL (default ${DEFAULT-VALUE})")
     Duration drainTimeout;
 
-    @Option(names = "--seckill-java-opts", defaultValue = "-Xmx1g",
-            description = "JVM options of seckill's process, e.g. -XX:StartFlightRecording=filename=seckill.jfr,settings=profile (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seckill-java-opts",
+            defaultValue = "-Xmx1g",
+            description = "JVM options of seckill's process, e.g."
+                    + " -XX:StartFlightRecording=filename=seckill.jfr,settings=profile (default ${DEFAULT-VALUE})")
     String seckillJavaOptions;
 
-    @Option(names = "--seckill-topology", defaultValue = "ALL",
-            description = "ALL: bin/seckill all, the services in one JVM; SERVICES: each service its own JVM (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seckill-topology",
+            defaultValue = "ALL",
+            description = "ALL: bin/seckill all, the services in one JVM; SERVICES: each service its own JVM (default"
+                    + " ${DEFAULT-VALUE})")
     SeckillSaleDesign.Topology topology;
 
-    @Option(names = "--seckill-setting", paramLabel = "NAME=VALUE",
-            description = "a setting of seckill's processes (docs/configuration.md), over the benchmark's own; repeatable, e.g. SECKILL_INGRESS_WARMUP_REQUESTS=0")
+    @Option(
+            names = "--seckill-setting",
+            paramLabel = "NAME=VALUE",
+            description =
+                    "a setting of seckill's processes (docs/configuration.md), over the benchmark's own; repeatable,"
+                            + " e.g. SECKILL_INGRESS_WARMUP_REQUESTS=0")
     Map<String, String> seckillSettings = new LinkedHashMap<>();
 
-    @Option(names = "--aot-training", description = "seckill's JVMs record an AOT cache each, <floor>/<module>/target/<module>.aot, written as they stop: "
-            + "bin/seckill starts them from it afterwards (bin/seckill train)")
+    @Option(
+            names = "--aot-training",
+            description =
+                    "seckill's JVMs record an AOT cache each, <floor>/<module>/target/<module>.aot, written as they"
+                            + " stop: bin/seckill starts them from it afterwards (bin/seckill train)")
     boolean aotTraining;
 
     @Mixin
@@ -121,14 +166,18 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             if (Files.isRegularFile(cache)) {
                 System.out.printf(Locale.ROOT, "AOT cache %s: %,d bytes%n", cache, Files.size(cache));
             } else {
-                System.out.println("no AOT cache was written for " + module + " (" + cache + "): see its log under " + serversOptions.logs());
+                System.out.println("no AOT cache was written for " + module + " (" + cache + "): see its log under "
+                        + serversOptions.logs());
                 status = 1;
             }
         }
         return status;
     }
 
-    /** Where bin/seckill looks for a module's AOT cache: the services' under {@code services/}, the launcher's under {@code tools/}. */
+    /**
+     * Where bin/seckill looks for a module's AOT cache: the services' under {@code services/}, the launcher's under
+     * {@code tools/}.
+     */
     private Path aotCache(String module) {
         String floor = "launcher".equals(module) ? "tools" : "services";
         return serversOptions.repository.toAbsolutePath().normalize().resolve(floor).resolve(module).resolve("target")
@@ -141,14 +190,18 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
 
     /**
      * Runs the sale with the options given, printing each round as it ends.
-     * @return the recorded rounds (warm-up rounds left out): the cold ones, then the warm ones, every design's in the order run
+     * @return the recorded rounds (warm-up rounds left out): the cold ones, then the warm ones, every design's in the
+     * order run
      */
     public List<WholeSaleRound> run() throws Exception {
         List<WholeSaleRound> results = new ArrayList<>();
         System.out.println(heading());
         try (DevelopmentServers servers = serversOptions.start("whole-sale");
-             HikariDataSource database = ServersOptions.databasePool(servers);
-             UnifiedJedis redis = RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2)) {
+                HikariDataSource database = ServersOptions.databasePool(servers);
+                UnifiedJedis redis = RedisConnections.open(
+                        InfraAddresses.ofMigrationAccount(new Env(servers.settings()))
+                                .redis(),
+                        2)) {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
@@ -184,7 +237,8 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         return results;
     }
 
-    private List<SaleDesign> startAll(List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
+    private List<SaleDesign> startAll(
+            List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
         List<SaleDesign> started = new ArrayList<>();
         for (Design design : order) {
             System.out.println("starting " + design.label());
@@ -203,18 +257,54 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     /** The sale's sizes and mode, as the run prints them and the report is headed. */
     private String heading() {
         String loop = rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f req/s", rate) : "closed loop";
-        return String.format(Locale.ROOT, "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
-                + "%d cold round(s) on fresh processes, then %d warm round(s) after %d warm-up round(s)", units, skuCount, buyers, attempts, limit,
-                connections, loop, coldRounds, rounds, warmupRounds);
+        return String.format(
+                Locale.ROOT,
+                "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
+                        + "%d cold round(s) on fresh processes, then %d warm round(s) after %d warm-up round(s)",
+                units,
+                skuCount,
+                buyers,
+                attempts,
+                limit,
+                connections,
+                loop,
+                coldRounds,
+                rounds,
+                warmupRounds);
     }
 
-    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
+    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis)
+            throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
         return switch (design) {
-            case SECKILL -> SeckillSaleDesign.start(servers, queries, ServersOptions.freePort(), topology, this::seckillJavaOptions, seckillSettings);
-            case NAIVE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, null);
-            case REDIS_QUEUE -> BaselineSaleDesign.start(design, repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort(), queries, redis);
-            case NO_OP -> NoOpSaleDesign.start(repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort());
+            case SECKILL ->
+                SeckillSaleDesign.start(
+                        servers,
+                        queries,
+                        ServersOptions.freePort(),
+                        topology,
+                        this::seckillJavaOptions,
+                        seckillSettings);
+            case NAIVE ->
+                BaselineSaleDesign.start(
+                        design,
+                        repository,
+                        servers.settings(),
+                        serversOptions.logs(),
+                        ServersOptions.freePort(),
+                        queries,
+                        null);
+            case REDIS_QUEUE ->
+                BaselineSaleDesign.start(
+                        design,
+                        repository,
+                        servers.settings(),
+                        serversOptions.logs(),
+                        ServersOptions.freePort(),
+                        queries,
+                        redis);
+            case NO_OP ->
+                NoOpSaleDesign.start(repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort());
         };
     }
 
@@ -232,10 +322,20 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         Map<String, String> passes = design.passes(attempts);
         if (!passes.isEmpty()) {
             double seconds = (System.nanoTime() - passesFrom) / 1e9;
-            System.out.printf(Locale.ROOT, (cold ? "cold " : "") + "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before the sale%n",
-                    round, design.design().label(), passes.size(), seconds, passes.size() / seconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    (cold ? "cold " : "")
+                            + "round %d  %-11s %,d sale passes (challenge, solution, pass) in %.2f s, %,.0f/s, before"
+                            + " the sale%n",
+                    round,
+                    design.design().label(),
+                    passes.size(),
+                    seconds,
+                    passes.size() / seconds);
         }
-        WholeSaleLoad.Outcome load = new WholeSaleLoad("localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()).run(attempts, passes, rate);
+        WholeSaleLoad.Outcome load = new WholeSaleLoad(
+                        "localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway())
+                .run(attempts, passes, rate);
         return WholeSaleRound.check(design, round, cold, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
     }
 
@@ -245,7 +345,10 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         List<WholeSaleLoad.Attempt> all = new ArrayList<>(buyers * attempts);
         for (int buyer = 0; buyer < buyers; buyer++) {
             for (int attempt = 0; attempt < attempts; attempt++) {
-                all.add(new WholeSaleLoad.Attempt(design.label() + "-" + round + "-" + buyer, skus.get(random.nextInt(skus.size())), 1 + random.nextInt(3)));
+                all.add(new WholeSaleLoad.Attempt(
+                        design.label() + "-" + round + "-" + buyer,
+                        skus.get(random.nextInt(skus.size())),
+                        1 + random.nextInt(3)));
             }
         }
         Collections.shuffle(all, random);

@@ -38,7 +38,13 @@ final class WholeSaleLoad {
     /** @param answersPerSlice answers completed in each {@link #SLICE_MS} from the start */
     // An outcome is read, never compared or hashed: the arrays' identity equality does not matter.
     @SuppressWarnings("ArrayRecordComponent")
-    record Outcome(Histogram winners, Histogram losers, long failed, long seconds100, List<Accepted> accepted, long[] answersPerSlice) {
+    record Outcome(
+            Histogram winners,
+            Histogram losers,
+            long failed,
+            long seconds100,
+            List<Accepted> accepted,
+            long[] answersPerSlice) {
 
         double seconds() {
             return seconds100 / 100.0;
@@ -122,7 +128,8 @@ final class WholeSaleLoad {
     private byte[] request(Attempt attempt, Map<String, String> passes) {
         byte[] body = ("{\"quantity\":" + attempt.quantity() + "}").getBytes(StandardCharsets.UTF_8);
         String pass = passes.get(passKey(attempt.sku(), attempt.buyer()));
-        String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n" + buyerHeaders.of(attempt.buyer())
+        String head = "POST /api/v1/skus/" + attempt.sku() + "/orders HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n"
+                + buyerHeaders.of(attempt.buyer())
                 + (pass == null ? "" : "\r\n" + SalePasses.HEADER + ": " + pass)
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
@@ -145,7 +152,13 @@ final class WholeSaleLoad {
         final long interval;
         long failed;
 
-        Worker(List<Attempt> attempts, Map<String, String> passes, AtomicInteger next, AtomicLongArray slices, long start, long interval) {
+        Worker(
+                List<Attempt> attempts,
+                Map<String, String> passes,
+                AtomicInteger next,
+                AtomicLongArray slices,
+                long start,
+                long interval) {
             this.attempts = attempts;
             this.passes = passes;
             this.next = next;
@@ -178,7 +191,12 @@ final class WholeSaleLoad {
                 winners.recordValue(latency);
                 Matcher orderId = ORDER_ID.matcher(body.toString(StandardCharsets.UTF_8));
                 if (orderId.find()) {
-                    accepted.add(new Accepted(orderId.group(1), attempt.buyer(), attempt.sku(), attempt.quantity(), System.currentTimeMillis()));
+                    accepted.add(new Accepted(
+                            orderId.group(1),
+                            attempt.buyer(),
+                            attempt.sku(),
+                            attempt.quantity(),
+                            System.currentTimeMillis()));
                 } else {
                     failed++;
                 }

@@ -15,12 +15,30 @@ import org.HdrHistogram.Histogram;
  * @param overLimit buyers holding more units of a SKU than the limit
  * @param drift at rest, per SKU, |what the fast store would still sell - what MySQL holds|, summed
  */
-public record WholeSaleRound(Design design, int round, boolean cold, WholeSaleLoad.Outcome load, double drainP50Ms, double drainP99Ms, long sold, long oversold,
-                      long lost, long overLimit, long drift) {
+public record WholeSaleRound(
+        Design design,
+        int round,
+        boolean cold,
+        WholeSaleLoad.Outcome load,
+        double drainP50Ms,
+        double drainP99Ms,
+        long sold,
+        long oversold,
+        long lost,
+        long overLimit,
+        long drift) {
 
     /** Checks the stores after the load: waits for the accepted orders to reach MySQL, then counts. */
-    static WholeSaleRound check(SaleDesign design, int round, boolean cold, WholeSaleLoad.Outcome load, List<Long> skus, int unitsPerSku, int limit,
-                                long drainTimeoutMs) throws Exception {
+    static WholeSaleRound check(
+            SaleDesign design,
+            int round,
+            boolean cold,
+            WholeSaleLoad.Outcome load,
+            List<Long> skus,
+            int unitsPerSku,
+            int limit,
+            long drainTimeoutMs)
+            throws Exception {
         List<String> ids = load.accepted().stream().map(WholeSaleLoad.Accepted::orderId).toList();
         long deadline = System.currentTimeMillis() + drainTimeoutMs;
         Map<String, Instant> committed = design.committed(ids);
@@ -45,8 +63,18 @@ public record WholeSaleRound(Design design, int round, boolean cold, WholeSaleLo
             Thread.sleep(200);
             drift = drift(design, skus);
         }
-        return new WholeSaleRound(design.design(), round, cold, load, drainsMs.getValueAtPercentile(50), drainsMs.getValueAtPercentile(99),
-                sold.values().stream().mapToLong(Long::longValue).sum(), oversold, ids.size() - committed.size(), overLimit, drift);
+        return new WholeSaleRound(
+                design.design(),
+                round,
+                cold,
+                load,
+                drainsMs.getValueAtPercentile(50),
+                drainsMs.getValueAtPercentile(99),
+                sold.values().stream().mapToLong(Long::longValue).sum(),
+                oversold,
+                ids.size() - committed.size(),
+                overLimit,
+                drift);
     }
 
     private static long drift(SaleDesign design, List<Long> skus) throws Exception {

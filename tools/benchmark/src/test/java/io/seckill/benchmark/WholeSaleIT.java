@@ -27,33 +27,74 @@ class WholeSaleIT {
     @Test
     void everyDesignSellsExactlyItsStockToBuyersWithinTheirLimit() throws Exception {
         WholeSaleBenchmark sale = new WholeSaleBenchmark();
-        new CommandLine(sale).parseArgs("--repository", SeckillProcess.repositoryOfModuleUnderTest().toString(), "--units", Integer.toString(UNITS), "--skus", "2",
-                "--buyers", Integer.toString(BUYERS), "--attempts", Integer.toString(ATTEMPTS), "--connections", "8", "--cold-rounds", "1", "--rounds", "1",
-                "--warmup-rounds", "0", "--seckill-java-opts", "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
-                // A short warm-up: the cold round still starts from an ingress that warmed up, in the suite's time.
-                "--seckill-setting", "SECKILL_INGRESS_WARMUP_REQUESTS=100");
+        new CommandLine(sale)
+                .parseArgs(
+                        "--repository",
+                        SeckillProcess.repositoryOfModuleUnderTest().toString(),
+                        "--units",
+                        Integer.toString(UNITS),
+                        "--skus",
+                        "2",
+                        "--buyers",
+                        Integer.toString(BUYERS),
+                        "--attempts",
+                        Integer.toString(ATTEMPTS),
+                        "--connections",
+                        "8",
+                        "--cold-rounds",
+                        "1",
+                        "--rounds",
+                        "1",
+                        "--warmup-rounds",
+                        "0",
+                        "--seckill-java-opts",
+                        "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+                        // A short warm-up: the cold round still starts from an ingress that warmed up, in the suite's
+                        // time.
+                        "--seckill-setting",
+                        "SECKILL_INGRESS_WARMUP_REQUESTS=100");
 
         List<WholeSaleRound> rounds = sale.run();
 
         // A cold round on fresh processes, then a warm one on the same processes.
-        assertThat(rounds).extracting(WholeSaleRound::design, WholeSaleRound::cold).containsExactly(tuple(Design.SECKILL, true), tuple(Design.NAIVE, true),
-                tuple(Design.REDIS_QUEUE, true), tuple(Design.NO_OP, true), tuple(Design.SECKILL, false), tuple(Design.NAIVE, false),
-                tuple(Design.REDIS_QUEUE, false), tuple(Design.NO_OP, false));
+        assertThat(rounds)
+                .extracting(WholeSaleRound::design, WholeSaleRound::cold)
+                .containsExactly(
+                        tuple(Design.SECKILL, true),
+                        tuple(Design.NAIVE, true),
+                        tuple(Design.REDIS_QUEUE, true),
+                        tuple(Design.NO_OP, true),
+                        tuple(Design.SECKILL, false),
+                        tuple(Design.NAIVE, false),
+                        tuple(Design.REDIS_QUEUE, false),
+                        tuple(Design.NO_OP, false));
         // The limit beside them answers every buyer sold out and keeps nothing.
         assertThat(rounds).filteredOn(round -> round.design() == Design.NO_OP).allSatisfy(round -> {
             assertThat(round.losers()).isEqualTo(BUYERS * ATTEMPTS);
             assertThat(round.winners() + round.failed() + round.sold()).isZero();
         });
         assertThat(rounds).filteredOn(round -> round.design() != Design.NO_OP).allSatisfy(round -> {
-            assertThat(round.failed()).as("%s: attempts not answered 2xx or 409", round.design()).isZero();
-            assertThat(round.winners() + round.losers()).as("%s: answers", round.design()).isEqualTo(BUYERS * ATTEMPTS);
+            assertThat(round.failed())
+                    .as("%s: attempts not answered 2xx or 409", round.design())
+                    .isZero();
+            assertThat(round.winners() + round.losers())
+                    .as("%s: answers", round.design())
+                    .isEqualTo(BUYERS * ATTEMPTS);
             assertThat(round.sold()).as("%s: units sold", round.design()).isEqualTo(UNITS);
             assertThat(round.oversold()).as("%s: oversold", round.design()).isZero();
-            assertThat(round.lost()).as("%s: accepted but not in MySQL", round.design()).isZero();
-            assertThat(round.overLimit()).as("%s: buyers over the limit", round.design()).isZero();
-            assertThat(round.drift()).as("%s: Redis and MySQL apart at rest", round.design()).isZero();
+            assertThat(round.lost())
+                    .as("%s: accepted but not in MySQL", round.design())
+                    .isZero();
+            assertThat(round.overLimit())
+                    .as("%s: buyers over the limit", round.design())
+                    .isZero();
+            assertThat(round.drift())
+                    .as("%s: Redis and MySQL apart at rest", round.design())
+                    .isZero();
             // Answer and commit times on one clock: any machine time zone, a drain of seconds, not hours.
-            assertThat(round.drainP99Ms()).as("%s: drain p99 ms", round.design()).isBetween(0.0, (double) DRAIN_BOUND.toMillis());
+            assertThat(round.drainP99Ms())
+                    .as("%s: drain p99 ms", round.design())
+                    .isBetween(0.0, (double) DRAIN_BOUND.toMillis());
         });
     }
 }

@@ -21,7 +21,8 @@ class WholeSaleRoundTest {
                 new WholeSaleLoad.Accepted("o1", "ann", SKU_A, 2, 1_000),
                 new WholeSaleLoad.Accepted("o2", "bob", SKU_A, 1, 1_000),
                 new WholeSaleLoad.Accepted("o3", "cid", SKU_B, 3, 1_000));
-        WholeSaleLoad.Outcome load = new WholeSaleLoad.Outcome(new Histogram(3), new Histogram(3), 0, 100, accepted, new long[0]);
+        WholeSaleLoad.Outcome load =
+                new WholeSaleLoad.Outcome(new Histogram(3), new Histogram(3), 0, 100, accepted, new long[0]);
         StoresAfterTheSale stores = new StoresAfterTheSale(
                 Map.of("o1", Instant.ofEpochMilli(1_250), "o3", Instant.ofEpochMilli(2_000)),
                 Map.of(SKU_A, 22L, SKU_B, 20L),
@@ -40,7 +41,8 @@ class WholeSaleRoundTest {
     }
 
     /** What a design's stores hold after a sale, as given. */
-    private record StoresAfterTheSale(Map<String, Instant> committedAt, Map<Long, Long> sold, Map<String, Long> perBuyer, Map<Long, Long> apart)
+    private record StoresAfterTheSale(
+            Map<String, Instant> committedAt, Map<Long, Long> sold, Map<String, Long> perBuyer, Map<Long, Long> apart)
             implements SaleDesign {
 
         @Override

@@ -35,7 +35,8 @@ final class Buyers {
      * @param idempotencyKey the key its requests carried, or null
      * @param code the problem's code of an error answer, else null
      */
-    record Answer(String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId, String code) {
+    record Answer(
+            String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId, String code) {
         static final int NO_ANSWER = -1;
         static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";
 
@@ -81,7 +82,8 @@ final class Buyers {
     }
 
     /**
-     * @param attempts requests per buyer at most; above 1 they carry an Idempotency-Key and are repeated on a 503 or no answer
+     * @param attempts requests per buyer at most; above 1 they carry an Idempotency-Key and are repeated on a 503 or no
+     * answer
      * @param buyersPerUser how many buyers act for one user (each with requests of its own)
      * @param spread the time over which the buyers arrive, evenly, so that the sale lasts that long
      */
@@ -97,7 +99,8 @@ final class Buyers {
     }
 
     /** Starts {@code buyers} buyers of {@code skus}; the future completes with every answer. */
-    CompletableFuture<List<Answer>> start(String prefix, List<URI> ingresses, List<Long> skus, int buyers, int concurrency) {
+    CompletableFuture<List<Answer>> start(
+            String prefix, List<URI> ingresses, List<Long> skus, int buyers, int concurrency) {
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
         Random random = new Random(prefix.hashCode());
         List<CompletableFuture<Answer>> answers = new ArrayList<>();
@@ -109,7 +112,8 @@ final class Buyers {
             long sku = skus.get(random.nextInt(skus.size()));
             int quantity = 1 + random.nextInt(maxQuantity);
             URI ingress = ingresses.get(buyer % ingresses.size());
-            answers.add(CompletableFuture.supplyAsync(() -> buyUntilAnswered(arrival, ingress, userId, sku, quantity, key), pool));
+            answers.add(CompletableFuture.supplyAsync(
+                    () -> buyUntilAnswered(arrival, ingress, userId, sku, quantity, key), pool));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .thenApply(done -> answers.stream().map(CompletableFuture::join).toList())
@@ -149,8 +153,22 @@ final class Buyers {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body = json(response.body());
             return response.statusCode() == 202
-                    ? new Answer(userId, sku, quantity, key, 202, body.path("orderId").asText(), null)
-                    : new Answer(userId, sku, quantity, key, response.statusCode(), null, body.path("code").asText(null));
+                    ? new Answer(
+                            userId,
+                            sku,
+                            quantity,
+                            key,
+                            202,
+                            body.path("orderId").asText(),
+                            null)
+                    : new Answer(
+                            userId,
+                            sku,
+                            quantity,
+                            key,
+                            response.statusCode(),
+                            null,
+                            body.path("code").asText(null));
         } catch (IOException e) {
             return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null, null);
         }

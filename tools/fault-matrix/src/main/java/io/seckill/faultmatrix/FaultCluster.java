@@ -51,7 +51,8 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The system the fault matrix breaks: development servers and one process per service (two
- * ingresses, so buyers keep a door while one is down, and two stream-processors), topics of 12 partitions, each started by {@code bin/seckill}, plus the
+ * ingresses, so buyers keep a door while one is down, and two stream-processors), topics of 12 partitions, each started
+ * by {@code bin/seckill}, plus the
  * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
  * periods so that what it repairs is repaired within the matrix's bound. A supervisor starts again any
  * service that ended on its own, as compose's {@code restart: on-failure} or systemd would (a service
@@ -63,8 +64,11 @@ final class FaultCluster implements AutoCloseable {
     /** An admin's token for the whole run (the longest run takes well under the maximum lifetime). */
     private static final String ADMIN_TOKEN_SECRET = "fault-matrix-admin-token-secret-0123456789abcdef";
     private static final TokenMinter ADMIN_TOKENS = TokenMinter.developmentAdmin(ADMIN_TOKEN_SECRET);
-    /** Two of the stream-processor, so a stalled broker finds the gate's tasks spread over processes, as in production. */
-    static final List<String> SERVICES = List.of("stream-processor-a", "stream-processor-b", "db-sink", "reconciler", "ingress-a", "ingress-b");
+    /**
+     * Two of the stream-processor, so a stalled broker finds the gate's tasks spread over processes, as in production.
+     */
+    static final List<String> SERVICES =
+            List.of("stream-processor-a", "stream-processor-b", "db-sink", "reconciler", "ingress-a", "ingress-b");
     /** The partitions of every topic: as many as a production catalogue has by default. */
     private static final int PARTITIONS = 12;
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
@@ -93,14 +97,20 @@ final class FaultCluster implements AutoCloseable {
      * @param settings the services' settings over the cluster's own (docs/configuration.md)
      * @param kind the servers to start beneath them
      */
-    static FaultCluster start(Path repository, Path work, String javaOptions, Map<String, String> settings, Servers kind) throws InterruptedException {
+    static FaultCluster start(
+            Path repository, Path work, String javaOptions, Map<String, String> settings, Servers kind)
+            throws InterruptedException {
         Map<String, String> serverSettings = new HashMap<>(kind.settings());
         serverSettings.put("JAVA_OPTS", "-Xmx768m -XX:+UseSerialGC");
-        DevelopmentServers servers = DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"), serverSettings);
-        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions).tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET)
-                .topicPartitions(PARTITIONS).quickRepairs()
+        DevelopmentServers servers =
+                DevelopmentServers.start(repository, work.resolve("data"), work.resolve("logs"), serverSettings);
+        ServiceEnvironment environment = ServiceEnvironment.withJavaOptions(javaOptions)
+                .tokenSecrets(TOKEN_SECRET, ADMIN_TOKEN_SECRET)
+                .topicPartitions(PARTITIONS)
+                .quickRepairs()
                 // A short warm-up: a restarted ingress warms up as in production, in a fraction of a row's bound.
-                .setting("SECKILL_INGRESS_WARMUP_REQUESTS", "100").settings(settings);
+                .setting("SECKILL_INGRESS_WARMUP_REQUESTS", "100")
+                .settings(settings);
         FaultCluster cluster = new FaultCluster(servers, environment);
         try {
             cluster.connect();
@@ -137,14 +147,20 @@ final class FaultCluster implements AutoCloseable {
         return InfraAddresses.ofMigrationAccount(new Env(servers.settings())).kafka();
     }
 
-    /** The admin API of ingress {@code index} of {@link #ingresses()}, with an admin's token minted now (a run outlasts one). */
+    /**
+     * The admin API of ingress {@code index} of {@link #ingresses()}, with an admin's token minted now (a run outlasts
+     * one).
+     */
     IngressAdmin admin(int index) {
         return new IngressAdmin(services.get(List.of("ingress-a", "ingress-b").get(index)).adminUri(),
                 ADMIN_TOKENS.admin("fault-matrix", TokenSettings.DEFAULT_ADMIN_MAX_LIFETIME));
     }
 
     List<URI> ingresses() {
-        return Stream.of("ingress-a", "ingress-b").map(name -> URI.create("http://localhost:" + services.get(name).buyersPort().orElseThrow())).toList();
+        return Stream.of("ingress-a", "ingress-b")
+                .map(name -> URI.create(
+                        "http://localhost:" + services.get(name).buyersPort().orElseThrow()))
+                .toList();
     }
 
     /** kill -9 of a service's process; the supervisor leaves it down until {@link #restart}. */
@@ -210,7 +226,8 @@ final class FaultCluster implements AutoCloseable {
         for (String service : SERVICES) {
             SeckillProcess process = services.get(service);
             if (!heldDown.contains(service) && !process.alive()) {
-                System.out.println("supervisor: " + service + " ended with status " + process.exitCode().orElse(-1) + "; starting it again");
+                System.out.println("supervisor: " + service + " ended with status "
+                        + process.exitCode().orElse(-1) + "; starting it again");
                 restarts.incrementAndGet();
                 launch(service);
             }
@@ -273,7 +290,9 @@ final class FaultCluster implements AutoCloseable {
             if (redisLosesItsData) {
                 Signals.send(redisPid(), "KILL");
                 try (Stream<Path> files = Files.walk(redisData)) {
-                    for (Path file : files.sorted(Comparator.reverseOrder()).filter(path -> !path.equals(redisData)).toList()) {
+                    for (Path file : files.sorted(Comparator.reverseOrder())
+                            .filter(path -> !path.equals(redisData))
+                            .toList()) {
                         Files.delete(file);
                     }
                 }
@@ -283,7 +302,8 @@ final class FaultCluster implements AutoCloseable {
     }
 
     /**
-     * kill -9 of a Redis Cluster primary holding {@code skuId}'s keys (its layout's, when that one still has a replica to
+     * kill -9 of a Redis Cluster primary holding {@code skuId}'s keys (its layout's, when that one still has a replica
+     * to
      * take over: an earlier row's victim is not started again, so the replica promoted then has none); returns once a
      * replica serves the victim's slots in its place.
      * @return when the replica was seen promoted ({@link System#nanoTime()}): the repair
@@ -294,7 +314,8 @@ final class FaultCluster implements AutoCloseable {
                 .filter(primary -> primary.serves(layout))
                 .filter(FaultCluster::hasReplica)
                 .min(Comparator.comparing(primary -> !primary.serves(skuId)))
-                .orElseThrow(() -> new IllegalStateException("no primary with a replica holds SKU " + skuId + "'s keys"));
+                .orElseThrow(
+                        () -> new IllegalStateException("no primary with a replica holds SKU " + skuId + "'s keys"));
         Matcher pid = PROCESS_ID.matcher(victim.info("server"));
         if (!pid.find()) {
             throw new IllegalStateException("Redis " + victim + " reports no process_id");
@@ -310,7 +331,8 @@ final class FaultCluster implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException("no replica took over from Redis primary " + victim + " within " + PROMOTION_TIMEOUT);
+        throw new IllegalStateException(
+                "no replica took over from Redis primary " + victim + " within " + PROMOTION_TIMEOUT);
     }
 
     private static boolean hasReplica(RedisPrimaries.Primary primary) {
@@ -333,19 +355,30 @@ final class FaultCluster implements AutoCloseable {
     }
 
     /**
-     * The active controller of the three-broker Kafka cluster (the metadata quorum's leader), or the first node that is not.
-     * Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its moment.
+     * The active controller of the three-broker Kafka cluster (the metadata quorum's leader), or the first node that is
+     * not.
+     * Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its
+     * moment.
      * @throws IllegalStateException when the node leads no partition: killing it would test no failover
      */
     KafkaNode kafkaNode(boolean activeController) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
             int leader = quorum.leaderId();
-            int node = activeController ? leader
-                    : quorum.voters().stream().mapToInt(QuorumInfo.ReplicaState::replicaId).filter(id -> id != leader).min().orElseThrow();
-            long led = partitions(admin).stream().filter(partition -> partition.leader() != null && partition.leader().id() == node).count();
+            int node = activeController
+                    ? leader
+                    : quorum.voters().stream()
+                            .mapToInt(QuorumInfo.ReplicaState::replicaId)
+                            .filter(id -> id != leader)
+                            .min()
+                            .orElseThrow();
+            long led = partitions(admin).stream()
+                    .filter(partition ->
+                            partition.leader() != null && partition.leader().id() == node)
+                    .count();
             if (led == 0) {
-                throw new IllegalStateException("Kafka node " + node + " leads no partition: its death would move none");
+                throw new IllegalStateException(
+                        "Kafka node " + node + " leads no partition: its death would move none");
             }
             return new KafkaNode(node, Signals.pidIn(kafkaNodePidFile(node)), node == leader, led);
         }
@@ -354,8 +387,9 @@ final class FaultCluster implements AutoCloseable {
     /** kill -9 of {@code node}: the servers start it again a second later. */
     void kill(KafkaNode node) throws IOException, InterruptedException {
         Signals.send(node.pid(), "KILL");
-        System.out.println("killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "") + ", leader of "
-                + node.ledPartitions() + " partitions, pid " + node.pid());
+        System.out.println(
+                "killed Kafka node " + node.id() + (node.activeController() ? " (the active controller)" : "")
+                        + ", leader of " + node.ledPartitions() + " partitions, pid " + node.pid());
     }
 
     /**
@@ -368,18 +402,24 @@ final class FaultCluster implements AutoCloseable {
     long awaitKafkaFailover(int node, Duration bound) throws InterruptedException {
         List<String> stillLed = new ArrayList<>();
         return untilKafka(bound, 100, admin -> {
-            stillLed.clear();
-            topics(admin).values().forEach(topic -> topic.partitions().stream()
-                    .filter(partition -> partition.leader() == null || partition.leader().id() < 0 || partition.leader().id() == node)
-                    .forEach(partition -> stillLed.add(topic.name() + "-" + partition.partition())));
-            return stillLed.isEmpty() ? Optional.of(System.nanoTime()) : Optional.empty();
-        }).orElseThrow(() -> new IllegalStateException("Kafka did not fail over from node " + node + " within " + bound + ": still led by it or by none: "
-                + stillLed));
+                    stillLed.clear();
+                    topics(admin)
+                            .values()
+                            .forEach(topic -> topic.partitions().stream()
+                                    .filter(partition -> partition.leader() == null
+                                            || partition.leader().id() < 0
+                                            || partition.leader().id() == node)
+                                    .forEach(partition -> stillLed.add(topic.name() + "-" + partition.partition())));
+                    return stillLed.isEmpty() ? Optional.of(System.nanoTime()) : Optional.empty();
+                })
+                .orElseThrow(() -> new IllegalStateException("Kafka did not fail over from node " + node + " within "
+                        + bound + ": still led by it or by none: " + stillLed));
     }
 
     /**
      * Waits until the cluster has noticed that {@code node} died (it left some partition's in-sync replicas) and then
-     * until it is registered again and back in the in-sync replicas of every partition. Right after a kill the dead node
+     * until it is registered again and back in the in-sync replicas of every partition. Right after a kill the dead
+     * node
      * still counts as in sync, until its session times out: the first half keeps that from passing for its return.
      */
     void awaitKafkaNodeBack(int node) throws InterruptedException {
@@ -387,16 +427,21 @@ final class FaultCluster implements AutoCloseable {
         Optional<Boolean> back = untilKafka(READY_TIMEOUT, 200, admin -> {
             List<TopicPartitionInfo> partitions = partitions(admin);
             if (!missed.get()) {
-                missed.set(partitions.stream().anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node)));
+                missed.set(partitions.stream()
+                        .anyMatch(partition -> partition.isr().stream().noneMatch(replica -> replica.id() == node)));
                 return Optional.empty();
             }
-            boolean inSync = partitions.stream().allMatch(partition -> partition.isr().size() == partition.replicas().size())
-                    && admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(broker -> broker.id() == node);
+            boolean inSync = partitions.stream()
+                            .allMatch(partition -> partition.isr().size()
+                                    == partition.replicas().size())
+                    && admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream()
+                            .anyMatch(broker -> broker.id() == node);
             return inSync ? Optional.of(true) : Optional.empty();
         });
         if (back.isEmpty()) {
-            throw new IllegalStateException("Kafka node " + node + (missed.get() ? " not back in sync" : " never left the in-sync replicas") + " within "
-                    + READY_TIMEOUT);
+            throw new IllegalStateException(
+                    "Kafka node " + node + (missed.get() ? " not back in sync" : " never left the in-sync replicas")
+                            + " within " + READY_TIMEOUT);
         }
         System.out.println("Kafka node " + node + " is back in every partition's in-sync replicas");
     }
@@ -416,7 +461,8 @@ final class FaultCluster implements AutoCloseable {
             return Optional.empty();
         });
         if (balanced.isEmpty()) {
-            throw new IllegalStateException("Kafka's partitions not led by their preferred replicas again within " + READY_TIMEOUT);
+            throw new IllegalStateException(
+                    "Kafka's partitions not led by their preferred replicas again within " + READY_TIMEOUT);
         }
     }
 
@@ -427,11 +473,13 @@ final class FaultCluster implements AutoCloseable {
     }
 
     /**
-     * Looks at the cluster every {@code pauseMillis} until {@code check} gives a value, through one admin client; a look
+     * Looks at the cluster every {@code pauseMillis} until {@code check} gives a value, through one admin client; a
+     * look
      * that fails (a request to a dead node, the quorum electing, an election refused for now) counts as not yet.
      * @return the value, empty when {@code bound} passed without one
      */
-    private <T> Optional<T> untilKafka(Duration bound, long pauseMillis, KafkaCheck<T> check) throws InterruptedException {
+    private <T> Optional<T> untilKafka(Duration bound, long pauseMillis, KafkaCheck<T> check)
+            throws InterruptedException {
         Instant deadline = Instant.now().plus(bound);
         try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
             while (Instant.now().isBefore(deadline)) {
@@ -450,12 +498,17 @@ final class FaultCluster implements AutoCloseable {
     }
 
     /** Every topic of the cluster, the coordinators' internal ones too, as the controller last described them. */
-    private static Map<String, TopicDescription> topics(Admin admin) throws ExecutionException, TimeoutException, InterruptedException {
-        return admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(5, TimeUnit.SECONDS)).allTopicNames()
+    private static Map<String, TopicDescription> topics(Admin admin)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        return admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true))
+                        .names()
+                        .get(5, TimeUnit.SECONDS))
+                .allTopicNames()
                 .get(5, TimeUnit.SECONDS);
     }
 
-    private static List<TopicPartitionInfo> partitions(Admin admin) throws ExecutionException, TimeoutException, InterruptedException {
+    private static List<TopicPartitionInfo> partitions(Admin admin)
+            throws ExecutionException, TimeoutException, InterruptedException {
         return topics(admin).values().stream().flatMap(topic -> topic.partitions().stream()).toList();
     }
 
@@ -488,7 +541,9 @@ final class FaultCluster implements AutoCloseable {
     }
 
     private void launch(String service) {
-        String command = service.startsWith("ingress") ? "ingress-api" : service.startsWith("stream-processor") ? "stream-processor" : service;
+        String command = service.startsWith("ingress")
+                ? "ingress-api"
+                : service.startsWith("stream-processor") ? "stream-processor" : service;
         services.put(service, servers.service(service + "-" + Instant.now().toEpochMilli(), command, environment));
     }
 

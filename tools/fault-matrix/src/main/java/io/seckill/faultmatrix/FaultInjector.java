@@ -58,22 +58,43 @@ final class FaultInjector {
         this.cluster = cluster;
     }
 
-    /** Finds, before the sale starts, the Kafka node {@code fault} kills, if it kills one: then it strikes at its moment. */
+    /**
+     * Finds, before the sale starts, the Kafka node {@code fault} kills, if it kills one: then it strikes at its
+     * moment.
+     */
     void aim(Fault fault) throws Exception {
         kafkaVictim = switch (fault) {
             case KAFKA_BROKER_KILLED -> Optional.of(cluster.kafkaNode(false));
             case KAFKA_CONTROLLER_KILLED -> Optional.of(cluster.kafkaNode(true));
-            case KILL_STREAM_PROCESSOR, KILL_DB_SINK, KILL_RECONCILER, KILL_INGRESS, BROKER_KILLED, MYSQL_RESTARTED, BROKER_UNREACHABLE,
-                 BROKER_STALLED_AT_START, REDIS_FLUSHALL, REDIS_RESTARTED_EMPTY, MYSQL_STALLED, DUPLICATE_FLOOD, POISON_FLOOD,
-                 INGRESS_PAUSED_PAST_SWEEP, SINK_PAUSED_PAST_RELAY_GRACE, STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
-                 REDIS_PAUSED_ACROSS_DRIFT_CHECKS, REDIS_PAUSED_DURING_REBUILD, RECONCILER_PAUSED, REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED,
-                 BUCKETED_FLUSHALL -> Optional.empty();
+            case KILL_STREAM_PROCESSOR,
+                    KILL_DB_SINK,
+                    KILL_RECONCILER,
+                    KILL_INGRESS,
+                    BROKER_KILLED,
+                    MYSQL_RESTARTED,
+                    BROKER_UNREACHABLE,
+                    BROKER_STALLED_AT_START,
+                    REDIS_FLUSHALL,
+                    REDIS_RESTARTED_EMPTY,
+                    MYSQL_STALLED,
+                    DUPLICATE_FLOOD,
+                    POISON_FLOOD,
+                    INGRESS_PAUSED_PAST_SWEEP,
+                    SINK_PAUSED_PAST_RELAY_GRACE,
+                    STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND,
+                    REDIS_PAUSED_ACROSS_DRIFT_CHECKS,
+                    REDIS_PAUSED_DURING_REBUILD,
+                    RECONCILER_PAUSED,
+                    REDIS_PRIMARY_KILLED,
+                    BUCKETED_PRIMARY_KILLED,
+                    BUCKETED_FLUSHALL -> Optional.empty();
         };
     }
 
     /**
      * Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired.
-     * @return when the repair happened ({@link System#nanoTime()}): for a killed ingress, the kill itself, since only the
+     * @return when the repair happened ({@link System#nanoTime()}): for a killed ingress, the kill itself, since only
+     * the
      *         reconciler's sweep gives its reservations back and a restart repairs nothing of them
      */
     long injectAndRepair(Fault fault, List<Long> skus) throws Exception {
@@ -104,7 +125,8 @@ final class FaultInjector {
             case POISON_FLOOD -> poison(skus);
             case INGRESS_PAUSED_PAST_SWEEP -> pauseIngressBetweenReserveAndCommit();
             case SINK_PAUSED_PAST_RELAY_GRACE -> cluster.pauseFor("db-sink", SINK_PAUSE);
-            case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND -> cluster.pauseFor("stream-processor-a", STREAM_PROCESSOR_PAUSE);
+            case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND ->
+                cluster.pauseFor("stream-processor-a", STREAM_PROCESSOR_PAUSE);
             case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> cluster.pauseRedisFor(REDIS_PAUSE);
             case REDIS_PAUSED_DURING_REBUILD -> {
                 new RedisEpoch(new LuaRunner(cluster.redis())).requestRebuild();
@@ -112,7 +134,8 @@ final class FaultInjector {
                 cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
             }
             case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
-            case REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED -> cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
+            case REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED ->
+                cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
             case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> {
                 return killKafkaNode();
             }
@@ -145,26 +168,36 @@ final class FaultInjector {
      * once it is back in every partition's in-sync replicas.
      */
     private long killKafkaNode() throws Exception {
-        FaultCluster.KafkaNode node = kafkaVictim.orElseThrow(() -> new IllegalStateException("the Kafka node to kill was not found before the sale"));
+        FaultCluster.KafkaNode node = kafkaVictim.orElseThrow(
+                () -> new IllegalStateException("the Kafka node to kill was not found before the sale"));
         cluster.kill(node);
         long killedAt = System.nanoTime();
-        long failedOverAt = cluster.awaitKafkaFailover(node.id(), Duration.ofMillis((long) (RowResult.CONVERGE_BOUND_SECONDS * 1_000)));
-        System.out.printf(Locale.ROOT, "Kafka failed over from node %d %.1f s after the kill%n", node.id(), (failedOverAt - killedAt) / 1e9);
-        // A thread of this one's making: it inherits the class loader the Kafka client finds its classes with (the common
+        long failedOverAt = cluster.awaitKafkaFailover(
+                node.id(), Duration.ofMillis((long) (RowResult.CONVERGE_BOUND_SECONDS * 1_000)));
+        System.out.printf(
+                Locale.ROOT,
+                "Kafka failed over from node %d %.1f s after the kill%n",
+                node.id(),
+                (failedOverAt - killedAt) / 1e9);
+        // A thread of this one's making: it inherits the class loader the Kafka client finds its classes with (the
+        // common
         // pool's threads do not, under exec:java).
-        restarting = CompletableFuture.runAsync(() -> {
-            try {
-                cluster.awaitKafkaNodeBack(node.id());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CompletionException(e);
-            }
-        }, task -> Thread.ofPlatform().name("kafka-node-back").daemon().start(task));
+        restarting = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        cluster.awaitKafkaNodeBack(node.id());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new CompletionException(e);
+                    }
+                },
+                task -> Thread.ofPlatform().name("kafka-node-back").daemon().start(task));
         return failedOverAt;
     }
 
     /**
-     * Waits for a killed service (or broker) that is coming back to be ready again; a broker's partitions are then led by
+     * Waits for a killed service (or broker) that is coming back to be ready again; a broker's partitions are then led
+     * by
      * their preferred replicas again, so that each row's kill finds the leadership spread.
      */
     void awaitRestarts() throws InterruptedException, ExecutionException {
@@ -206,11 +239,13 @@ final class FaultInjector {
         Set<String> keys = skus.stream().map(SkuKey::of).collect(Collectors.toSet());
         List<ConsumerRecord<String, byte[]>> orders = readAll(Topic.ORDER_REQUESTS.topicName()).stream()
                 .filter(record -> keys.contains(record.key())).toList();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-duplicates"))) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-duplicates"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < times; i++) {
                 for (ConsumerRecord<String, byte[]> order : orders) {
-                    acks.add(producer.send(Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(order.key()), order.value())));
+                    acks.add(producer.send(
+                            Topic.ORDER_REQUESTS.encodedRecord(Long.parseLong(order.key()), order.value())));
                 }
             }
             for (Future<RecordMetadata> ack : acks) {
@@ -220,12 +255,14 @@ final class FaultInjector {
     }
 
     private void poison(List<Long> skus) throws Exception {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-poison"))) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-poison"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < POISON_RECORDS; i++) {
                 byte[] poison = switch (i % 3) {
                     case 0 -> ("\u0000\u00ffnot an order " + i).getBytes(StandardCharsets.ISO_8859_1);
-                    case 1 -> "{\"schemaVersion\":1,\"orderId\":\"not-a-uuid\",\"skuId\":1}".getBytes(StandardCharsets.UTF_8);
+                    case 1 ->
+                        "{\"schemaVersion\":1,\"orderId\":\"not-a-uuid\",\"skuId\":1}".getBytes(StandardCharsets.UTF_8);
                     default -> "{}".getBytes(StandardCharsets.UTF_8);
                 };
                 acks.add(producer.send(Topic.ORDER_REQUESTS.encodedRecord(skus.get(i % skus.size()), poison)));
@@ -247,7 +284,8 @@ final class FaultInjector {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition)) && System.nanoTime() < deadline) {
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))
+                    && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             return records;

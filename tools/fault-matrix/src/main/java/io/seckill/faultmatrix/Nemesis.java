@@ -24,14 +24,30 @@ final class Nemesis {
 
     /** How likely each action is drawn, against the others. */
     private static final List<NemesisAction> DRAWS = List.of(
-            NemesisAction.PAUSE_SERVICE, NemesisAction.PAUSE_SERVICE, NemesisAction.PAUSE_SERVICE, NemesisAction.PAUSE_SERVICE,
-            NemesisAction.KILL_SERVICE, NemesisAction.KILL_SERVICE, NemesisAction.KILL_SERVICE,
-            NemesisAction.PAUSE_KAFKA, NemesisAction.PAUSE_KAFKA, NemesisAction.PAUSE_MYSQL, NemesisAction.PAUSE_MYSQL,
-            NemesisAction.PAUSE_REDIS, NemesisAction.PAUSE_REDIS, NemesisAction.REQUEST_REBUILD, NemesisAction.REQUEST_REBUILD,
-            NemesisAction.KILL_MYSQL, NemesisAction.FLUSH_REDIS, NemesisAction.KILL_SERVERS);
+            NemesisAction.PAUSE_SERVICE,
+            NemesisAction.PAUSE_SERVICE,
+            NemesisAction.PAUSE_SERVICE,
+            NemesisAction.PAUSE_SERVICE,
+            NemesisAction.KILL_SERVICE,
+            NemesisAction.KILL_SERVICE,
+            NemesisAction.KILL_SERVICE,
+            NemesisAction.PAUSE_KAFKA,
+            NemesisAction.PAUSE_KAFKA,
+            NemesisAction.PAUSE_MYSQL,
+            NemesisAction.PAUSE_MYSQL,
+            NemesisAction.PAUSE_REDIS,
+            NemesisAction.PAUSE_REDIS,
+            NemesisAction.REQUEST_REBUILD,
+            NemesisAction.REQUEST_REBUILD,
+            NemesisAction.KILL_MYSQL,
+            NemesisAction.FLUSH_REDIS,
+            NemesisAction.KILL_SERVERS);
+
     private static final int MAX_FAULTS = 3;
     private static final int LATEST_START_MS = 2_500;
-    /** As often as the short settings' reconciler looks ({@link RandomFaultRun#SHORT_REPAIRS}): a rebuild after each. */
+    /**
+     * As often as the short settings' reconciler looks ({@link RandomFaultRun#SHORT_REPAIRS}): a rebuild after each.
+     */
     private static final long REBUILD_REQUEST_EVERY_MS = 250;
 
     private final FaultCluster cluster;
@@ -55,8 +71,10 @@ final class Nemesis {
             String target = targets.isEmpty() ? null : targets.get(random.nextInt(targets.size()));
             long at = random.nextInt(LATEST_START_MS);
             long length = length(action, random);
-            if ((action == NemesisAction.KILL_SERVERS && !serverKills) || !taken.add(resource(action, target))
-                    || (action.alone() && !schedule.isEmpty()) || schedule.stream().anyMatch(fault -> fault.action().alone())) {
+            if ((action == NemesisAction.KILL_SERVERS && !serverKills)
+                    || !taken.add(resource(action, target))
+                    || (action.alone() && !schedule.isEmpty())
+                    || schedule.stream().anyMatch(fault -> fault.action().alone())) {
                 continue;
             }
             schedule.add(new ScheduledFault(action, target, at, length));
@@ -112,7 +130,8 @@ final class Nemesis {
                 throw new UncheckedIOException(e);
             }
         }, threads)).toList();
-        return CompletableFuture.allOf(faults.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> threads.shutdown());
+        return CompletableFuture.allOf(faults.toArray(CompletableFuture[]::new))
+                .whenComplete((done, failure) -> threads.shutdown());
     }
 
     private void cause(ScheduledFault fault) throws IOException, InterruptedException {

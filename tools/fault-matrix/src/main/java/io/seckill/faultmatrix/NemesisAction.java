@@ -17,18 +17,25 @@ enum NemesisAction {
     PAUSE_REDIS,
     /** kill -9 of mysqld, which the servers start again on its data. */
     KILL_MYSQL,
-    /** The admin's request to rebuild every sale in Redis from MySQL, made again and again for the duration, during the sale. */
+    /**
+     * The admin's request to rebuild every sale in Redis from MySQL, made again and again for the duration, during the
+     * sale.
+     */
     REQUEST_REBUILD,
     /** Redis loses everything (FLUSHALL); the reconciler rebuilds it. */
     FLUSH_REDIS,
-    /** kill -9 of the servers (Kafka with MySQL and Redis), started again on their data: the heaviest, off in the suite's lean run. */
+    /**
+     * kill -9 of the servers (Kafka with MySQL and Redis), started again on their data: the heaviest, off in the
+     * suite's lean run.
+     */
     KILL_SERVERS;
 
     /** The services a PAUSE_SERVICE or KILL_SERVICE picks from; none for the others. */
     List<String> targets() {
         return switch (this) {
             case PAUSE_SERVICE, KILL_SERVICE -> FaultCluster.SERVICES;
-            case PAUSE_KAFKA, PAUSE_MYSQL, PAUSE_REDIS, KILL_MYSQL, REQUEST_REBUILD, FLUSH_REDIS, KILL_SERVERS -> List.of();
+            case PAUSE_KAFKA, PAUSE_MYSQL, PAUSE_REDIS, KILL_MYSQL, REQUEST_REBUILD, FLUSH_REDIS, KILL_SERVERS ->
+                List.of();
         };
     }
 
@@ -36,7 +43,14 @@ enum NemesisAction {
     boolean alone() {
         return switch (this) {
             case KILL_SERVERS -> true;
-            case PAUSE_SERVICE, KILL_SERVICE, PAUSE_KAFKA, PAUSE_MYSQL, PAUSE_REDIS, KILL_MYSQL, REQUEST_REBUILD, FLUSH_REDIS -> false;
+            case PAUSE_SERVICE,
+                    KILL_SERVICE,
+                    PAUSE_KAFKA,
+                    PAUSE_MYSQL,
+                    PAUSE_REDIS,
+                    KILL_MYSQL,
+                    REQUEST_REBUILD,
+                    FLUSH_REDIS -> false;
         };
     }
 }

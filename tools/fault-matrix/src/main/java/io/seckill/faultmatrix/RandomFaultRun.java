@@ -44,7 +44,9 @@ public final class RandomFaultRun implements Callable<Integer> {
     private static final int CONCURRENCY = 8;
     /** How long the buyers keep arriving: the nemesis's faults start within it. */
     private static final Duration SALE_LENGTH = Duration.ofSeconds(3);
-    private static final AtomicLong NEXT_SKU = new AtomicLong(8_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
+
+    private static final AtomicLong NEXT_SKU =
+            new AtomicLong(8_000_000_000L + System.currentTimeMillis() % 100_000_000L * 10);
 
     @Option(names = "--sales", defaultValue = "200", description = "sales to run (default ${DEFAULT-VALUE})")
     int sales;
@@ -52,11 +54,19 @@ public final class RandomFaultRun implements Callable<Integer> {
     @Option(names = "--seed", description = "the seed of the draws (default: a new one, printed)")
     Long seed;
 
-    @Option(names = "--server-kills", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "whether the nemesis may kill the servers' process (Kafka, MySQL and Redis together; default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--server-kills",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "whether the nemesis may kill the servers' process (Kafka, MySQL and Redis together; default"
+                    + " ${DEFAULT-VALUE})")
     boolean serverKills;
 
-    @Option(names = "--repository", defaultValue = ".", description = "the working copy with bin/seckill, built (default: here)")
+    @Option(
+            names = "--repository",
+            defaultValue = ".",
+            description = "the working copy with bin/seckill, built (default: here)")
     Path repository;
 
     /** What a run found: the sales run, the faults caused, and each broken promise with its sale. */
@@ -69,13 +79,20 @@ public final class RandomFaultRun implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long chosen = seed != null ? seed : System.nanoTime();
-        Outcome outcome = run(repository.toAbsolutePath().normalize(), sales, chosen, serverKills, "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        Outcome outcome = run(
+                repository.toAbsolutePath().normalize(),
+                sales,
+                chosen,
+                serverKills,
+                "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
         return outcome.held() ? 0 : 1;
     }
 
-    static Outcome run(Path repository, int sales, long seed, boolean serverKills, String javaOptions) throws Exception {
+    static Outcome run(Path repository, int sales, long seed, boolean serverKills, String javaOptions)
+            throws Exception {
         Path work = repository.resolve("tools/fault-matrix/target/random-faults-" + System.currentTimeMillis());
-        System.out.println("random fault run: seed " + seed + ", " + sales + " sale(s); logs in " + work.resolve("logs"));
+        System.out.println(
+                "random fault run: seed " + seed + ", " + sales + " sale(s); logs in " + work.resolve("logs"));
         Random random = new Random(seed);
         List<String> failures = new ArrayList<>();
         int faults = 0;
@@ -87,14 +104,17 @@ public final class RandomFaultRun implements Callable<Integer> {
                 faults += schedule.size();
                 SaleRun run = sale(cluster, nemesis, random, sale, schedule);
                 List<String> broken = run.broken();
-                String header = "sale " + sale + " (seed " + seed + "): " + schedule.stream().map(ScheduledFault::describe).toList();
-                System.out.println(header + ", " + run.tally() + (broken.isEmpty() ? ": every promise held" : ": BROKEN"));
+                String header = "sale " + sale + " (seed " + seed + "): "
+                        + schedule.stream().map(ScheduledFault::describe).toList();
+                System.out.println(
+                        header + ", " + run.tally() + (broken.isEmpty() ? ": every promise held" : ": BROKEN"));
                 broken.forEach(line -> System.out.println("  " + line));
                 broken.forEach(line -> failures.add(header + ": " + line));
             }
         }
-        System.out.printf("random fault run, seed %d: %d sale(s), %d fault(s), %d broken promise(s) in %.0f s%n", seed, sales, faults, failures.size(),
-                (System.nanoTime() - started) / 1e9);
+        System.out.printf(
+                "random fault run, seed %d: %d sale(s), %d fault(s), %d broken promise(s) in %.0f s%n",
+                seed, sales, faults, failures.size(), (System.nanoTime() - started) / 1e9);
         return new Outcome(seed, sales, faults, failures);
     }
 
@@ -103,12 +123,15 @@ public final class RandomFaultRun implements Callable<Integer> {
         String tally() {
             long accepted = told.stream().filter(Buyers.Answer::accepted).count();
             long unanswered = told.stream().filter(answer -> answer.status() == Buyers.Answer.NO_ANSWER).count();
-            return accepted + " accepted, " + (told.size() - accepted - unanswered) + " refused, " + unanswered + " unanswered";
+            return accepted + " accepted, " + (told.size() - accepted - unanswered) + " refused, " + unanswered
+                    + " unanswered";
         }
     }
 
     /** One sale under its schedule, judged at rest. */
-    private static SaleRun sale(FaultCluster cluster, Nemesis nemesis, Random random, int number, List<ScheduledFault> schedule) throws Exception {
+    private static SaleRun sale(
+            FaultCluster cluster, Nemesis nemesis, Random random, int number, List<ScheduledFault> schedule)
+            throws Exception {
         Map<Long, Integer> stocks = new LinkedHashMap<>();
         for (int i = 0; i < 2; i++) {
             long sku = NEXT_SKU.incrementAndGet();
@@ -120,8 +143,8 @@ public final class RandomFaultRun implements Callable<Integer> {
         }
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);
         Buyers buyers = new Buyers(ATTEMPTS, BUYERS_PER_USER, PER_USER_LIMIT, SALE_LENGTH);
-        CompletableFuture<List<Buyers.Answer>> answers = buyers.start("sale-" + number + "-" + sale.skus().get(0), cluster.ingresses(), sale.skus(),
-                BUYERS, CONCURRENCY);
+        CompletableFuture<List<Buyers.Answer>> answers = buyers.start(
+                "sale-" + number + "-" + sale.skus().get(0), cluster.ingresses(), sale.skus(), BUYERS, CONCURRENCY);
         CompletableFuture<Void> nemesisDone = nemesis.unleash(schedule);
         List<String> broken = new ArrayList<>();
         try {
@@ -133,23 +156,29 @@ public final class RandomFaultRun implements Callable<Integer> {
         List<Buyers.Answer> told = answers.get();
         SaleAtRest.Rest afterFaults = atRest(cluster, sale, told);
         if (!afterFaults.reached()) {
-            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the last fault's end; waited on: " + String.join(", ", afterFaults.waitedOn()));
+            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the last fault's end; waited on: "
+                    + String.join(", ", afterFaults.waitedOn()));
         }
-        // What a request left open (a 503, no answer, still in progress) is asked again with its key, as P7 promises a retry learns the truth.
+        // What a request left open (a 503, no answer, still in progress) is asked again with its key, as P7 promises a
+        // retry learns the truth.
         List<Buyers.Answer> learned = buyers.learnTheTruth(cluster.ingresses().get(0), told, PATIENCE);
-        learned.stream().filter(answer -> answer.idempotencyKey() != null && !answer.definitive())
-                .forEach(answer -> broken.add("P7: buyer " + answer.userId() + "'s key " + answer.idempotencyKey() + " still answers " + answer.status()
-                        + " " + answer.code() + " at rest: a retry does not learn the truth"));
+        learned.stream()
+                .filter(answer -> answer.idempotencyKey() != null && !answer.definitive())
+                .forEach(answer -> broken.add("P7: buyer " + answer.userId() + "'s key " + answer.idempotencyKey()
+                        + " still answers " + answer.status() + " " + answer.code()
+                        + " at rest: a retry does not learn the truth"));
         SaleAtRest.Rest afterRetries = atRest(cluster, sale, learned);
         if (!afterRetries.reached()) {
-            broken.add("not at rest within " + PATIENCE.toSeconds() + " s of the retries that learned the truth; waited on: "
+            broken.add("not at rest within " + PATIENCE.toSeconds()
+                    + " s of the retries that learned the truth; waited on: "
                     + String.join(", ", afterRetries.waitedOn()));
         }
         SalePromises.check(cluster, sale, learned).forEach(violation -> broken.add(violation.toString()));
         return new SaleRun(told, broken);
     }
 
-    private static SaleAtRest.Rest atRest(FaultCluster cluster, SalePromises.Sale sale, List<Buyers.Answer> answers) throws InterruptedException {
+    private static SaleAtRest.Rest atRest(FaultCluster cluster, SalePromises.Sale sale, List<Buyers.Answer> answers)
+            throws InterruptedException {
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
         return SaleAtRest.await(cluster, sale.skus(), accepted, System.nanoTime(), PATIENCE);
     }

@@ -9,8 +9,8 @@ import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -45,14 +45,16 @@ final class SaleAtRest {
      * Waits until the sale is at rest, reading again every half second, counting from {@code since}
      * ({@link System#nanoTime()}).
      */
-    static Rest await(FaultCluster cluster, List<Long> skus, List<String> accepted, long since, Duration patience) throws InterruptedException {
+    static Rest await(FaultCluster cluster, List<Long> skus, List<String> accepted, long since, Duration patience)
+            throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
         List<String> waitedOn = new ArrayList<>();
         Optional<String> last = Optional.empty();
         while (System.nanoTime() < deadline) {
             Optional<String> waitingOn = waitingOn(cluster, skus, accepted);
             if (!waitingOn.equals(last)) {
-                waitingOn.ifPresent(what -> waitedOn.add(String.format(Locale.ROOT, "%s from %.1f s", what, seconds(since))));
+                waitingOn.ifPresent(
+                        what -> waitedOn.add(String.format(Locale.ROOT, "%s from %.1f s", what, seconds(since))));
                 last = waitingOn;
             }
             if (waitingOn.isEmpty()) {
@@ -75,7 +77,11 @@ final class SaleAtRest {
             if (undecided > 0) {
                 return Optional.of(undecided + " accepted order(s) undecided");
             }
-            if (db.fetchExists(OUTBOX, OUTBOX.AGGREGATEID.in(skus.stream().map(String::valueOf).toList()).and(OUTBOX.COMPLETED_AT.isNull()))) {
+            if (db.fetchExists(
+                    OUTBOX,
+                    OUTBOX.AGGREGATEID
+                            .in(skus.stream().map(String::valueOf).toList())
+                            .and(OUTBOX.COMPLETED_AT.isNull()))) {
                 return Optional.of("open outbox rows");
             }
             // Checked before Redis is read: a rebuild asked for is answered only once every SKU is written again.
@@ -86,7 +92,9 @@ final class SaleAtRest {
             if (drift != 0) {
                 return Optional.of("drift " + drift);
             }
-            return skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0) ? Optional.empty() : Optional.of("units pending in Redis");
+            return skus.stream().allMatch(sku -> saleStore(cluster).state(sku).pending() == 0)
+                    ? Optional.empty()
+                    : Optional.of("units pending in Redis");
         } catch (RuntimeException stillBroken) {
             return Optional.of("a store not answering (" + stillBroken.getClass().getSimpleName() + ")");
         }
@@ -111,7 +119,9 @@ final class SaleAtRest {
         long drift = 0;
         for (long sku : skus) {
             SaleStore.RedisSkuState redis = saleStore(cluster).state(sku);
-            drift += Math.abs(redis.stock() + redis.pending() - new Skus().stock(cluster.database().dsl(), sku).orElseThrow());
+            drift += Math.abs(redis.stock()
+                    + redis.pending()
+                    - new Skus().stock(cluster.database().dsl(), sku).orElseThrow());
         }
         return drift;
     }

@@ -49,31 +49,44 @@ final class SalePromises {
             long confirmed = orders.confirmedQuantity(db, sku);
             int mysqlStock = new Skus().stock(db, sku).orElseThrow();
             SaleStore.RedisSkuState inRedis = redis.state(sku);
-            long ledger = redis.layout(sku).all().stream().mapToLong(bucket -> cluster.redis().hlen(bucket.ledger())).sum();
+            long ledger = redis.layout(sku).all().stream()
+                    .mapToLong(bucket -> cluster.redis().hlen(bucket.ledger()))
+                    .sum();
             if (confirmed > initial) {
                 broken.add(new Violation("P1", "SKU " + sku + ": " + confirmed + " units confirmed of " + initial));
             }
             if (mysqlStock + confirmed != initial) {
-                broken.add(new Violation("P4", "SKU " + sku + ": MySQL stock " + mysqlStock + " + confirmed " + confirmed + " != " + initial));
+                broken.add(new Violation(
+                        "P4",
+                        "SKU " + sku + ": MySQL stock " + mysqlStock + " + confirmed " + confirmed + " != " + initial));
             }
             if (ledger != 0) {
-                broken.add(new Violation("P4", "SKU " + sku + ": " + ledger + " reservation(s) still in the Redis ledger at rest"));
+                broken.add(new Violation(
+                        "P4", "SKU " + sku + ": " + ledger + " reservation(s) still in the Redis ledger at rest"));
             }
             if (inRedis.stock() != mysqlStock || inRedis.pending() != 0) {
-                broken.add(new Violation("P5", "SKU " + sku + ": Redis stock " + inRedis.stock() + " pending " + inRedis.pending()
-                        + ", MySQL stock " + mysqlStock));
+                broken.add(new Violation(
+                        "P5",
+                        "SKU " + sku + ": Redis stock " + inRedis.stock() + " pending " + inRedis.pending()
+                                + ", MySQL stock " + mysqlStock));
             }
         });
-        db.select(ORDERS.SKU_ID, ORDERS.USER_ID, DSL.sum(ORDERS.QUANTITY)).from(ORDERS)
-                .where(ORDERS.SKU_ID.in(sale.skus())).and(ORDERS.STATUS.in(OrderStatus.CONFIRMED, OrderStatus.PAID))
+        db.select(ORDERS.SKU_ID, ORDERS.USER_ID, DSL.sum(ORDERS.QUANTITY))
+                .from(ORDERS)
+                .where(ORDERS.SKU_ID.in(sale.skus()))
+                .and(ORDERS.STATUS.in(OrderStatus.CONFIRMED, OrderStatus.PAID))
                 .groupBy(ORDERS.SKU_ID, ORDERS.USER_ID)
                 .having(DSL.sum(ORDERS.QUANTITY).gt(java.math.BigDecimal.valueOf(sale.perUserLimit())))
-                .forEach(row -> broken.add(new Violation("P2", "SKU " + row.value1() + ": buyer " + row.value2() + " holds " + row.value3()
-                        + " units, the limit is " + sale.perUserLimit())));
+                .forEach(row -> broken.add(new Violation(
+                        "P2",
+                        "SKU " + row.value1() + ": buyer " + row.value2() + " holds " + row.value3()
+                                + " units, the limit is " + sale.perUserLimit())));
         List<String> accepted = answers.stream().filter(Buyers.Answer::accepted).map(Buyers.Answer::orderId).toList();
         Set<String> decided = SaleAtRest.decided(db, accepted);
-        accepted.stream().filter(orderId -> !decided.contains(orderId))
-                .forEach(orderId -> broken.add(new Violation("P3", "order " + orderId + " was accepted (202) and has no final word")));
+        accepted.stream()
+                .filter(orderId -> !decided.contains(orderId))
+                .forEach(orderId -> broken.add(
+                        new Violation("P3", "order " + orderId + " was accepted (202) and has no final word")));
         broken.addAll(answersAgreeWithFates(db, answers));
         return broken;
     }
@@ -91,17 +104,22 @@ final class SalePromises {
             if (answer.idempotencyKey() == null || !answer.definitive()) {
                 continue;
             }
-            Optional<String> underKey = outbox.orderForKey(db, answer.userId(), answer.idempotencyKey()).map(OutboxLookups.KeyedOrder::orderId);
+            Optional<String> underKey = outbox.orderForKey(db, answer.userId(), answer.idempotencyKey())
+                    .map(OutboxLookups.KeyedOrder::orderId);
             if (answer.accepted()) {
                 if (underKey.isPresent() && !underKey.get().equals(answer.orderId())) {
-                    broken.add(new Violation("P7", "buyer " + answer.userId() + " was told order " + answer.orderId() + ", but key "
-                            + answer.idempotencyKey() + " recorded order " + underKey.get()));
+                    broken.add(new Violation(
+                            "P7",
+                            "buyer " + answer.userId() + " was told order " + answer.orderId() + ", but key "
+                                    + answer.idempotencyKey() + " recorded order " + underKey.get()));
                 }
             } else if (underKey.isPresent()) {
                 OrderResult fate = orders.decided(db, List.of(underKey.get())).get(underKey.get());
                 if (fate == null || fate.status() != OrderStatus.REJECTED) {
-                    broken.add(new Violation("P7", "buyer " + answer.userId() + " was told " + answer.status() + ", but holds order "
-                            + underKey.get() + " (" + (fate == null ? "undecided" : fate.status()) + ")"));
+                    broken.add(new Violation(
+                            "P7",
+                            "buyer " + answer.userId() + " was told " + answer.status() + ", but holds order "
+                                    + underKey.get() + " (" + (fate == null ? "undecided" : fate.status()) + ")"));
                 }
             }
         }

@@ -10,6 +10,7 @@ import java.util.Locale;
 record ScheduledFault(NemesisAction action, String target, long atMillis, long forMillis) {
 
     String describe() {
-        return String.format(Locale.ROOT, "+%d ms %s%s for %d ms", atMillis, action, target == null ? "" : " " + target, forMillis);
+        return String.format(
+                Locale.ROOT, "+%d ms %s%s for %d ms", atMillis, action, target == null ? "" : " " + target, forMillis);
     }
 }

@@ -8,8 +8,10 @@ enum Servers {
     /** One broker, one Redis node, one MariaDB: what a single host runs. */
     SINGLE,
     /**
-     * What a shop past one host runs: Redis as a cluster of 3 primaries with a replica each, and Kafka as a KRaft cluster
-     * of 3 brokers, each a controller (topics 3 replicas, 2 in sync). One set for both stores' rows, for the suite's clock.
+     * What a shop past one host runs: Redis as a cluster of 3 primaries with a replica each, and Kafka as a KRaft
+     * cluster
+     * of 3 brokers, each a controller (topics 3 replicas, 2 in sync). One set for both stores' rows, for the suite's
+     * clock.
      */
     CLUSTERS;
 

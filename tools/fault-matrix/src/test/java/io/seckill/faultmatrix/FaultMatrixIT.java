@@ -23,6 +23,10 @@ class FaultMatrixIT {
         List<RowResult> rows = FaultMatrix.run(SeckillProcess.repositoryOfModuleUnderTest(), faults, BUYERS, 16, true,
                 "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
 
-        assertThat(rows).hasSize(faults.stream().mapToInt(fault -> fault.moments().size()).sum()).allSatisfy(row -> assertThat(row.passed()).as(row.toString()).isTrue());
+        assertThat(rows)
+                .hasSize(faults.stream()
+                        .mapToInt(fault -> fault.moments().size())
+                        .sum())
+                .allSatisfy(row -> assertThat(row.passed()).as(row.toString()).isTrue());
     }
 }

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The randomized fault run's lean version: 13 short sales under faults drawn from a fixed seed (with it, every
- * kind but the servers' kill, the one that takes half a minute, at least once), every promise held after each. The full run
+ * kind but the servers' kill, the one that takes half a minute, at least once), every promise held after each. The full
+ * run
  * is {@code mvn -q -pl :fault-matrix exec:java@random-faults} (200 sales, a new seed each time).
  */
 class RandomFaultRunIT {
@@ -17,7 +18,11 @@ class RandomFaultRunIT {
 
     @Test
     void everyPromiseHoldsThroughTwentySalesOfRandomFaults() throws Exception {
-        RandomFaultRun.Outcome outcome = RandomFaultRun.run(SeckillProcess.repositoryOfModuleUnderTest(), SALES, SEED, false,
+        RandomFaultRun.Outcome outcome = RandomFaultRun.run(
+                SeckillProcess.repositoryOfModuleUnderTest(),
+                SALES,
+                SEED,
+                false,
                 "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
 
         assertThat(outcome.sales()).isEqualTo(SALES);

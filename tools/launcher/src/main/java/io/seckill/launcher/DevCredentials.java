@@ -29,17 +29,25 @@ final class DevCredentials {
         TokenSettings buyers = TokenSettings.from(env, DeploymentMode.DEVELOPMENT);
         TokenSettings admins = TokenSettings.adminFrom(env, DeploymentMode.DEVELOPMENT);
         StringBuilder lines = new StringBuilder();
-        if (DevelopmentSecrets.TOKEN_SECRET.equals(buyers.hmacSecrets().get(0)) || DevelopmentSecrets.ADMIN_TOKEN_SECRET.equals(admins.hmacSecrets().get(0))) {
-            lines.append("  (development credentials: set " + TokenSettings.SECRET + " and " + TokenSettings.ADMIN_SECRET + ", or their JWKS_URL, "
-                    + "for anything else)\n");
+        if (DevelopmentSecrets.TOKEN_SECRET.equals(buyers.hmacSecrets().get(0))
+                || DevelopmentSecrets.ADMIN_TOKEN_SECRET.equals(
+                        admins.hmacSecrets().get(0))) {
+            lines.append("  (development credentials: set " + TokenSettings.SECRET + " and "
+                    + TokenSettings.ADMIN_SECRET + ", or their JWKS_URL, " + "for anything else)\n");
         }
-        lines.append(String.format("  admin   Authorization: Bearer %s  (%s, for %s)%n", new TokenMinter(admins, Clock.systemUTC()).admin(DEMO_ADMIN,
-                admins.maxLifetime()), DEMO_ADMIN, admins.maxLifetime()));
-        lines.append(String.format("  buyer   Authorization: Bearer %s  (%s)%n", new TokenMinter(buyers, Clock.systemUTC()).buyer(DEMO_USER,
-                shorter(buyers.maxLifetime(), LIFETIME)), DEMO_USER));
+        lines.append(String.format(
+                "  admin   Authorization: Bearer %s  (%s, for %s)%n",
+                new TokenMinter(admins, Clock.systemUTC()).admin(DEMO_ADMIN, admins.maxLifetime()),
+                DEMO_ADMIN,
+                admins.maxLifetime()));
+        lines.append(String.format(
+                "  buyer   Authorization: Bearer %s  (%s)%n",
+                new TokenMinter(buyers, Clock.systemUTC()).buyer(DEMO_USER, shorter(buyers.maxLifetime(), LIFETIME)),
+                DEMO_USER));
         lines.append(String.format("  mint more: bin/seckill mint-token USER  (--admin for an admin's)%n"));
-        lines.append(String.format("  sale passes: POST /api/v1/skus/{skuId}/pass-challenges, bin/seckill solve-challenge CHALLENGE, "
-                + "POST /api/v1/skus/{skuId}/passes (README walk-through)%n"));
+        lines.append(String.format(
+                "  sale passes: POST /api/v1/skus/{skuId}/pass-challenges, bin/seckill solve-challenge CHALLENGE, "
+                        + "POST /api/v1/skus/{skuId}/passes (README walk-through)%n"));
         return lines.toString();
     }
 }

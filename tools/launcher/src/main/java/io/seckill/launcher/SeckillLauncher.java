@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Development mode ({@code bin/seckill all [--fresh]}, unless SECKILL_MODE says production): starts (or finds, from the environment) Kafka,
+ * Development mode ({@code bin/seckill all [--fresh]}, unless SECKILL_MODE says production): starts (or finds, from the
+ * environment) Kafka,
  * Redis and MySQL with their data in the data directory, runs every service in this JVM, prints where
  * everything listens, and stops cleanly on Ctrl-C. Started again, it carries on where it stopped.
  */
@@ -37,15 +38,19 @@ public final class SeckillLauncher {
                 env = env.withDefault(setting.getKey(), setting.getValue());
             }
         }
-        ManagedProcess management = ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
+        ManagedProcess management =
+                ManagedProcess.open("seckill", MANAGEMENT_PORT, env, ServiceMain.exitProcess("seckill"));
         Env services = env;
         SeckillSystem system = management.start(host -> SeckillSystem.start(services, infra::addressesFor, host));
         StringBuilder banner = new StringBuilder("\nseckill is running\n");
         infra.origins().forEach((server, origin) -> banner.append(String.format("  %-7s %s%n", server, origin)));
         banner.append(String.format("  %-7s http://localhost:%d  (GET /health)%n", "http", system.httpPort()));
-        banner.append(String.format("  %-7s http://127.0.0.1:%d  (/admin/v1/...; the operator page /watch/, the API reference /api-docs/)%n", "admin",
-                system.adminPort()));
-        banner.append(String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
+        banner.append(String.format(
+                "  %-7s http://127.0.0.1:%d  (/admin/v1/...; the operator page /watch/, the API reference"
+                        + " /api-docs/)%n",
+                "admin", system.adminPort()));
+        banner.append(
+                String.format("  %-7s http://localhost:%d  (/health /ready /metrics)%n", "manage", management.port()));
         DeploymentMode mode = DeploymentMode.of(env);
         banner.append(String.format("  %-7s %s%n", "mode", mode.label()));
         switch (mode) {

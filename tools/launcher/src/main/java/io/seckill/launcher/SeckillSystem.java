@@ -31,23 +31,31 @@ public final class SeckillSystem implements AutoCloseable {
     private static final List<String> SERVICES = List.of("stream-processor", "db-sink", "reconciler", "ingress-api");
 
     private SeckillSystem(Env env, Function<KafkaPrincipal, InfraAddresses> addressesOf, ServiceHost host) {
-        List<String> launch = Arrays.stream(env.string(LAUNCH, String.join(",", SERVICES)).split(",")).map(String::trim).toList();
+        List<String> launch = Arrays.stream(
+                        env.string(LAUNCH, String.join(",", SERVICES)).split(","))
+                .map(String::trim)
+                .toList();
         List<String> unknown = launch.stream().filter(name -> !SERVICES.contains(name)).toList();
         if (!unknown.isEmpty() || !launch.contains("ingress-api")) {
-            throw new IllegalArgumentException(LAUNCH + " lists services among " + SERVICES + " and always ingress-api; unknown: " + unknown);
+            throw new IllegalArgumentException(
+                    LAUNCH + " lists services among " + SERVICES + " and always ingress-api; unknown: " + unknown);
         }
-        // In one process too, each service reaches Kafka as its own principal, MySQL and Redis as its own user, with only its own rights.
+        // In one process too, each service reaches Kafka as its own principal, MySQL and Redis as its own user, with
+        // only its own rights.
         try {
             if (launch.contains("stream-processor")) {
-                services.add(StreamProcessor.start(StreamProcessorConfig.from(env, addressesOf.apply(KafkaPrincipal.STREAM_PROCESSOR)), host));
+                services.add(StreamProcessor.start(
+                        StreamProcessorConfig.from(env, addressesOf.apply(KafkaPrincipal.STREAM_PROCESSOR)), host));
             }
             if (launch.contains("db-sink")) {
                 services.add(DbSink.start(DbSinkConfig.from(env, addressesOf.apply(KafkaPrincipal.DB_SINK)), host));
             }
             if (launch.contains("reconciler")) {
-                services.add(Reconciler.start(ReconcilerConfig.from(env, addressesOf.apply(KafkaPrincipal.RECONCILER)), host));
+                services.add(Reconciler.start(
+                        ReconcilerConfig.from(env, addressesOf.apply(KafkaPrincipal.RECONCILER)), host));
             }
-            ingress = services.add(IngressApi.start(IngressConfig.from(env, addressesOf.apply(KafkaPrincipal.INGRESS)), host));
+            ingress = services.add(
+                    IngressApi.start(IngressConfig.from(env, addressesOf.apply(KafkaPrincipal.INGRESS)), host));
         } catch (Throwable e) {
             services.closeAfter(e);
             throw e;
@@ -55,7 +63,8 @@ public final class SeckillSystem implements AutoCloseable {
     }
 
     /**
-     * Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port), each reaching the servers
+     * Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port), each reaching the
+     * servers
      * as {@code addressesOf} gives them for its principal.
      */
     public static SeckillSystem start(Env env, Function<KafkaPrincipal, InfraAddresses> addressesOf, ServiceHost host) {

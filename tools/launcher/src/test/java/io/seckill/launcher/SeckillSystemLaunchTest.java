@@ -22,7 +22,8 @@ class SeckillSystemLaunchTest {
     @ParameterizedTest
     @ValueSource(strings = {"ingress-api,sink", "ingress-api,api", "ingress-api,,db-sink", "ingress-api,db-sinks"})
     void anUnknownServiceNameIsRefused(String launch) {
-        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), _ -> NOWHERE, new TestHost().host()))
+        assertThatThrownBy(() -> SeckillSystem.start(
+                        new Env(Map.of(SeckillSystem.LAUNCH, launch)), _ -> NOWHERE, new TestHost().host()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown");
     }
@@ -30,7 +31,8 @@ class SeckillSystemLaunchTest {
     @ParameterizedTest
     @ValueSource(strings = {"db-sink", "stream-processor,reconciler"})
     void aLaunchWithoutTheIngressIsRefused(String launch) {
-        assertThatThrownBy(() -> SeckillSystem.start(new Env(Map.of(SeckillSystem.LAUNCH, launch)), _ -> NOWHERE, new TestHost().host()))
+        assertThatThrownBy(() -> SeckillSystem.start(
+                        new Env(Map.of(SeckillSystem.LAUNCH, launch)), _ -> NOWHERE, new TestHost().host()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("always ingress-api");
     }

@@ -61,8 +61,9 @@ final class Containers {
         /** As root over JDBC: the container's root password is its user's. */
         @Override
         public void administer(List<String> statements) {
-            try (Connection connection = DriverManager.getConnection(container.getJdbcUrl(), "root", container.getPassword());
-                 Statement statement = connection.createStatement()) {
+            try (Connection connection =
+                            DriverManager.getConnection(container.getJdbcUrl(), "root", container.getPassword());
+                    Statement statement = connection.createStatement()) {
                 for (String sql : statements) {
                     statement.execute(sql);
                 }

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * A single-node KRaft broker+controller in this JVM ({@link KafkaNodeConfig}); new storage is formatted first, kept
  * storage reused.
  */
-record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, KafkaNodeConfig config, Storage storage) implements EmbeddedBrokers {
+record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, KafkaNodeConfig config, Storage storage)
+        implements EmbeddedBrokers {
 
     static EmbeddedKafka start() {
         int[] ports = FreePort.pick(3);
@@ -28,7 +29,8 @@ record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, Ka
     static EmbeddedKafka start(Storage storage, int port, int controllerPort, int brokerPort) {
         String logDir = storage.directory().toString();
         KafkaNodeConfig.NodePorts ports = new KafkaNodeConfig.NodePorts(port, controllerPort, brokerPort);
-        KafkaNodeConfig config = new KafkaNodeConfig(KafkaNodeConfig.voters(List.of(ports)), UUID.randomUUID().toString(), 1);
+        KafkaNodeConfig config = new KafkaNodeConfig(
+                KafkaNodeConfig.voters(List.of(ports)), UUID.randomUUID().toString(), 1);
         if (storage.isNew()) {
             KafkaNodeConfig.format(logDir, 1, Uuid.randomUuid().toString());
         }
@@ -60,8 +62,10 @@ record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, Ka
 
     @Override
     public void close() {
-        // A broker and controller in one node close their registration channel twice as they stop, and its client says so
-        // at WARN. The services' own clients are closed before their servers stop, so only the broker's are quieted here.
+        // A broker and controller in one node close their registration channel twice as they stop, and its client says
+        // so
+        // at WARN. The services' own clients are closed before their servers stop, so only the broker's are quieted
+        // here.
         org.slf4j.Logger clients = LoggerFactory.getLogger(NetworkClient.class);
         Level level = clients instanceof Logger logback ? logback.getLevel() : null;
         if (clients instanceof Logger logback) {

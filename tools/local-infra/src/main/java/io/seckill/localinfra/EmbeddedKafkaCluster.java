@@ -27,11 +27,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real KRaft cluster of {@value #NODES} nodes, each a broker and a voter of the controller quorum ({@link KafkaNodeConfig}),
- * each in a JVM of its own ({@link KafkaNodeMain}) and a folder of its own ({@code node-1} ...), so that one can be killed
+ * A real KRaft cluster of {@value #NODES} nodes, each a broker and a voter of the controller quorum ({@link
+ * KafkaNodeConfig}),
+ * each in a JVM of its own ({@link KafkaNodeMain}) and a folder of its own ({@code node-1} ...), so that one can be
+ * killed
  * alone. Topics get 3 replicas and need 2 in sync: the cluster loses no acknowledged write and keeps taking writes with
- * one node down, and the quorum keeps a controller. A node that dies (a crash, a kill -9) is started again on its data a
- * second later, as systemd or Kubernetes would; the other two go on without it meanwhile. New storage is formatted here,
+ * one node down, and the quorum keeps a controller. A node that dies (a crash, a kill -9) is started again on its data
+ * a
+ * second later, as systemd or Kubernetes would; the other two go on without it meanwhile. New storage is formatted
+ * here,
  * every node with one cluster id; kept storage comes back as it was.
  */
 final class EmbeddedKafkaCluster implements EmbeddedBrokers {
@@ -41,7 +45,9 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
     private static final String PORTS_FILE = "cluster.ports";
     private static final String SETTINGS_FILE = "node.properties";
     /** Small heaps and the quick compiler: three brokers share the host with the services they serve. */
-    private static final List<String> NODE_JVM_OPTIONS = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final List<String> NODE_JVM_OPTIONS =
+            List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     private static final Duration RESTART_AFTER = Duration.ofSeconds(1);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -70,9 +76,11 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
         boolean create = storage.isNew();
         int[] picked = KeptPorts.in(storage.directory().resolve(PORTS_FILE), NODES * 3, "the embedded Kafka cluster");
         List<KafkaNodeConfig.NodePorts> ports = IntStream.range(0, NODES)
-                .mapToObj(i -> new KafkaNodeConfig.NodePorts(picked[3 * i], picked[3 * i + 1], picked[3 * i + 2])).toList();
+                .mapToObj(i -> new KafkaNodeConfig.NodePorts(picked[3 * i], picked[3 * i + 1], picked[3 * i + 2]))
+                .toList();
         // A password of this run for the nodes' own listener: the settings files are written again at every start.
-        KafkaNodeConfig config = new KafkaNodeConfig(KafkaNodeConfig.voters(ports), UUID.randomUUID().toString(), NODES);
+        KafkaNodeConfig config = new KafkaNodeConfig(
+                KafkaNodeConfig.voters(ports), UUID.randomUUID().toString(), NODES);
         EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(storage, config, ports);
         try {
             String clusterId = Uuid.randomUuid().toString();
@@ -97,7 +105,9 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
         }
     }
 
-    /** Node {@code node}'s folder: its settings, its pid file ({@value KafkaNodeMain#PID_FILE}), its log and its data. */
+    /**
+     * Node {@code node}'s folder: its settings, its pid file ({@value KafkaNodeMain#PID_FILE}), its log and its data.
+     */
     Path folder(int node) {
         return storage.directory().resolve("node-" + node);
     }
@@ -125,7 +135,11 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
         processes.set(node - 1, process);
         var _ = process.onExit().thenRun(() -> {
             if (!closing) {
-                LOG.warn("Kafka node {} (pid {}) ended with status {}; starting it again in {} ms", node, process.pid(), process.exitValue(),
+                LOG.warn(
+                        "Kafka node {} (pid {}) ended with status {}; starting it again in {} ms",
+                        node,
+                        process.pid(),
+                        process.exitValue(),
                         RESTART_AFTER.toMillis());
                 scheduleLaunch(node);
             }
@@ -176,7 +190,10 @@ final class EmbeddedKafkaCluster implements EmbeddedBrokers {
     public void close() {
         closing = true;
         restarts.shutdownNow();
-        List<Process> running = IntStream.range(0, NODES).mapToObj(processes::get).filter(process -> process != null && process.isAlive()).toList();
+        List<Process> running = IntStream.range(0, NODES)
+                .mapToObj(processes::get)
+                .filter(process -> process != null && process.isAlive())
+                .toList();
         running.forEach(Process::destroy);
         for (Process process : running) {
             try {

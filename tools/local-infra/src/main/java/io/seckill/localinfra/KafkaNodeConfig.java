@@ -21,12 +21,15 @@ import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
 /**
- * What every embedded KRaft node has in common, alone or one of a cluster: a broker and a voter of the controller quorum
- * that, as a production broker would, authenticates every client (SASL/SCRAM on the clients' listener) and authorises each
+ * What every embedded KRaft node has in common, alone or one of a cluster: a broker and a voter of the controller
+ * quorum
+ * that, as a production broker would, authenticates every client (SASL/SCRAM on the clients' listener) and authorises
+ * each
  * request with the standard authorizer: nothing is allowed that no ACL allows. The nodes' own connections (to the
  * controllers and between replicas) use a listener of their own with a login made for the run, which is the one super
  * user besides the operator's principal.
- * @param replication the replicas of the broker's own topics (consumer offsets, transaction state) and of a topic created
+ * @param replication the replicas of the broker's own topics (consumer offsets, transaction state) and of a topic
+ * created
  *                    without a factor: as many as the cluster has nodes, up to 3, writes acknowledged by all but one
  */
 record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
@@ -55,24 +58,33 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
     }
 
     Map<String, String> settings(int nodeId, NodePorts ports, String logDir) {
-        String brokerLogin = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + BROKER_USER + "\" password=\""
-                + brokerPassword + "\" user_" + BROKER_USER + "=\"" + brokerPassword + "\";";
+        String brokerLogin =
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + BROKER_USER
+                        + "\" password=\"" + brokerPassword + "\" user_" + BROKER_USER + "=\"" + brokerPassword + "\";";
         String replicas = Integer.toString(replication);
         String minInsync = Integer.toString(Math.max(1, replication - 1));
         return Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", Integer.toString(nodeId)),
                 Map.entry("controller.quorum.voters", voters),
-                Map.entry("listeners", "CLIENT://127.0.0.1:" + ports.client() + ",BROKER://127.0.0.1:" + ports.broker() + ",CONTROLLER://127.0.0.1:"
-                        + ports.controller()),
-                Map.entry("advertised.listeners", "CLIENT://127.0.0.1:" + ports.client() + ",BROKER://127.0.0.1:" + ports.broker()),
+                Map.entry(
+                        "listeners",
+                        "CLIENT://127.0.0.1:" + ports.client() + ",BROKER://127.0.0.1:" + ports.broker()
+                                + ",CONTROLLER://127.0.0.1:" + ports.controller()),
+                Map.entry(
+                        "advertised.listeners",
+                        "CLIENT://127.0.0.1:" + ports.client() + ",BROKER://127.0.0.1:" + ports.broker()),
                 Map.entry("controller.listener.names", "CONTROLLER"),
-                Map.entry("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,BROKER:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT"),
+                Map.entry(
+                        "listener.security.protocol.map",
+                        "CLIENT:SASL_PLAINTEXT,BROKER:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT"),
                 Map.entry("inter.broker.listener.name", "BROKER"),
                 Map.entry("sasl.mechanism.inter.broker.protocol", "PLAIN"),
                 Map.entry("sasl.mechanism.controller.protocol", "PLAIN"),
                 Map.entry("listener.name.client.sasl.enabled.mechanisms", SCRAM),
-                Map.entry("listener.name.client.scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;"),
+                Map.entry(
+                        "listener.name.client.scram-sha-512.sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required;"),
                 Map.entry("listener.name.broker.sasl.enabled.mechanisms", "PLAIN"),
                 Map.entry("listener.name.broker.plain.sasl.jaas.config", brokerLogin),
                 Map.entry("listener.name.controller.sasl.enabled.mechanisms", "PLAIN"),
@@ -81,7 +93,8 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                 Map.entry("super.users", "User:" + BROKER_USER + ";User:" + KafkaPrincipal.OPERATOR.user()),
                 Map.entry("allow.everyone.if.no.acl.found", "false"),
                 Map.entry("log.dirs", logDir),
-                // Topics come from the services' catalogue with the partitions it asks for, never from a producer's first send.
+                // Topics come from the services' catalogue with the partitions it asks for, never from a producer's
+                // first send.
                 Map.entry("auto.create.topics.enable", "false"),
                 Map.entry("default.replication.factor", replicas),
                 Map.entry("min.insync.replicas", minInsync),
@@ -93,12 +106,15 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                 Map.entry("share.coordinator.state.topic.replication.factor", replicas),
                 Map.entry("share.coordinator.state.topic.min.isr", minInsync),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
-                // A node that stops heartbeating is fenced (its partitions led by others) after 2 s, not Kafka's 9 s: short, so a
-                // test's failover takes seconds, with eight heartbeats a session so that a busy machine does not fence a live node;
+                // A node that stops heartbeating is fenced (its partitions led by others) after 2 s, not Kafka's 9 s:
+                // short, so a
+                // test's failover takes seconds, with eight heartbeats a session so that a busy machine does not fence
+                // a live node;
                 // production clusters keep the default unless they measured otherwise.
                 Map.entry("broker.heartbeat.interval.ms", "250"),
                 Map.entry("broker.session.timeout.ms", "2000"),
-                // A dead active controller is replaced after 1 s without its fetches, not 2: the fencing above only starts
+                // A dead active controller is replaced after 1 s without its fetches, not 2: the fencing above only
+                // starts
                 // once a new one is active. The pre-vote a follower runs first keeps a slow but live leader in place.
                 Map.entry("controller.quorum.fetch.timeout.ms", "1000"),
                 // Transactions of a killed producer are aborted within a second of their timeout, not ten.
@@ -141,7 +157,8 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                     }
                 }
                 if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("embedded Kafka: fewer than " + brokers + " brokers registered within " + READY_TIMEOUT);
+                    throw new IllegalStateException(
+                            "embedded Kafka: fewer than " + brokers + " brokers registered within " + READY_TIMEOUT);
                 }
                 sleep();
             }
@@ -178,8 +195,10 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         props.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        props.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + BROKER_USER
-                + "\" password=\"" + brokerPassword + "\";");
+        props.put(
+                SaslConfigs.SASL_JAAS_CONFIG,
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + BROKER_USER
+                        + "\" password=\"" + brokerPassword + "\";");
         return props;
     }
 }

@@ -39,7 +39,8 @@ final class KeptPorts {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the ports of " + what + " in " + file, e);
         } catch (NumberFormatException e) {
-            throw new IllegalStateException(file + " does not name " + count + " ports; delete its folder to form a new " + what, e);
+            throw new IllegalStateException(
+                    file + " does not name " + count + " ports; delete its folder to form a new " + what, e);
         }
     }
 }

@@ -37,7 +37,11 @@ final class LeftoverServer {
             return;
         }
         ProcessHandle process = leftover.get();
-        LOG.warn("{} (pid {}) of an earlier run still holds {}; stopping it", program, process.pid(), pidFile.getParent());
+        LOG.warn(
+                "{} (pid {}) of an earlier run still holds {}; stopping it",
+                program,
+                process.pid(),
+                pidFile.getParent());
         process.destroy();
         try {
             process.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);

@@ -11,8 +11,8 @@ import io.seckill.config.MySqlAccount;
 import io.seckill.config.RedisAddress;
 import io.seckill.config.Secrets;
 import io.seckill.schemas.kafka.KafkaAcls;
-import io.seckill.schemas.redis.RedisUser;
 import io.seckill.schemas.migration.SchemaMigration;
+import io.seckill.schemas.redis.RedisUser;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -36,13 +36,18 @@ import org.slf4j.LoggerFactory;
 public final class LocalInfrastructure {
 
     public static final String MODE = "SECKILL_LOCAL_INFRA";
-    /** How many Kafka brokers a local Kafka has: 1 (a single node), or 3 (a KRaft cluster, each broker its own process). */
+    /**
+     * How many Kafka brokers a local Kafka has: 1 (a single node), or 3 (a KRaft cluster, each broker its own process).
+     */
     public static final String KAFKA_BROKERS = "SECKILL_LOCAL_KAFKA_BROKERS";
+
     private static final Logger LOG = LoggerFactory.getLogger(LocalInfrastructure.class);
     private static LocalInfrastructure instance;
 
     private final InfraAddresses addresses;
-    /** Which MySQL account each service connects as: unset (each its own) on a server started here, the given one else. */
+    /**
+     * Which MySQL account each service connects as: unset (each its own) on a server started here, the given one else.
+     */
     private final Map<String, String> mysqlAccounts;
     /** Whether Redis has every service's ACL user ({@link RedisUser}), on the development password. */
     private final boolean redisUsers;
@@ -50,8 +55,13 @@ public final class LocalInfrastructure {
     private final Map<String, String> origins;
     private final Deque<AutoCloseable> running;
 
-    private LocalInfrastructure(InfraAddresses addresses, Map<String, String> mysqlAccounts, boolean redisUsers, MigrationAccount migration,
-                                Map<String, String> origins, Deque<AutoCloseable> running) {
+    private LocalInfrastructure(
+            InfraAddresses addresses,
+            Map<String, String> mysqlAccounts,
+            boolean redisUsers,
+            MigrationAccount migration,
+            Map<String, String> origins,
+            Deque<AutoCloseable> running) {
         this.addresses = addresses;
         this.mysqlAccounts = mysqlAccounts;
         this.redisUsers = redisUsers;
@@ -98,8 +108,10 @@ public final class LocalInfrastructure {
         Map<String, String> origins = new LinkedHashMap<>();
         try {
             RedisAddress redis = redis(env, kind, origins, running);
-            // Made with every service's ACL user: an embedded Redis (a container's and a given one are used as they are).
-            boolean redisUsers = running.peek() instanceof EmbeddedRedis || running.peek() instanceof EmbeddedRedisCluster;
+            // Made with every service's ACL user: an embedded Redis (a container's and a given one are used as they
+            // are).
+            boolean redisUsers =
+                    running.peek() instanceof EmbeddedRedis || running.peek() instanceof EmbeddedRedisCluster;
             KafkaAccess kafka = kafka(env, kind, origins, running);
             String mysqlUrl = env.string(InfraAddresses.MYSQL_URL, null);
             String password;
@@ -107,12 +119,16 @@ public final class LocalInfrastructure {
             MigrationAccount migration;
             Set<MySqlAccount> grantees;
             if (mysqlUrl != null) {
-                // A given server: each service connects as its own account (one the development servers made), or, where
+                // A given server: each service connects as its own account (one the development servers made), or,
+                // where
                 // SECKILL_MYSQL_USER names one, every service as that one (a bare server's owner, in a test run).
                 String user = env.string(InfraAddresses.MYSQL_USER, null);
                 password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
-                accounts = user == null ? Map.of() : Map.of(InfraAddresses.MYSQL_USER, user, InfraAddresses.ADMIN_MYSQL_USER, user);
-                migration = MigrationAccount.from(env).orElse(new MigrationAccount(user == null ? "root" : user, password));
+                accounts = user == null
+                        ? Map.of()
+                        : Map.of(InfraAddresses.MYSQL_USER, user, InfraAddresses.ADMIN_MYSQL_USER, user);
+                migration =
+                        MigrationAccount.from(env).orElse(new MigrationAccount(user == null ? "root" : user, password));
                 grantees = user == null ? EnumSet.allOf(MySqlAccount.class) : EnumSet.noneOf(MySqlAccount.class);
                 origins.put("mysql", "given " + mysqlUrl);
             } else {
@@ -126,11 +142,19 @@ public final class LocalInfrastructure {
                 origins.put("mysql", mysqlUrl + " (" + kind.description() + ")");
             }
             int applied = SchemaMigration.apply(mysqlUrl, migration.user(), migration.password(), grantees);
-            LOG.info("MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}", migration.user(), applied,
+            LOG.info(
+                    "MySQL schema migrated as {} ({} migration(s) applied now); services connect as {}",
+                    migration.user(),
+                    applied,
                     accounts.isEmpty() ? "their own accounts" : accounts.get(InfraAddresses.MYSQL_USER));
             LocalInfrastructure started = new LocalInfrastructure(
-                    new InfraAddresses(mysqlUrl, accounts.getOrDefault(InfraAddresses.MYSQL_USER, ""), password, redis, kafka), accounts,
-                    redisUsers, migration, origins, running);
+                    new InfraAddresses(
+                            mysqlUrl, accounts.getOrDefault(InfraAddresses.MYSQL_USER, ""), password, redis, kafka),
+                    accounts,
+                    redisUsers,
+                    migration,
+                    origins,
+                    running);
             LOG.info("local infrastructure ready: {}", origins);
             return started;
         } catch (RuntimeException e) {
@@ -145,7 +169,8 @@ public final class LocalInfrastructure {
      * principal's SCRAM login (the published development password) and the ACL catalogue applied, reached as the
      * operator; a container, unauthenticated.
      */
-    private static KafkaAccess kafka(Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
+    private static KafkaAccess kafka(
+            Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
         String given = env.string(InfraAddresses.KAFKA_BOOTSTRAP, null);
         if (given != null) {
             origins.put("kafka", "given " + given);
@@ -153,7 +178,8 @@ public final class LocalInfrastructure {
         }
         int brokers = env.integer(KAFKA_BROKERS, 1);
         if (brokers != 1 && brokers != EmbeddedKafkaCluster.NODES) {
-            throw new IllegalArgumentException(KAFKA_BROKERS + " must be 1 or " + EmbeddedKafkaCluster.NODES + ", was " + brokers);
+            throw new IllegalArgumentException(
+                    KAFKA_BROKERS + " must be 1 or " + EmbeddedKafkaCluster.NODES + ", was " + brokers);
         }
         RunningServer server = remember(running, kind.kafka().apply(brokers));
         origins.put("kafka", server.address() + " (" + kind.description() + ")");
@@ -163,7 +189,9 @@ public final class LocalInfrastructure {
                 logins.put(principal, Secrets.DEVELOPMENT_KAFKA_PASSWORD);
             }
             embedded.provision(logins, KafkaAcls.all(KafkaGroups.from(env)));
-            return new KafkaAccess(server.address(), KafkaSecurity.scram(KafkaPrincipal.OPERATOR.user(), Secrets.DEVELOPMENT_KAFKA_PASSWORD));
+            return new KafkaAccess(
+                    server.address(),
+                    KafkaSecurity.scram(KafkaPrincipal.OPERATOR.user(), Secrets.DEVELOPMENT_KAFKA_PASSWORD));
         }
         return new KafkaAccess(server.address(), KafkaSecurity.plaintext());
     }
@@ -172,14 +200,16 @@ public final class LocalInfrastructure {
      * The given Redis (SECKILL_REDIS_URL and SECKILL_REDIS_TOPOLOGY), else one started here: a single node, or with
      * SECKILL_REDIS_TOPOLOGY=cluster a cluster of three primaries with a replica each.
      */
-    private static RedisAddress redis(Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
+    private static RedisAddress redis(
+            Env env, ServerKind kind, Map<String, String> origins, Deque<AutoCloseable> running) {
         if (env.string(RedisAddress.URL, null) != null) {
             RedisAddress given = RedisAddress.from(env);
             origins.put("redis", "given " + given);
             return given;
         }
         RunningServer server = remember(running, kind.redis().apply(RedisAddress.from(env).topology()));
-        RedisAddress started = server instanceof EmbeddedRedisCluster ? new RedisAddress(RedisAddress.Topology.CLUSTER, server.address())
+        RedisAddress started = server instanceof EmbeddedRedisCluster
+                ? new RedisAddress(RedisAddress.Topology.CLUSTER, server.address())
                 : RedisAddress.single(server.address());
         origins.put("redis", started + " (" + kind.description() + ")");
         return started;
@@ -191,15 +221,20 @@ public final class LocalInfrastructure {
     }
 
     /**
-     * The servers, Kafka as the operator (a super user: test harnesses write any topic), MySQL with the services' password
-     * and no account of a service's ({@link #addressesFor} gives each service its own; {@link #ownerAddresses} the schema's
+     * The servers, Kafka as the operator (a super user: test harnesses write any topic), MySQL with the services'
+     * password
+     * and no account of a service's ({@link #addressesFor} gives each service its own; {@link #ownerAddresses} the
+     * schema's
      * owner).
      */
     public InfraAddresses addresses() {
         return addresses;
     }
 
-    /** The servers as the service whose principal is {@code principal} reaches them: Kafka, MySQL and Redis with its rights only. */
+    /**
+     * The servers as the service whose principal is {@code principal} reaches them: Kafka, MySQL and Redis with its
+     * rights only.
+     */
     public InfraAddresses addressesFor(KafkaPrincipal principal) {
         InfraAddresses service = addresses.forService(new Env(mysqlAccounts), principal);
         return RedisUser.of(principal).filter(_ -> redisUsers)
@@ -207,7 +242,10 @@ public final class LocalInfrastructure {
                 .orElse(service);
     }
 
-    /** The servers, Kafka as the operator, MySQL as the service's account: a service in a test that stages records for it. */
+    /**
+     * The servers, Kafka as the operator, MySQL as the service's account: a service in a test that stages records for
+     * it.
+     */
     public InfraAddresses operatorAddressesFor(KafkaPrincipal principal) {
         return addressesFor(principal).as(KafkaPrincipal.OPERATOR);
     }
@@ -217,11 +255,18 @@ public final class LocalInfrastructure {
      * @throws IllegalStateException when this JVM's Kafka is no cluster it started
      */
     public ProcessHandle kafkaNode(int node) {
-        return running.stream().filter(EmbeddedKafkaCluster.class::isInstance).map(EmbeddedKafkaCluster.class::cast).findFirst()
-                .orElseThrow(() -> new IllegalStateException("this JVM started no Kafka cluster (" + KAFKA_BROKERS + "=3)")).process(node);
+        return running.stream()
+                .filter(EmbeddedKafkaCluster.class::isInstance)
+                .map(EmbeddedKafkaCluster.class::cast)
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalStateException("this JVM started no Kafka cluster (" + KAFKA_BROKERS + "=3)"))
+                .process(node);
     }
 
-    /** The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL. */
+    /**
+     * The servers, MySQL as the migration account (it owns the schema): what a test needs to stage a fault in MySQL.
+     */
     public InfraAddresses ownerAddresses() {
         return addresses.as(migration);
     }

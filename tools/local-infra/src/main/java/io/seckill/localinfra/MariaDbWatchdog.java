@@ -38,7 +38,8 @@ final class MariaDbWatchdog implements AutoCloseable {
 
     static MariaDbWatchdog watch(DB db, Path pidFile) {
         MariaDbWatchdog watchdog = new MariaDbWatchdog(db, pidFile);
-        var _ = watchdog.checks.scheduleWithFixedDelay(watchdog::restartIfDead, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        var _ = watchdog.checks.scheduleWithFixedDelay(
+                watchdog::restartIfDead, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         return watchdog;
     }
 

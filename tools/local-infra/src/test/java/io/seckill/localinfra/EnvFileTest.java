@@ -9,7 +9,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** servers.env holds the development credentials: only its owner reads it, even when an older one was world-readable. */
+/**
+ * servers.env holds the development credentials: only its owner reads it, even when an older one was world-readable.
+ */
 class EnvFileTest {
 
     @Test
@@ -21,7 +23,9 @@ class EnvFileTest {
         EnvFile.write(file, Map.of("SECKILL_TOKEN_SECRET", "a-development-secret"));
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(Files.readString(file)).contains("SECKILL_TOKEN_SECRET=a-development-secret").doesNotContain("OLD=1");
+        assertThat(Files.readString(file))
+                .contains("SECKILL_TOKEN_SECRET=a-development-secret")
+                .doesNotContain("OLD=1");
         try (var left = Files.list(directory)) {
             assertThat(left).containsExactly(file);
         }

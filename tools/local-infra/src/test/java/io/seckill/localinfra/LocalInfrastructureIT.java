@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.InfraAddresses;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,7 +48,8 @@ class LocalInfrastructureIT {
         } else {
             try (EmbeddedMariaDb own = EmbeddedMariaDb.start()) {
                 DevelopmentAccounts.create(own);
-                killAndAwaitRestart(own.address(), DevelopmentAccounts.MIGRATION.user(), DevelopmentAccounts.MIGRATION.password());
+                killAndAwaitRestart(
+                        own.address(), DevelopmentAccounts.MIGRATION.user(), DevelopmentAccounts.MIGRATION.password());
             }
         }
     }
@@ -58,7 +58,9 @@ class LocalInfrastructureIT {
         String kept = "kept-" + System.nanoTime();
         Path pidFile;
         try (Connection connection = mysql(url, user, password)) {
-            connection.createStatement().execute("CREATE TABLE IF NOT EXISTS watchdog_test (value VARCHAR(64) PRIMARY KEY)");
+            connection
+                    .createStatement()
+                    .execute("CREATE TABLE IF NOT EXISTS watchdog_test (value VARCHAR(64) PRIMARY KEY)");
             connection.createStatement().execute("INSERT INTO watchdog_test VALUES ('" + kept + "')");
             pidFile = pidFile(connection);
         }
@@ -68,7 +70,9 @@ class LocalInfrastructureIT {
 
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
             try (Connection connection = mysql(url, user, password);
-                 ResultSet row = connection.createStatement().executeQuery("SELECT value FROM watchdog_test WHERE value = '" + kept + "'")) {
+                    ResultSet row = connection
+                            .createStatement()
+                            .executeQuery("SELECT value FROM watchdog_test WHERE value = '" + kept + "'")) {
                 assertThat(row.next()).isTrue();
             }
         });
@@ -102,11 +106,19 @@ class LocalInfrastructureIT {
         }
     }
 
-    /** KIP-890's transaction protocol (transaction.version 2), which keeps late writes from leaving transactions hanging. */
+    /**
+     * KIP-890's transaction protocol (transaction.version 2), which keeps late writes from leaving transactions
+     * hanging.
+     */
     @Test
     void kafkaRunsTheTransactionProtocolOfKip890() throws Exception {
         try (Admin admin = Admin.create(addresses.kafka().clientProperties())) {
-            assertThat(admin.describeFeatures().featureMetadata().get().finalizedFeatures().get("transaction.version").maxVersionLevel())
+            assertThat(admin.describeFeatures()
+                            .featureMetadata()
+                            .get()
+                            .finalizedFeatures()
+                            .get("transaction.version")
+                            .maxVersionLevel())
                     .isEqualTo((short) 2);
         }
     }

@@ -24,7 +24,8 @@ public final class DevelopmentServers implements AutoCloseable {
     private final Map<String, String> environment;
     private SeckillProcess process;
 
-    private DevelopmentServers(Path dataDirectory, Path repository, Path logDirectory, Map<String, String> environment) {
+    private DevelopmentServers(
+            Path dataDirectory, Path repository, Path logDirectory, Map<String, String> environment) {
         this.dataDirectory = dataDirectory;
         this.repository = repository;
         this.logDirectory = logDirectory;
@@ -32,7 +33,8 @@ public final class DevelopmentServers implements AutoCloseable {
     }
 
     /** Starts the servers and waits until they have written their addresses. */
-    public static DevelopmentServers start(Path repository, Path dataDirectory, Path logDirectory, Map<String, String> environment)
+    public static DevelopmentServers start(
+            Path repository, Path dataDirectory, Path logDirectory, Map<String, String> environment)
             throws InterruptedException {
         Map<String, String> settings = new LinkedHashMap<>(environment);
         settings.put("SECKILL_DATA_DIR", dataDirectory.toString());

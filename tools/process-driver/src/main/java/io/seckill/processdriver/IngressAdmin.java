@@ -17,7 +17,9 @@ public record IngressAdmin(URI admin, String adminToken) {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    /** Defines an open sale of {@code stock} units, one per buyer, bought without passes; fails unless it is new (201). */
+    /**
+     * Defines an open sale of {@code stock} units, one per buyer, bought without passes; fails unless it is new (201).
+     */
     public void defineSale(long skuId, int stock) throws IOException, InterruptedException {
         defineSale(skuId, stock, 1, false);
     }
@@ -26,16 +28,23 @@ public record IngressAdmin(URI admin, String adminToken) {
      * Defines an open sale of {@code stock} units, at most {@code perUserLimit} per buyer, bought with a sale pass if
      * {@code passRequired}; fails unless it is new (201).
      */
-    public void defineSale(long skuId, int stock, int perUserLimit, boolean passRequired) throws IOException, InterruptedException {
+    public void defineSale(long skuId, int stock, int perUserLimit, boolean passRequired)
+            throws IOException, InterruptedException {
         defineSale(skuId, stock, perUserLimit, passRequired, null);
     }
 
-    /** As {@link #defineSale(long, int, int, boolean)}, its stock split over {@code stockBuckets} buckets (null: the ingress chooses). */
-    public void defineSale(long skuId, int stock, int perUserLimit, boolean passRequired, Integer stockBuckets) throws IOException, InterruptedException {
+    /**
+     * As {@link #defineSale(long, int, int, boolean)}, its stock split over {@code stockBuckets} buckets (null: the
+     * ingress chooses).
+     */
+    public void defineSale(long skuId, int stock, int perUserLimit, boolean passRequired, Integer stockBuckets)
+            throws IOException, InterruptedException {
         Instant now = Instant.now();
-        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
-                + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1)) + "\",\"passRequired\":" + passRequired
-                + (stockBuckets == null ? "" : ",\"stockBuckets\":" + stockBuckets) + "}";
+        String body =
+                "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":" + perUserLimit + ",\"startsAt\":\""
+                        + now.minusSeconds(60) + "\",\"endsAt\":\"" + now.plus(Duration.ofDays(1))
+                        + "\",\"passRequired\":" + passRequired
+                        + (stockBuckets == null ? "" : ",\"stockBuckets\":" + stockBuckets) + "}";
         int status = status(HttpRequest.newBuilder(admin.resolve("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));

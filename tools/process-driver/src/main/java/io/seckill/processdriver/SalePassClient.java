@@ -34,7 +34,8 @@ public final class SalePassClient {
     }
 
     /**
-     * A pass for the buyer {@code identity} names (its headers: a bearer token, or a gateway's) to buy SKU {@code skuId}.
+     * A pass for the buyer {@code identity} names (its headers: a bearer token, or a gateway's) to buy SKU {@code
+     * skuId}.
      * @throws IllegalStateException with the ingress's answer when either step is refused
      */
     public String passFor(long skuId, Map<String, String> identity) throws IOException, InterruptedException {
@@ -55,11 +56,15 @@ public final class SalePassClient {
         ObjectNode answer = JSON.createObjectNode();
         answer.put("challenge", puzzle);
         answer.put("solution", ProofOfWork.solve(puzzle, challenge.path("difficulty").asInt()));
-        return post("/api/v1/skus/" + skuId + "/passes", identity, JSON.writeValueAsString(answer)).path("pass").asText();
+        return post("/api/v1/skus/" + skuId + "/passes", identity, JSON.writeValueAsString(answer))
+                .path("pass")
+                .asText();
     }
 
-    private JsonNode post(String path, Map<String, String> identity, String body) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(buyers.resolve(path)).header("Content-Type", "application/json")
+    private JsonNode post(String path, Map<String, String> identity, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(buyers.resolve(path))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         identity.forEach(request::header);
         HttpResponse<String> reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -17,8 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,8 +31,10 @@ public final class SeckillProcess implements AutoCloseable {
     // Read from text or JSON logs alike: the JSON log escapes each slash.
     private static final String SLASHES = "\\\\?/\\\\?/";
     private static final Pattern MANAGEMENT = Pattern.compile("management http:" + SLASHES + "localhost:(\\d+)");
-    private static final Pattern BUYERS = Pattern.compile("ingress-api listening on http:" + SLASHES + "localhost:(\\d+)");
-    private static final Pattern ADMIN = Pattern.compile("ingress-api listening on .* admin on http:" + SLASHES + "[^:/\\\\]+:(\\d+)");
+    private static final Pattern BUYERS =
+            Pattern.compile("ingress-api listening on http:" + SLASHES + "localhost:(\\d+)");
+    private static final Pattern ADMIN =
+            Pattern.compile("ingress-api listening on .* admin on http:" + SLASHES + "[^:/\\\\]+:(\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -126,7 +128,8 @@ public final class SeckillProcess implements AutoCloseable {
 
     /** The admin API of an ingress that printed its port (it listens on this host only unless configured otherwise). */
     public URI adminUri() {
-        return URI.create("http://127.0.0.1:" + adminPort().orElseThrow(() -> new IllegalStateException(name + " printed no admin port")));
+        return URI.create("http://127.0.0.1:"
+                + adminPort().orElseThrow(() -> new IllegalStateException(name + " printed no admin port")));
     }
 
     /** Reads the log until the port is printed; readiness polls would otherwise read a growing log each time. */
@@ -142,8 +145,11 @@ public final class SeckillProcess implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port.get() + "/ready"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://localhost:" + port.get() + "/ready"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return Optional.of(new Readiness(response.statusCode() == 200, JSON.readTree(response.body())));
         } catch (IOException e) {
             return Optional.empty();
@@ -182,11 +188,13 @@ public final class SeckillProcess implements AutoCloseable {
     }
 
     /** @param endedIsFinal whether a process that ended fails the wait at once (nobody starts it again) */
-    private static void awaitReady(Supplier<SeckillProcess> current, boolean endedIsFinal, Duration timeout) throws InterruptedException {
+    private static void awaitReady(Supplier<SeckillProcess> current, boolean endedIsFinal, Duration timeout)
+            throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (!current.get().ready()) {
             if ((endedIsFinal && !current.get().alive()) || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(current.get().name + " is not ready; its output:\n" + current.get().output());
+                throw new IllegalStateException(current.get().name + " is not ready; its output:\n"
+                        + current.get().output());
             }
             Thread.sleep(250);
         }

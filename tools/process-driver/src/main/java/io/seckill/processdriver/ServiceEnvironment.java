@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The environment a driven service process starts with, on top of what {@code bin/seckill} reads from
  * the development servers' {@code servers.env}: the one place that names the {@code SECKILL_*} settings
- * a test or a benchmark changes. Every driven process takes free ports (buyers', admin and management) and runs without rate limits
+ * a test or a benchmark changes. Every driven process takes free ports (buyers', admin and management) and runs without
+ * rate limits
  * (its buyers all come from one address); the rest is chosen per use.
  */
 public final class ServiceEnvironment {
@@ -32,14 +33,20 @@ public final class ServiceEnvironment {
         return new ServiceEnvironment(javaOptions);
     }
 
-    /** Buyers authenticate with tokens signed by {@code tokenSecret} (HS256), admins with tokens signed by {@code adminTokenSecret}. */
+    /**
+     * Buyers authenticate with tokens signed by {@code tokenSecret} (HS256), admins with tokens signed by {@code
+     * adminTokenSecret}.
+     */
     public ServiceEnvironment tokenSecrets(String tokenSecret, String adminTokenSecret) {
         settings.put("SECKILL_TOKEN_SECRET", tokenSecret);
         settings.put("SECKILL_ADMIN_TOKEN_SECRET", adminTokenSecret);
         return this;
     }
 
-    /** Buyers named by a gateway's header instead of a token, as the baseline designs read them; the gateway proves itself with {@code gatewaySecret}. */
+    /**
+     * Buyers named by a gateway's header instead of a token, as the baseline designs read them; the gateway proves
+     * itself with {@code gatewaySecret}.
+     */
     public ServiceEnvironment buyersNamedByGateway(String gatewaySecret) {
         settings.put("SECKILL_AUTH_MODE", "trusted-header");
         settings.put("SECKILL_GATEWAY_SECRET", gatewaySecret);

@@ -51,7 +51,8 @@ public final class CaptchaChallenges implements ChallengePort {
         if (answer.captchaResponse() == null || answer.captchaResponse().isBlank()) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "captchaResponse is required");
         }
-        String form = "secret=" + encode(secret) + "&response=" + encode(answer.captchaResponse()) + "&remoteip=" + encode(clientAddress);
+        String form = "secret=" + encode(secret) + "&response=" + encode(answer.captchaResponse()) + "&remoteip="
+                + encode(clientAddress);
         JsonNode verdict;
         try {
             HttpResponse<String> reply = http.send(HttpRequest.newBuilder(verifyUrl).timeout(TIMEOUT)
@@ -74,7 +75,8 @@ public final class CaptchaChallenges implements ChallengePort {
     }
 
     private static Problem unavailable(String what) {
-        return new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the captcha provider " + what + "; try again").with(Problem.RETRY_AFTER_SECONDS, 1);
+        return new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the captcha provider " + what + "; try again")
+                .with(Problem.RETRY_AFTER_SECONDS, 1);
     }
 
     private static String encode(String value) {

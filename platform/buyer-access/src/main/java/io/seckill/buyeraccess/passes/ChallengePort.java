@@ -8,7 +8,10 @@ import java.time.Instant;
  */
 public interface ChallengePort {
 
-    /** The challenge for {@code buyer} to get a pass to SKU {@code skuId}: the body of the answer to a challenge request. */
+    /**
+     * The challenge for {@code buyer} to get a pass to SKU {@code skuId}: the body of the answer to a challenge
+     * request.
+     */
     Challenge pose(String buyer, long skuId, Instant now);
 
     /**

@@ -41,7 +41,8 @@ public final class PassKey {
 
     /** Whether {@code signature} is {@code message}'s, compared in constant time. */
     boolean verifies(String message, String signature) {
-        return MessageDigest.isEqual(sign(message).getBytes(StandardCharsets.US_ASCII), signature.getBytes(StandardCharsets.US_ASCII));
+        return MessageDigest.isEqual(
+                sign(message).getBytes(StandardCharsets.US_ASCII), signature.getBytes(StandardCharsets.US_ASCII));
     }
 
     private byte[] mac(String message) {

@@ -16,7 +16,13 @@ import java.util.Optional;
  * How sale passes are given out: the key that signs them, how long before a sale opens they are given out
  * ({@code window}), how long after it opens they stay good ({@code lifetime}), and the challenge that earns one.
  */
-public record PassSettings(PassKey key, Duration window, Duration lifetime, Challenge challenge, int difficulty, Optional<Captcha> captcha) {
+public record PassSettings(
+        PassKey key,
+        Duration window,
+        Duration lifetime,
+        Challenge challenge,
+        int difficulty,
+        Optional<Captcha> captcha) {
 
     public static final String SECRET = "SECKILL_PASS_SECRET";
     public static final String DIFFICULTY = "SECKILL_PASS_DIFFICULTY";
@@ -36,8 +42,11 @@ public record PassSettings(PassKey key, Duration window, Duration lifetime, Chal
         }
 
         static Challenge named(String value) {
-            return Arrays.stream(values()).filter(challenge -> challenge.setting.equals(value.toLowerCase(Locale.ROOT))).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException(CHALLENGE + " must be proof-of-work or captcha, was " + value));
+            return Arrays.stream(values())
+                    .filter(challenge -> challenge.setting.equals(value.toLowerCase(Locale.ROOT)))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            CHALLENGE + " must be proof-of-work or captcha, was " + value));
         }
     }
 
@@ -52,10 +61,12 @@ public record PassSettings(PassKey key, Duration window, Duration lifetime, Chal
 
     public PassSettings {
         if (difficulty < 0 || difficulty > ProofOfWork.MAX_DIFFICULTY) {
-            throw new IllegalArgumentException(DIFFICULTY + " must be from 0 to " + ProofOfWork.MAX_DIFFICULTY + ", was " + difficulty);
+            throw new IllegalArgumentException(
+                    DIFFICULTY + " must be from 0 to " + ProofOfWork.MAX_DIFFICULTY + ", was " + difficulty);
         }
         if (challenge == Challenge.CAPTCHA && captcha.isEmpty()) {
-            throw new IllegalArgumentException(CHALLENGE + "=captcha needs SECKILL_CAPTCHA_VERIFY_URL, SECKILL_CAPTCHA_SECRET and SECKILL_CAPTCHA_SITE_KEY");
+            throw new IllegalArgumentException(CHALLENGE
+                    + "=captcha needs SECKILL_CAPTCHA_VERIFY_URL, SECKILL_CAPTCHA_SECRET and SECKILL_CAPTCHA_SITE_KEY");
         }
     }
 
@@ -70,17 +81,26 @@ public record PassSettings(PassKey key, Duration window, Duration lifetime, Chal
         } else if (!tokens.hmacSecrets().isEmpty()) {
             key = PassKey.derivedFrom(tokens.hmacSecrets().get(0));
         } else {
-            throw new IllegalArgumentException(SECRET + " is required when tokens are verified by an identity provider's keys alone (at least "
-                    + TokenSettings.MIN_SECRET_BYTES + " bytes)");
+            throw new IllegalArgumentException(
+                    SECRET + " is required when tokens are verified by an identity provider's keys alone (at least "
+                            + TokenSettings.MIN_SECRET_BYTES + " bytes)");
         }
         Challenge challenge = Challenge.named(env.string(CHALLENGE, Challenge.PROOF_OF_WORK.setting));
         Optional<Captcha> captcha = switch (challenge) {
             case PROOF_OF_WORK -> Optional.empty();
-            case CAPTCHA -> Optional.of(new Captcha(URI.create(required(env, "SECKILL_CAPTCHA_VERIFY_URL")),
-                    Secrets.required(env, mode, "SECKILL_CAPTCHA_SECRET", 1), required(env, "SECKILL_CAPTCHA_SITE_KEY")));
+            case CAPTCHA ->
+                Optional.of(new Captcha(
+                        URI.create(required(env, "SECKILL_CAPTCHA_VERIFY_URL")),
+                        Secrets.required(env, mode, "SECKILL_CAPTCHA_SECRET", 1),
+                        required(env, "SECKILL_CAPTCHA_SITE_KEY")));
         };
-        return new PassSettings(key, env.millis("SECKILL_PASS_WINDOW_MS", Duration.ofMinutes(5)),
-                env.millis("SECKILL_PASS_LIFETIME_MS", Duration.ofMinutes(5)), challenge, env.integer(DIFFICULTY, DEFAULT_DIFFICULTY), captcha);
+        return new PassSettings(
+                key,
+                env.millis("SECKILL_PASS_WINDOW_MS", Duration.ofMinutes(5)),
+                env.millis("SECKILL_PASS_LIFETIME_MS", Duration.ofMinutes(5)),
+                challenge,
+                env.integer(DIFFICULTY, DEFAULT_DIFFICULTY),
+                captcha);
     }
 
     private static String required(Env env, String name) {

@@ -40,13 +40,20 @@ public final class ProofOfWorkChallenges implements ChallengePort {
         random.nextBytes(nonce);
         long expiresMs = now.plus(LIFETIME).toEpochMilli();
         String body = VERSION + "." + skuId + "." + expiresMs + "." + difficulty + "." + ENCODER.encodeToString(nonce);
-        return new Posed("proof-of-work", body + "." + key.sign(signed(buyer, body)), difficulty,
-                "SHA-256(challenge + \":\" + solution) begins with `difficulty` zero bits", Instant.ofEpochMilli(expiresMs).toString());
+        return new Posed(
+                "proof-of-work",
+                body + "." + key.sign(signed(buyer, body)),
+                difficulty,
+                "SHA-256(challenge + \":\" + solution) begins with `difficulty` zero bits",
+                Instant.ofEpochMilli(expiresMs).toString());
     }
 
-    /** A proof of work posed: the signed challenge, how many leading zero bits its solution's digest needs, and until when. */
-    record Posed(String type, String challenge, int difficulty, String algorithm, String expiresAt) implements Challenge {
-    }
+    /**
+     * A proof of work posed: the signed challenge, how many leading zero bits its solution's digest needs, and until
+     * when.
+     */
+    record Posed(String type, String challenge, int difficulty, String algorithm, String expiresAt)
+            implements Challenge {}
 
     @Override
     public void check(String buyer, long skuId, PassRequest answer, String clientAddress, Instant now) {
@@ -54,7 +61,8 @@ public final class ProofOfWorkChallenges implements ChallengePort {
         if (challenge == null || answer.solution() == null) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "challenge and solution are required");
         }
-        Issued issued = Issued.parse(challenge).orElseThrow(() -> failed("the challenge is not one this service issued"));
+        Issued issued =
+                Issued.parse(challenge).orElseThrow(() -> failed("the challenge is not one this service issued"));
         if (!key.verifies(signed(buyer, issued.body()), issued.signature())) {
             throw failed("the challenge was not issued to this buyer, or was altered");
         }
@@ -62,7 +70,8 @@ public final class ProofOfWorkChallenges implements ChallengePort {
             throw failed("the challenge is for SKU " + issued.skuId() + ", not " + skuId);
         }
         if (now.toEpochMilli() >= issued.expiresMs()) {
-            throw failed("the challenge expired at " + Instant.ofEpochMilli(issued.expiresMs()) + "; ask for a new one");
+            throw failed(
+                    "the challenge expired at " + Instant.ofEpochMilli(issued.expiresMs()) + "; ask for a new one");
         }
         if (!ProofOfWork.solves(challenge, answer.solution(), issued.difficulty())) {
             throw failed("the solution does not solve the challenge");
@@ -74,7 +83,8 @@ public final class ProofOfWorkChallenges implements ChallengePort {
 
     /** The difficulty a challenge was issued with, as a solver reads it. */
     public static int difficultyOf(String challenge) {
-        return Issued.parse(challenge).orElseThrow(() -> new IllegalArgumentException("not a proof-of-work challenge: " + challenge))
+        return Issued.parse(challenge)
+                .orElseThrow(() -> new IllegalArgumentException("not a proof-of-work challenge: " + challenge))
                 .difficulty();
     }
 
@@ -87,8 +97,13 @@ public final class ProofOfWorkChallenges implements ChallengePort {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new Issued(text.substring(0, text.lastIndexOf('.')), parts[5], Long.parseLong(parts[1]),
-                        Long.parseLong(parts[2]), Integer.parseInt(parts[3]), parts[4]));
+                return Optional.of(new Issued(
+                        text.substring(0, text.lastIndexOf('.')),
+                        parts[5],
+                        Long.parseLong(parts[1]),
+                        Long.parseLong(parts[2]),
+                        Integer.parseInt(parts[3]),
+                        parts[4]));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }

@@ -56,7 +56,8 @@ public final class SalePasses {
             throw invalid("the pass was not issued to this buyer, or was altered");
         }
         if (now.toEpochMilli() >= expiresMs) {
-            throw invalid("the pass expired at " + Instant.ofEpochMilli(expiresMs) + "; get a new one").with("expiredAt", Instant.ofEpochMilli(expiresMs).toString());
+            throw invalid("the pass expired at " + Instant.ofEpochMilli(expiresMs) + "; get a new one")
+                    .with("expiredAt", Instant.ofEpochMilli(expiresMs).toString());
         }
         return true;
     }

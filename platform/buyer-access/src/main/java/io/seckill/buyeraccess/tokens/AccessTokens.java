@@ -74,10 +74,15 @@ public final class AccessTokens {
      * that no key of one kind is ever tried for the other's algorithm.
      */
     private static JWSKeySelector<SecurityContext> keySelector(TokenSettings settings) {
-        JWSKeySelector<SecurityContext> shared = new JWSVerificationKeySelector<>(JWSAlgorithm.HS256,
-                new ImmutableJWKSet<>(new JWKSet(settings.hmacSecrets().stream().map(SharedKey::of).<JWK>map(key -> key).toList())));
+        JWSKeySelector<SecurityContext> shared = new JWSVerificationKeySelector<>(
+                JWSAlgorithm.HS256,
+                new ImmutableJWKSet<>(new JWKSet(settings.hmacSecrets().stream()
+                        .map(SharedKey::of)
+                        .<JWK>map(key -> key)
+                        .toList())));
         Optional<JWSKeySelector<SecurityContext>> provider = settings.jwks()
-                .map(url -> new JWSVerificationKeySelector<>(PROVIDER_ALGORITHMS, providerKeys(url, settings.jwksRefresh())));
+                .map(url -> new JWSVerificationKeySelector<>(
+                        PROVIDER_ALGORITHMS, providerKeys(url, settings.jwksRefresh())));
         return (header, context) -> {
             if (JWSAlgorithm.HS256.equals(header.getAlgorithm())) {
                 return shared.selectJWSKeys(header, context);
@@ -94,7 +99,8 @@ public final class AccessTokens {
     }
 
     /**
-     * @return whom {@code token} names if it passed every check lately and is still unexpired, else null ({@link #verify}
+     * @return whom {@code token} names if it passed every check lately and is still unexpired, else null ({@link
+     * #verify}
      *         tells why): a map lookup, no signature read
      */
     public Caller verifiedLately(String token) {
@@ -105,7 +111,8 @@ public final class AccessTokens {
     /** @return whom the token names */
     public Caller verify(String token) throws TokenException {
         if (!CompactToken.canonical(token, maxTokenBytes)) {
-            throw new TokenException(false, "not a compact JWS of at most " + maxTokenBytes + " bytes in canonical base64url");
+            throw new TokenException(
+                    false, "not a compact JWS of at most " + maxTokenBytes + " bytes in canonical base64url");
         }
         Instant now = clock.instant();
         Caller known = recent.caller(token, now);

@@ -10,12 +10,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * Mints a token signed with the shared secret the ingress verifies, for development and load tests:
@@ -27,19 +27,27 @@ import picocli.CommandLine;
         description = "Prints a signed token (JWT, HS256) for USER, valid for --ttl.")
 public final class MintTokenCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "USER", description = "the token's subject: a buyer's user id, or the admin's name")
+    @Parameters(
+            index = "0",
+            paramLabel = "USER",
+            description = "the token's subject: a buyer's user id, or the admin's name")
     String userId;
 
-    @Option(names = "--ttl", description = "ISO-8601 duration the token is valid (default: the kind's longest, $" + TokenSettings.MAX_LIFETIME
-            + " or $" + TokenSettings.ADMIN_MAX_LIFETIME + ")")
+    @Option(
+            names = "--ttl",
+            description = "ISO-8601 duration the token is valid (default: the kind's longest, $"
+                    + TokenSettings.MAX_LIFETIME + " or $" + TokenSettings.ADMIN_MAX_LIFETIME + ")")
     Duration ttl;
 
     @Option(names = "--admin", description = "an admin's token: signed with the admins' secret, with the admin role")
     boolean admin;
 
     // Never an option of its own: a secret on a command line is readable by every user of the host (ps, /proc).
-    @Option(names = "--secret-file", paramLabel = "PATH", description = "a file holding the HS256 secret (default: $" + TokenSettings.SECRET
-            + ", or $" + TokenSettings.ADMIN_SECRET + " with --admin)")
+    @Option(
+            names = "--secret-file",
+            paramLabel = "PATH",
+            description = "a file holding the HS256 secret (default: $" + TokenSettings.SECRET + ", or $"
+                    + TokenSettings.ADMIN_SECRET + " with --admin)")
     Path secretFile;
 
     @Spec
@@ -72,7 +80,9 @@ public final class MintTokenCommand implements Callable<Integer> {
             TokenSettings tokens = admin ? TokenSettings.adminFrom(env, mode) : TokenSettings.from(env, mode);
             TokenMinter minter = new TokenMinter(tokens, Clock.systemUTC());
             Duration lifetime = ttl == null ? tokens.maxLifetime() : ttl;
-            spec.commandLine().getOut().println(admin ? minter.admin(userId, lifetime) : minter.buyer(userId, lifetime));
+            spec.commandLine()
+                    .getOut()
+                    .println(admin ? minter.admin(userId, lifetime) : minter.buyer(userId, lifetime));
             return 0;
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println(e.getMessage());

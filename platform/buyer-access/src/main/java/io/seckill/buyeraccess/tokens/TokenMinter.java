@@ -29,8 +29,8 @@ public final class TokenMinter {
 
     public TokenMinter(TokenSettings settings, Clock clock) {
         if (settings.hmacSecrets().isEmpty()) {
-            throw new IllegalArgumentException("minting needs a shared secret (" + TokenSettings.SECRET + ", or " + TokenSettings.ADMIN_SECRET
-                    + " for admins)");
+            throw new IllegalArgumentException("minting needs a shared secret (" + TokenSettings.SECRET + ", or "
+                    + TokenSettings.ADMIN_SECRET + " for admins)");
         }
         this.key = SharedKey.of(settings.hmacSecrets().get(0));
         this.settings = settings;
@@ -66,17 +66,28 @@ public final class TokenMinter {
             throw new IllegalArgumentException("user id must be " + UserIdFormat.DESCRIPTION);
         }
         if (lifetime.compareTo(settings.maxLifetime()) > 0) {
-            throw new IllegalArgumentException("a token lives at most " + settings.maxLifetime() + " (" + TokenSettings.MAX_LIFETIME + ", "
-                    + TokenSettings.ADMIN_MAX_LIFETIME + " for admins), asked " + lifetime);
+            throw new IllegalArgumentException(
+                    "a token lives at most " + settings.maxLifetime() + " (" + TokenSettings.MAX_LIFETIME + ", "
+                            + TokenSettings.ADMIN_MAX_LIFETIME + " for admins), asked " + lifetime);
         }
         Instant now = clock.instant();
-        // No nbf: a token valid from its minting needs none, and an ingress whose clock lags the minter's would refuse it.
-        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(settings.issuer()).audience(settings.audience()).subject(userId)
-                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime)));
+        // No nbf: a token valid from its minting needs none, and an ingress whose clock lags the minter's would refuse
+        // it.
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .issuer(settings.issuer())
+                .audience(settings.audience())
+                .subject(userId)
+                .issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(lifetime)));
         if (!roles.isEmpty()) {
             claims.claim(AccessTokens.ROLES_CLAIM, roles);
         }
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).keyID(key.getKeyID()).build(), claims.build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.HS256)
+                        .type(JOSEObjectType.JWT)
+                        .keyID(key.getKeyID())
+                        .build(),
+                claims.build());
         try {
             jwt.sign(signer);
         } catch (JOSEException e) {

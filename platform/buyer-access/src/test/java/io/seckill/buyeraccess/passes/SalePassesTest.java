@@ -21,15 +21,23 @@ class SalePassesTest {
         assertRefused(() -> passes.shown(pass, "bob", 42, NOW), "not issued to this buyer");
         assertRefused(() -> passes.shown(pass, "alice", 43, NOW), "for SKU 42");
         assertRefused(() -> passes.shown(pass, "alice", 42, NOW.plusSeconds(60)), "expired");
-        assertRefused(() -> passes.shown(pass.replace("." + NOW.plusSeconds(60).toEpochMilli() + ".", "." + NOW.plusSeconds(3600).toEpochMilli() + "."),
-                "alice", 42, NOW), "altered");
+        assertRefused(
+                () -> passes.shown(
+                        pass.replace(
+                                "." + NOW.plusSeconds(60).toEpochMilli() + ".",
+                                "." + NOW.plusSeconds(3600).toEpochMilli() + "."),
+                        "alice",
+                        42,
+                        NOW),
+                "altered");
         assertRefused(() -> passes.shown("p1.42.notanumber.sig", "alice", 42, NOW), "not a sale pass");
         assertRefused(() -> passes.shown("x", "alice", 42, NOW), "not a sale pass");
     }
 
     @Test
     void aPassFromAnotherKeyIsRefused() {
-        String foreign = new SalePasses(PassKey.of("another-deployments-pass-secret-32-bytes")).issue("alice", 42, NOW.plusSeconds(60));
+        String foreign = new SalePasses(PassKey.of("another-deployments-pass-secret-32-bytes"))
+                .issue("alice", 42, NOW.plusSeconds(60));
         assertRefused(() -> passes.shown(foreign, "alice", 42, NOW), "not issued to this buyer");
     }
 

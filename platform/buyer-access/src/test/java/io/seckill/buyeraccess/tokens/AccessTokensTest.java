@@ -33,7 +33,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a token must be to be believed, with keys of both kinds: shared HS256 secrets and a JWKS document of a provider. */
+/**
+ * What a token must be to be believed, with keys of both kinds: shared HS256 secrets and a JWKS document of a provider.
+ */
 class AccessTokensTest {
 
     private static final String SECRET = "the-current-secret-of-at-least-32-bytes";
@@ -62,8 +64,16 @@ class AccessTokensTest {
 
     private static TokenSettings settings(List<String> secrets) {
         try {
-            return new TokenSettings(ISSUER, AUDIENCE, Duration.ofSeconds(30), Duration.ofHours(24), secrets,
-                    Optional.of(jwksFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin", TokenSettings.DEFAULT_MAX_BYTES);
+            return new TokenSettings(
+                    ISSUER,
+                    AUDIENCE,
+                    Duration.ofSeconds(30),
+                    Duration.ofHours(24),
+                    secrets,
+                    Optional.of(jwksFile.toUri().toURL()),
+                    Duration.ofMinutes(5),
+                    "seckill-admin",
+                    TokenSettings.DEFAULT_MAX_BYTES);
         } catch (java.net.MalformedURLException e) {
             throw new IllegalStateException(e);
         }
@@ -72,23 +82,35 @@ class AccessTokensTest {
     private final AccessTokens tokens = new AccessTokens(settings(List.of(SECRET, PREVIOUS)), CLOCK);
 
     private static JWTClaimsSet.Builder claims(String subject) {
-        return new JWTClaimsSet.Builder().issuer(ISSUER).audience(AUDIENCE).subject(subject)
-                .issueTime(Date.from(NOW)).notBeforeTime(Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(600)));
+        return new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .audience(AUDIENCE)
+                .subject(subject)
+                .issueTime(Date.from(NOW))
+                .notBeforeTime(Date.from(NOW))
+                .expirationTime(Date.from(NOW.plusSeconds(600)));
     }
 
-    private static String sign(JWSSigner signer, JWSAlgorithm algorithm, String keyId, JWTClaimsSet claims) throws Exception {
+    private static String sign(JWSSigner signer, JWSAlgorithm algorithm, String keyId, JWTClaimsSet claims)
+            throws Exception {
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(algorithm).keyID(keyId).build(), claims);
         jwt.sign(signer);
         return jwt.serialize();
     }
 
     private static String hs256(String secret, JWTClaimsSet claims) throws Exception {
-        return sign(new MACSigner(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)), JWSAlgorithm.HS256, SharedKey.of(secret).getKeyID(), claims);
+        return sign(
+                new MACSigner(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                JWSAlgorithm.HS256,
+                SharedKey.of(secret).getKeyID(),
+                claims);
     }
 
     private void invalid(String token) {
         assertThatThrownBy(() -> tokens.verify(token))
-                .isInstanceOfSatisfying(AccessTokens.TokenException.class, e -> assertThat(e.expired()).as(e.getMessage()).isFalse());
+                .isInstanceOfSatisfying(
+                        AccessTokens.TokenException.class,
+                        e -> assertThat(e.expired()).as(e.getMessage()).isFalse());
     }
 
     private String modified(UnaryOperator<JWTClaimsSet.Builder> change) throws Exception {
@@ -99,20 +121,31 @@ class AccessTokensTest {
     void aMintedTokenNamesItsSubjectAndItsRole() throws Exception {
         TokenMinter minter = new TokenMinter(settings(List.of(SECRET)), CLOCK);
 
-        assertThat(tokens.verify(minter.buyer("alice@shop", Duration.ofMinutes(10)))).isEqualTo(new Caller("alice@shop", false));
+        assertThat(tokens.verify(minter.buyer("alice@shop", Duration.ofMinutes(10))))
+                .isEqualTo(new Caller("alice@shop", false));
         assertThat(tokens.verify(minter.admin("ops", Duration.ofMinutes(10)))).isEqualTo(new Caller("ops", true));
     }
 
     @Test
     void tokensOfTheProvidersKeysAreAcceptedByKid() throws Exception {
-        assertThat(tokens.verify(sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, "rsa-1", claims("bob").build()))).isEqualTo(new Caller("bob", false));
-        assertThat(tokens.verify(sign(new ECDSASigner(ec), JWSAlgorithm.ES256, "ec-1", claims("carol").claim("roles", List.of("seckill-admin")).build())))
+        assertThat(tokens.verify(sign(
+                        new RSASSASigner(rsa),
+                        JWSAlgorithm.RS256,
+                        "rsa-1",
+                        claims("bob").build())))
+                .isEqualTo(new Caller("bob", false));
+        assertThat(tokens.verify(sign(
+                        new ECDSASigner(ec),
+                        JWSAlgorithm.ES256,
+                        "ec-1",
+                        claims("carol").claim("roles", List.of("seckill-admin")).build())))
                 .isEqualTo(new Caller("carol", true));
     }
 
     @Test
     void expiryAndNotBeforeTolerateTheConfiguredSkewAndNoMore() throws Exception {
-        assertThat(tokens.verify(modified(c -> c.expirationTime(Date.from(NOW.minusSeconds(29)))))).isEqualTo(new Caller("alice", false));
+        assertThat(tokens.verify(modified(c -> c.expirationTime(Date.from(NOW.minusSeconds(29))))))
+                .isEqualTo(new Caller("alice", false));
         String expired = modified(c -> c.expirationTime(Date.from(NOW.minusSeconds(31))));
         assertThatThrownBy(() -> tokens.verify(expired))
                 .isInstanceOfSatisfying(AccessTokens.TokenException.class, e -> assertThat(e.expired()).isTrue());
@@ -176,12 +209,19 @@ class AccessTokensTest {
         invalid(sign(new RSASSASigner(unpublished), JWSAlgorithm.RS256, "rsa-1", claims("alice").build()));
         invalid(sign(new RSASSASigner(unpublished), JWSAlgorithm.RS256, "rsa-unknown", claims("alice").build()));
         invalid(new PlainJWT(claims("alice").build()).serialize());
-        invalid(sign(new MACSigner((SECRET + SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8)), JWSAlgorithm.HS384, null, claims("alice").build()));
+        invalid(sign(
+                new MACSigner((SECRET + SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                JWSAlgorithm.HS384,
+                null,
+                claims("alice").build()));
         invalid("");
         invalid("not.a.jwt");
     }
 
-    /** The parser would skip what follows the signature's alphabet: a verified token padded so is refused, verified or not before. */
+    /**
+     * The parser would skip what follows the signature's alphabet: a verified token padded so is refused, verified or
+     * not before.
+     */
     @Test
     void aValidTokenInAnyOtherSpellingOrLongerThanTheBoundIsRefused() throws Exception {
         String good = hs256(SECRET, claims("alice").build());
@@ -189,7 +229,11 @@ class AccessTokensTest {
         invalid(good + "$".repeat(7_000));
         invalid(good + "~");
         invalid(good + "=");
-        String large = hs256(SECRET, claims("alice").claim("padding", "x".repeat(TokenSettings.DEFAULT_MAX_BYTES)).build());
+        String large = hs256(
+                SECRET,
+                claims("alice")
+                        .claim("padding", "x".repeat(TokenSettings.DEFAULT_MAX_BYTES))
+                        .build());
         invalid(large);
     }
 
@@ -209,19 +253,44 @@ class AccessTokensTest {
         String shared = hs256(SECRET, claims("alice").build());
 
         assertThatThrownBy(() -> providerOnly.verify(shared)).isInstanceOf(AccessTokens.TokenException.class);
-        assertThat(providerOnly.verify(sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, "rsa-1", claims("bob").build()))).isEqualTo(new Caller("bob", false));
+        assertThat(providerOnly.verify(sign(
+                        new RSASSASigner(rsa),
+                        JWSAlgorithm.RS256,
+                        "rsa-1",
+                        claims("bob").build())))
+                .isEqualTo(new Caller("bob", false));
     }
 
     @Test
     void aKeyTheProviderPublishesLaterIsFetchedWhenATokenNamesIt() throws Exception {
         Path rotatingFile = directory.resolve("rotating-jwks.json");
         Files.writeString(rotatingFile, new JWKSet(rsa.toPublicJWK()).toString());
-        AccessTokens rotating = new AccessTokens(new TokenSettings(ISSUER, AUDIENCE, Duration.ofSeconds(30), Duration.ofHours(24), List.of(),
-                Optional.of(rotatingFile.toUri().toURL()), Duration.ofMinutes(5), "seckill-admin", TokenSettings.DEFAULT_MAX_BYTES), CLOCK);
-        assertThat(rotating.verify(sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, "rsa-1", claims("bob").build()))).isEqualTo(new Caller("bob", false));
+        AccessTokens rotating = new AccessTokens(
+                new TokenSettings(
+                        ISSUER,
+                        AUDIENCE,
+                        Duration.ofSeconds(30),
+                        Duration.ofHours(24),
+                        List.of(),
+                        Optional.of(rotatingFile.toUri().toURL()),
+                        Duration.ofMinutes(5),
+                        "seckill-admin",
+                        TokenSettings.DEFAULT_MAX_BYTES),
+                CLOCK);
+        assertThat(rotating.verify(sign(
+                        new RSASSASigner(rsa),
+                        JWSAlgorithm.RS256,
+                        "rsa-1",
+                        claims("bob").build())))
+                .isEqualTo(new Caller("bob", false));
 
         Files.writeString(rotatingFile, new JWKSet(List.<JWK>of(rsa.toPublicJWK(), ec.toPublicJWK())).toString());
 
-        assertThat(rotating.verify(sign(new ECDSASigner(ec), JWSAlgorithm.ES256, "ec-1", claims("carol").build()))).isEqualTo(new Caller("carol", false));
+        assertThat(rotating.verify(sign(
+                        new ECDSASigner(ec),
+                        JWSAlgorithm.ES256,
+                        "ec-1",
+                        claims("carol").build())))
+                .isEqualTo(new Caller("carol", false));
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class CompactTokenTest {
 
     private static final int MAX = TokenSettings.DEFAULT_MAX_BYTES;
-    private static final String TOKEN = TokenMinter.development("a-secret-of-at-least-32-bytes-xxxxxxx").buyer("alice", Duration.ofMinutes(5));
+    private static final String TOKEN =
+            TokenMinter.development("a-secret-of-at-least-32-bytes-xxxxxxx").buyer("alice", Duration.ofMinutes(5));
 
     @Test
     void aMintedTokenIsCanonical() {
@@ -21,11 +22,24 @@ class CompactTokenTest {
     void everyOtherSpellingOfItIsNot() {
         String[] parts = TOKEN.split("\\.", -1);
         List<String> spellings = List.of(
-                TOKEN + "$".repeat(7_000), TOKEN + "~", TOKEN + "=", TOKEN + " ", " " + TOKEN, TOKEN + ".", "." + TOKEN,
-                parts[0] + ".." + parts[1] + "." + parts[2], parts[0] + "." + parts[1] + "." + parts[2] + "." + parts[2],
-                parts[0] + "." + parts[1], parts[0] + "." + parts[1] + ".", parts[0] + "+" + "." + parts[1] + "." + parts[2],
-                parts[0] + "." + parts[1] + "\n." + parts[2], parts[0] + "." + parts[1] + "." + parts[2].replace('-', '+').replace('_', '/') + "/");
-        assertThat(spellings).allSatisfy(spelling -> assertThat(CompactToken.canonical(spelling, MAX)).as(spelling).isFalse());
+                TOKEN + "$".repeat(7_000),
+                TOKEN + "~",
+                TOKEN + "=",
+                TOKEN + " ",
+                " " + TOKEN,
+                TOKEN + ".",
+                "." + TOKEN,
+                parts[0] + ".." + parts[1] + "." + parts[2],
+                parts[0] + "." + parts[1] + "." + parts[2] + "." + parts[2],
+                parts[0] + "." + parts[1],
+                parts[0] + "." + parts[1] + ".",
+                parts[0] + "+" + "." + parts[1] + "." + parts[2],
+                parts[0] + "." + parts[1] + "\n." + parts[2],
+                parts[0] + "." + parts[1] + "." + parts[2].replace('-', '+').replace('_', '/') + "/");
+        assertThat(spellings)
+                .allSatisfy(spelling -> assertThat(CompactToken.canonical(spelling, MAX))
+                        .as(spelling)
+                        .isFalse());
     }
 
     /**
@@ -42,9 +56,13 @@ class CompactTokenTest {
         for (int spare = 1; spare < 4; spare++) {
             assertThat(CompactToken.canonical(body + alphabet.charAt(last | spare), MAX)).isFalse();
         }
-        assertThat(CompactToken.canonical("eyJhbGciOiJIUzI1NiJ9.e30.AB", MAX)).as("2 characters: 4 spare bits").isFalse();
+        assertThat(CompactToken.canonical("eyJhbGciOiJIUzI1NiJ9.e30.AB", MAX))
+                .as("2 characters: 4 spare bits")
+                .isFalse();
         assertThat(CompactToken.canonical("eyJhbGciOiJIUzI1NiJ9.e30.AA", MAX)).isTrue();
-        assertThat(CompactToken.canonical("eyJhbGciOiJIUzI1NiJ9.e30.AAAAA", MAX)).as("5 characters end no byte").isFalse();
+        assertThat(CompactToken.canonical("eyJhbGciOiJIUzI1NiJ9.e30.AAAAA", MAX))
+                .as("5 characters end no byte")
+                .isFalse();
     }
 
     @Test

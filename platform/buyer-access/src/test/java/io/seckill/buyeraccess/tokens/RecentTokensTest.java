@@ -22,7 +22,10 @@ class RecentTokensTest {
         assertTrustedUntil(VERIFIED_AT.plus(Duration.ofMinutes(1)), VERIFIED_AT.plus(Duration.ofMinutes(1)));
     }
 
-    /** However long the tokens, an entry weighs its digest and subject: the bound in bytes holds the memory, not a count. */
+    /**
+     * However long the tokens, an entry weighs its digest and subject: the bound in bytes holds the memory, not a
+     * count.
+     */
     @Test
     void theEntriesWeighNoMoreThanTheBoundHoweverLongTheTokens() {
         long bound = 64 * 1024;
@@ -35,7 +38,10 @@ class RecentTokensTest {
         assertThat(recent.caller(longToken + 9_999, VERIFIED_AT)).as("the newest is kept").isEqualTo(BOB);
     }
 
-    /** A token expiring at {@code expiresAt}, verified at {@link #VERIFIED_AT}, is known through {@code last} and not a millisecond later. */
+    /**
+     * A token expiring at {@code expiresAt}, verified at {@link #VERIFIED_AT}, is known through {@code last} and not a
+     * millisecond later.
+     */
     private static void assertTrustedUntil(Instant expiresAt, Instant last) {
         RecentTokens recent = new RecentTokens(1024 * 1024, KEY_TRUST);
         recent.remember("token", BOB, VERIFIED_AT, expiresAt);

@@ -3,10 +3,10 @@ package io.seckill.runtime.management;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
-import io.seckill.config.DeploymentMode;
-import io.seckill.config.Env;
 import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seckill.config.DeploymentMode;
+import io.seckill.config.Env;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,8 +20,12 @@ public final class ManagementServer implements AutoCloseable {
 
     public static final String PORT_VARIABLE = "SECKILL_MANAGEMENT_PORT";
     public static final String HOST_VARIABLE = "SECKILL_MANAGEMENT_HOST";
-    /** Only this host reaches it unless told otherwise: its metrics and readiness are for operators, not for the network. */
+    /**
+     * Only this host reaches it unless told otherwise: its metrics and readiness are for operators, not for the
+     * network.
+     */
     private static final String DEFAULT_HOST = "127.0.0.1";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Javalin app;
@@ -30,14 +34,20 @@ public final class ManagementServer implements AutoCloseable {
         this.app = app;
     }
 
-    /** On {@code SECKILL_MANAGEMENT_HOST} (default 127.0.0.1) and {@code SECKILL_MANAGEMENT_PORT} ({@code defaultPort}). */
-    public static ManagementServer start(Env env, int defaultPort, PrometheusMeterRegistry registry, Readiness readiness) {
+    /**
+     * On {@code SECKILL_MANAGEMENT_HOST} (default 127.0.0.1) and {@code SECKILL_MANAGEMENT_PORT} ({@code defaultPort}).
+     */
+    public static ManagementServer start(
+            Env env, int defaultPort, PrometheusMeterRegistry registry, Readiness readiness) {
         String mode = DeploymentMode.of(env).label();
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.routes.get("/health", ctx -> json(ctx, 200, Map.of("status", "UP")));
             cfg.routes.get("/ready", ctx -> ready(ctx, mode, readiness.evaluate()));
-            cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+            cfg.routes.get(
+                    "/metrics",
+                    ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                            .result(registry.scrape()));
         });
         app.start(env.string(HOST_VARIABLE, DEFAULT_HOST), env.integer(PORT_VARIABLE, defaultPort));
         return new ManagementServer(app);

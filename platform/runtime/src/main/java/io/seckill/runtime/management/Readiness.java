@@ -22,7 +22,10 @@ public final class Readiness {
         CheckResult check() throws Exception;
     }
 
-    /** Up or down, with a state an operator may see from anywhere (the partitions held, "retrying"): never an exception's text. */
+    /**
+     * Up or down, with a state an operator may see from anywhere (the partitions held, "retrying"): never an
+     * exception's text.
+     */
     public record CheckResult(boolean up, String detail) {
 
         public static CheckResult up(String detail) {

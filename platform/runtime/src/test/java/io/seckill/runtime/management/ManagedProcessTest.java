@@ -18,10 +18,16 @@ class ManagedProcessTest {
     @Test
     void theReadyGaugeFollowsReadiness() throws Exception {
         try (ManagedProcess process = ManagedProcess.open("gauge-test", 0, new Env(Map.of()), (part, cause) -> { })) {
-            assertThat(metrics(process)).as("services not started yet").contains("seckill_ready{service=\"gauge-test\"} 0.0");
+            assertThat(metrics(process))
+                    .as("services not started yet")
+                    .contains("seckill_ready{service=\"gauge-test\"} 0.0");
 
             boolean[] up = {true};
-            process.host().readiness().add("dependency", () -> up[0] ? Readiness.CheckResult.up("ok") : Readiness.CheckResult.down("gone"));
+            process.host()
+                    .readiness()
+                    .add(
+                            "dependency",
+                            () -> up[0] ? Readiness.CheckResult.up("ok") : Readiness.CheckResult.down("gone"));
             process.start(host -> () -> { });
             assertThat(metrics(process)).contains("seckill_ready{service=\"gauge-test\"} 1.0");
 

@@ -13,11 +13,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.SocketException;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -32,16 +32,25 @@ class ManagementServerTest {
     void readyNamesAFailingCheckButNotItsException() throws Exception {
         Readiness readiness = new Readiness();
         readiness.reachable("mysql", () -> {
-            throw new IllegalStateException("Access denied for user 'root'@'10.0.0.12' to jdbc:mariadb://db.internal:3306/seckill");
+            throw new IllegalStateException(
+                    "Access denied for user 'root'@'10.0.0.12' to jdbc:mariadb://db.internal:3306/seckill");
         });
         readiness.servicesStarted();
-        try (ManagementServer server = ManagementServer.start(new Env(Map.of()), 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), readiness)) {
-            HttpResponse<String> ready = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/ready")).build(), HttpResponse.BodyHandlers.ofString());
+        try (ManagementServer server = ManagementServer.start(
+                new Env(Map.of()), 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), readiness)) {
+            HttpResponse<String> ready = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/ready"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
 
             assertThat(ready.statusCode()).isEqualTo(503);
-            assertThat(ready.body()).contains("mysql").contains(Readiness.FAILED)
-                    .doesNotContain("Access denied").doesNotContain("db.internal").doesNotContain("IllegalStateException");
+            assertThat(ready.body())
+                    .contains("mysql")
+                    .contains(Readiness.FAILED)
+                    .doesNotContain("Access denied")
+                    .doesNotContain("db.internal")
+                    .doesNotContain("IllegalStateException");
         }
     }
 
@@ -60,7 +69,8 @@ class ManagementServerTest {
     }
 
     private static ManagementServer start(Map<String, String> settings) {
-        return ManagementServer.start(new Env(settings), 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness());
+        return ManagementServer.start(
+                new Env(settings), 0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness());
     }
 
     private static boolean answers(InetAddress address, int port) throws IOException {

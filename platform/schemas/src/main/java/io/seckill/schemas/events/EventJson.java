@@ -45,7 +45,8 @@ public final class EventJson {
         try {
             event = MAPPER.readValue(bytes, type);
         } catch (IOException e) {
-            throw new InvalidEventException("undecodable " + type.getSimpleName() + ": " + firstLine(e.getMessage()), e);
+            throw new InvalidEventException(
+                    "undecodable " + type.getSimpleName() + ": " + firstLine(e.getMessage()), e);
         }
         if (event == null) {
             throw new InvalidEventException("null " + type.getSimpleName() + " record");

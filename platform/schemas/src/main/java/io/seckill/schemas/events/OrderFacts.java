@@ -15,14 +15,17 @@ public record OrderFacts(String orderId, long skuId, String userId, int quantity
     }
 
     public static OrderFacts of(StockCompensation compensation) {
-        return new OrderFacts(compensation.orderId(), compensation.skuId(), compensation.userId(), compensation.quantity());
+        return new OrderFacts(
+                compensation.orderId(), compensation.skuId(), compensation.userId(), compensation.quantity());
     }
 
     public static OrderFacts of(OrderLifecycleEvent event) {
         return new OrderFacts(event.orderId(), event.skuId(), event.userId(), event.quantity());
     }
 
-    /** The first field in which {@code other} differs from these facts, for a refusal's reason; empty when they agree. */
+    /**
+     * The first field in which {@code other} differs from these facts, for a refusal's reason; empty when they agree.
+     */
     public String firstDifference(OrderFacts other) {
         if (!orderId.equals(other.orderId)) {
             return "orderId " + other.orderId + " instead of " + orderId;

@@ -59,7 +59,8 @@ public final class KafkaAcls {
                 grants.literal(ResourceType.GROUP, groups.streamsApplicationId(), AclOperation.READ);
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.ALL);
                 grants.prefixed(ResourceType.TRANSACTIONAL_ID, groups.streamsApplicationId() + "-", AclOperation.WRITE);
-                grants.prefixed(ResourceType.TRANSACTIONAL_ID, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
+                grants.prefixed(
+                        ResourceType.TRANSACTIONAL_ID, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
             }
             case DB_SINK -> {
                 grants.catalogue();
@@ -71,7 +72,8 @@ public final class KafkaAcls {
             }
             case RECONCILER -> {
                 grants.catalogue();
-                for (Topic<?> read : List.of(Topic.ORDER_RESULTS, Topic.STOCK_COMPENSATIONS, Topic.ORDER_LIFECYCLE, Topic.DEAD_LETTERS)) {
+                for (Topic<?> read : List.of(
+                        Topic.ORDER_RESULTS, Topic.STOCK_COMPENSATIONS, Topic.ORDER_LIFECYCLE, Topic.DEAD_LETTERS)) {
                     grants.topic(read, AclOperation.READ);
                 }
                 grants.prefixed(ResourceType.GROUP, KafkaGroups.RECONCILER_GROUP_PREFIX, AclOperation.READ);
@@ -83,8 +85,10 @@ public final class KafkaAcls {
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
             }
             case TRANSACTION_REPAIR -> {
-                // The producers on every partition it watches (DescribeProducers wants Read on the topic): the catalogued
-                // topics, the stream-processor's internal ones and the consumer offsets, where transactional offset commits
+                // The producers on every partition it watches (DescribeProducers wants Read on the topic): the
+                // catalogued
+                // topics, the stream-processor's internal ones and the consumer offsets, where transactional offset
+                // commits
                 // land (a transaction left hanging there blocks every read_committed group's committed offsets).
                 for (Topic<?> topic : Topic.all()) {
                     grants.topic(topic, AclOperation.DESCRIBE);
@@ -92,8 +96,14 @@ public final class KafkaAcls {
                 }
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.DESCRIBE);
                 grants.prefixed(ResourceType.TOPIC, groups.streamsApplicationId() + "-", AclOperation.READ);
-                grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.DESCRIBE);
-                grants.literal(ResourceType.TOPIC, org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME, AclOperation.READ);
+                grants.literal(
+                        ResourceType.TOPIC,
+                        org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME,
+                        AclOperation.DESCRIBE);
+                grants.literal(
+                        ResourceType.TOPIC,
+                        org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME,
+                        AclOperation.READ);
                 // Every coordinator's transactions, to tell an abandoned one from a live one; and the abort's markers.
                 grants.literal(ResourceType.TRANSACTIONAL_ID, ResourcePattern.WILDCARD_RESOURCE, AclOperation.DESCRIBE);
                 grants.literal(ResourceType.CLUSTER, Resource.CLUSTER_NAME, AclOperation.CLUSTER_ACTION);
@@ -133,7 +143,8 @@ public final class KafkaAcls {
         }
 
         private void add(ResourcePattern pattern, AclOperation operation) {
-            bindings.add(new AclBinding(pattern, new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW)));
+            bindings.add(new AclBinding(
+                    pattern, new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW)));
         }
     }
 }

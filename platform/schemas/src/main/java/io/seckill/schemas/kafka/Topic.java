@@ -13,7 +13,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The topic catalogue: every topic the pipeline uses, the type its values hold and how they are
- * encoded and how it is cleaned (how many partitions each has is a deployment setting). The order topics are keyed by SKU id
+ * encoded and how it is cleaned (how many partitions each has is a deployment setting). The order topics are keyed by
+ * SKU id
  * ({@link SkuKey}) so one SKU's records stay ordered in one partition; {@link #ORDER_LIFECYCLE} by order id, so one
  * order's events do.
  *
@@ -24,10 +25,13 @@ public final class Topic<V> {
     public static final Topic<OrderRequested> ORDER_REQUESTS = events("order-requests", OrderRequested.class);
     public static final Topic<OrderRequested> ORDERS_UNIQUE = events("order-requests-unique", OrderRequested.class);
     public static final Topic<OrderResult> ORDER_RESULTS = events("order-results", OrderResult.class);
-    public static final Topic<StockCompensation> STOCK_COMPENSATIONS = events("stock-compensations", StockCompensation.class);
-    public static final Topic<OrderLifecycleEvent> ORDER_LIFECYCLE = events("order-lifecycle", OrderLifecycleEvent.class);
+    public static final Topic<StockCompensation> STOCK_COMPENSATIONS =
+            events("stock-compensations", StockCompensation.class);
+    public static final Topic<OrderLifecycleEvent> ORDER_LIFECYCLE =
+            events("order-lifecycle", OrderLifecycleEvent.class);
     /** Raw bytes and key of the failed record; the reason is in the {@link DeadLetterHeaders}. */
-    public static final Topic<byte[]> DEAD_LETTERS = new Topic<>("dead-letters", Function.identity(), Function.identity());
+    public static final Topic<byte[]> DEAD_LETTERS =
+            new Topic<>("dead-letters", Function.identity(), Function.identity());
 
     private static final String CLEANUP_POLICY = "delete";
 
@@ -46,7 +50,8 @@ public final class Topic<V> {
     }
 
     public static List<Topic<?>> all() {
-        return List.of(ORDER_REQUESTS, ORDERS_UNIQUE, ORDER_RESULTS, STOCK_COMPENSATIONS, ORDER_LIFECYCLE, DEAD_LETTERS);
+        return List.of(
+                ORDER_REQUESTS, ORDERS_UNIQUE, ORDER_RESULTS, STOCK_COMPENSATIONS, ORDER_LIFECYCLE, DEAD_LETTERS);
     }
 
     public String topicName() {
@@ -81,7 +86,9 @@ public final class Topic<V> {
         return encodedRecord(key, encode(value));
     }
 
-    /** A record of this topic under {@code key} (an order id on {@link #ORDER_LIFECYCLE}), for a value encoded earlier. */
+    /**
+     * A record of this topic under {@code key} (an order id on {@link #ORDER_LIFECYCLE}), for a value encoded earlier.
+     */
     public ProducerRecord<String, byte[]> encodedRecord(String key, byte[] encodedValue) {
         return new ProducerRecord<>(name, key, encodedValue);
     }

@@ -32,19 +32,27 @@ public final class SchemaMigration {
 
     /**
      * @param grantees the accounts granted their statements (from any host; an account must exist already, made by the
-     *                 server's administrator); none for a single-account development database, whose services connect as
+     *                 server's administrator); none for a single-account development database, whose services connect
+     *                 as
      *                 the migration account itself
      * @return the number of migrations applied now
      */
-    public static int apply(String jdbcUrl, String migrationUser, String migrationPassword, Set<MySqlAccount> grantees) {
-        int applied = Flyway.configure().dataSource(jdbcUrl, migrationUser, migrationPassword).locations(LOCATION).load().migrate().migrationsExecuted;
+    public static int apply(
+            String jdbcUrl, String migrationUser, String migrationPassword, Set<MySqlAccount> grantees) {
+        int applied = Flyway.configure()
+                .dataSource(jdbcUrl, migrationUser, migrationPassword)
+                .locations(LOCATION)
+                .load()
+                .migrate()
+                .migrationsExecuted;
         if (!grantees.isEmpty()) {
             grant(jdbcUrl, migrationUser, migrationPassword, grantees);
         }
         return applied;
     }
 
-    private static void grant(String jdbcUrl, String migrationUser, String migrationPassword, Set<MySqlAccount> grantees) {
+    private static void grant(
+            String jdbcUrl, String migrationUser, String migrationPassword, Set<MySqlAccount> grantees) {
         try (Connection connection = DriverManager.getConnection(jdbcUrl, migrationUser, migrationPassword);
              Statement statement = connection.createStatement()) {
             for (MySqlAccount account : grantees) {
@@ -64,9 +72,14 @@ public final class SchemaMigration {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + resource);
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(line -> !line.startsWith("--"))
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(line -> !line.startsWith("--"))
                     .collect(Collectors.joining("\n", "", "\n"));
-            return Arrays.stream(STATEMENT_END.split(text, -1)).map(String::strip).filter(statement -> !statement.isEmpty()).toList();
+            return Arrays.stream(STATEMENT_END.split(text, -1))
+                    .map(String::strip)
+                    .filter(statement -> !statement.isEmpty())
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -24,7 +24,8 @@ public final class ProofOfWork {
         if (solution == null || solution.isEmpty() || solution.length() > MAX_SOLUTION_LENGTH) {
             return false;
         }
-        return leadingZeroBits(sha256().digest((challenge + ":" + solution).getBytes(StandardCharsets.UTF_8))) >= difficulty;
+        return leadingZeroBits(sha256().digest((challenge + ":" + solution).getBytes(StandardCharsets.UTF_8)))
+                >= difficulty;
     }
 
     /** The first solution found by counting from 0: what the command line, the benchmarks and the tests use. */

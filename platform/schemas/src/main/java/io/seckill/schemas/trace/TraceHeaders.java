@@ -11,10 +11,15 @@ public final class TraceHeaders {
     private TraceHeaders() {
     }
 
-    /** The record's trace; empty when it carries none (sent before traces existed, or by a producer that does not trace). */
+    /**
+     * The record's trace; empty when it carries none (sent before traces existed, or by a producer that does not
+     * trace).
+     */
     public static Optional<TraceParent> of(Headers headers) {
         Header header = headers.lastHeader(TraceParent.HEADER);
-        return header == null ? Optional.empty() : TraceParent.parse(new String(header.value(), StandardCharsets.UTF_8));
+        return header == null
+                ? Optional.empty()
+                : TraceParent.parse(new String(header.value(), StandardCharsets.UTF_8));
     }
 
     /** Sets the record's trace to {@code trace}, replacing any it had. */

@@ -21,7 +21,10 @@ public record TraceParent(String traceId, String spanId, String flags) {
     private static final String SAMPLED = "01";
     private static final HexFormat HEX = HexFormat.of();
 
-    /** A {@code traceparent} as the standard reads it; empty when absent, malformed or all zeros (then a new trace starts). */
+    /**
+     * A {@code traceparent} as the standard reads it; empty when absent, malformed or all zeros (then a new trace
+     * starts).
+     */
     public static Optional<TraceParent> parse(String value) {
         if (value == null) {
             return Optional.empty();
@@ -48,7 +51,10 @@ public record TraceParent(String traceId, String spanId, String flags) {
         return new TraceParent(traceId, random(8), flags);
     }
 
-    /** Random as the standard asks, not secret: ids are made on the buy path, where a shared secure generator would contend. */
+    /**
+     * Random as the standard asks, not secret: ids are made on the buy path, where a shared secure generator would
+     * contend.
+     */
     private static String random(int bytes) {
         byte[] value = new byte[bytes];
         ThreadLocalRandom.current().nextBytes(value);

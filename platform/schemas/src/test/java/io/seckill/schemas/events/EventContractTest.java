@@ -65,11 +65,16 @@ class EventContractTest {
         assertThat(paid.returnsStock()).isFalse();
         assertThat(cancelled.returnsStock()).isTrue();
         assertThat(expired.returnsStock()).isTrue();
-        String noReference = new String(EventJson.encode(paid), StandardCharsets.UTF_8).replace("\"paymentReference\":\"psp-123\",", "");
-        assertThatThrownBy(() -> EventJson.decode(noReference.getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
-                .isInstanceOf(InvalidEventException.class).hasMessageContaining("paymentReference");
-        assertThatThrownBy(() -> EventJson.decode("{\"type\":\"OrderShipped\"}".getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
-                .isInstanceOf(InvalidEventException.class).hasMessageContaining("undecodable");
+        String noReference = new String(EventJson.encode(paid), StandardCharsets.UTF_8)
+                .replace("\"paymentReference\":\"psp-123\",", "");
+        assertThatThrownBy(
+                        () -> EventJson.decode(noReference.getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("paymentReference");
+        assertThatThrownBy(() -> EventJson.decode(
+                        "{\"type\":\"OrderShipped\"}".getBytes(StandardCharsets.UTF_8), OrderLifecycleEvent.class))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("undecodable");
     }
 
     @Test
@@ -78,7 +83,8 @@ class EventContractTest {
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("undecodable");
         assertThatThrownBy(() -> EventJson.decode(new byte[0], OrderRequested.class))
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("empty");
-        String zeroQuantity = new String(EventJson.encode(order), StandardCharsets.UTF_8).replace("\"quantity\":2", "\"quantity\":0");
+        String zeroQuantity =
+                new String(EventJson.encode(order), StandardCharsets.UTF_8).replace("\"quantity\":2", "\"quantity\":0");
         assertThatThrownBy(() -> EventJson.decode(zeroQuantity.getBytes(StandardCharsets.UTF_8), OrderRequested.class))
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("quantity");
         String noSku = new String(EventJson.encode(order), StandardCharsets.UTF_8).replace("\"skuId\":42,", "");
@@ -91,8 +97,11 @@ class EventContractTest {
         for (String schemaFile : new String[] {"order-result.v1.json", "stock-compensation.v1.json"}) {
             try (InputStream in = EventContractTest.class.getResourceAsStream("/json-schema/" + schemaFile)) {
                 JsonNode reasons = new ObjectMapper().readTree(in).path("properties").path("reason").path("enum");
-                assertThat(reasons).extracting(JsonNode::asText)
-                        .containsExactlyInAnyOrder(Arrays.stream(RejectReason.values()).map(Enum::name).toArray(String[]::new));
+                assertThat(reasons)
+                        .extracting(JsonNode::asText)
+                        .containsExactlyInAnyOrder(Arrays.stream(RejectReason.values())
+                                .map(Enum::name)
+                                .toArray(String[]::new));
             }
         }
     }
@@ -102,7 +111,8 @@ class EventContractTest {
         OrderRequested spaced = OrderRequested.of(order.orderId(), 42, "has space", 1, order.requestedAt());
         assertThatThrownBy(() -> EventJson.decode(EventJson.encode(spaced), OrderRequested.class))
                 .isInstanceOf(InvalidEventException.class).hasMessageContaining("userId");
-        Schema schema = SCHEMAS.getSchema(EventContractTest.class.getResourceAsStream("/json-schema/order-requested.v1.json"));
+        Schema schema =
+                SCHEMAS.getSchema(EventContractTest.class.getResourceAsStream("/json-schema/order-requested.v1.json"));
         assertThat(schema.validate(EventJson.encodeToString(spaced), InputFormat.JSON)).isNotEmpty();
     }
 

@@ -65,7 +65,9 @@ public final class AuditDesk implements Feature {
     private static final Set<Integer> REFUSALS = Set.of(401, 403);
     /** The width of {@code admin_audit.action}: a refused attempt's path is whatever the client sent. */
     private static final int ACTION_CHARACTERS = 200;
-    private static final Set<HandlerType> ACTIONS = Set.of(HandlerType.PUT, HandlerType.POST, HandlerType.PATCH, HandlerType.DELETE);
+
+    private static final Set<HandlerType> ACTIONS =
+            Set.of(HandlerType.PUT, HandlerType.POST, HandlerType.PATCH, HandlerType.DELETE);
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
 
@@ -95,22 +97,45 @@ public final class AuditDesk implements Feature {
         Optional<String> before = ctx.attribute(BEFORE);
         if (before != null) {
             String body = ctx.body();
-            record(new AdminAuditLog.Entry(clock.instant(), AdminGuard.admin(ctx), trustedProxies.clientAddress(ctx), actionOf(ctx),
-                    ctx.statusCode(), body.isEmpty() ? null : body, before.orElse(null), state(ctx)));
+            record(new AdminAuditLog.Entry(
+                    clock.instant(),
+                    AdminGuard.admin(ctx),
+                    trustedProxies.clientAddress(ctx),
+                    actionOf(ctx),
+                    ctx.statusCode(),
+                    body.isEmpty() ? null : body,
+                    before.orElse(null),
+                    state(ctx)));
         } else if (REFUSALS.contains(ctx.statusCode())) {
-            record(new AdminAuditLog.Entry(clock.instant(), AdminGuard.refusedCaller(ctx).orElse(UNKNOWN), trustedProxies.clientAddress(ctx),
-                    actionOf(ctx), ctx.statusCode(), null, null, null));
+            record(new AdminAuditLog.Entry(
+                    clock.instant(),
+                    AdminGuard.refusedCaller(ctx).orElse(UNKNOWN),
+                    trustedProxies.clientAddress(ctx),
+                    actionOf(ctx),
+                    ctx.statusCode(),
+                    null,
+                    null,
+                    null));
         }
     }
 
     private void record(AdminAuditLog.Entry entry) {
-        LOG.info("admin audit: {} by {} from {}: {} (before {}, after {})", LogText.escape(entry.action()), LogText.escape(entry.admin()),
-                LogText.escape(entry.address()), entry.status(), LogText.escape(entry.beforeState()), LogText.escape(entry.afterState()));
+        LOG.info(
+                "admin audit: {} by {} from {}: {} (before {}, after {})",
+                LogText.escape(entry.action()),
+                LogText.escape(entry.admin()),
+                LogText.escape(entry.address()),
+                entry.status(),
+                LogText.escape(entry.beforeState()),
+                LogText.escape(entry.afterState()));
         try {
             log.record(dsl, entry);
         } catch (RuntimeException e) {
-            LOG.error("admin audit: the record of {} by {} could not be written to MySQL; this log line is its record", LogText.escape(entry.action()),
-                    LogText.escape(entry.admin()), e);
+            LOG.error(
+                    "admin audit: the record of {} by {} could not be written to MySQL; this log line is its record",
+                    LogText.escape(entry.action()),
+                    LogText.escape(entry.admin()),
+                    e);
         }
     }
 
@@ -157,8 +182,8 @@ public final class AuditDesk implements Feature {
     private static String json(Skus.VersionedSale current) {
         Skus.Sale sale = current.sale();
         try {
-            return JSON.writeValueAsString(new SaleState(sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
-                    current.version()));
+            return JSON.writeValueAsString(new SaleState(
+                    sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(), current.version()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a sale's fields are plain values", e);
         }

@@ -10,8 +10,14 @@ import java.time.Instant;
  * with {@code false}, and one that says nothing wants passes. {@code stockBuckets}: how many buckets the stock is split
  * over in Redis (1 to 64, at most the stock); absent, the ingress chooses.
  */
-public record SaleDefinition(String name, Integer stock, Integer perUserLimit, Instant startsAt, Instant endsAt, Boolean passRequired,
-                             Integer stockBuckets) {
+public record SaleDefinition(
+        String name,
+        Integer stock,
+        Integer perUserLimit,
+        Instant startsAt,
+        Instant endsAt,
+        Boolean passRequired,
+        Integer stockBuckets) {
 
     static final int MAX_STOCK = 100_000_000;
 
@@ -32,9 +38,12 @@ public record SaleDefinition(String name, Integer stock, Integer perUserLimit, I
         if (startsAt == null || endsAt == null) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "startsAt and endsAt are required (ISO-8601 instants)");
         }
-        if (stockBuckets != null && (stockBuckets < 1 || stockBuckets > SkuKeys.MOST_BUCKETS || stockBuckets > Math.max(1, stock))) {
-            throw new Problem(ErrorCode.VALIDATION_FAILED, "stockBuckets must be an integer from 1 to " + SkuKeys.MOST_BUCKETS
-                    + " and at most the stock (" + stock + ")");
+        if (stockBuckets != null
+                && (stockBuckets < 1 || stockBuckets > SkuKeys.MOST_BUCKETS || stockBuckets > Math.max(1, stock))) {
+            throw new Problem(
+                    ErrorCode.VALIDATION_FAILED,
+                    "stockBuckets must be an integer from 1 to " + SkuKeys.MOST_BUCKETS + " and at most the stock ("
+                            + stock + ")");
         }
         if (!endsAt.isAfter(startsAt)) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "endsAt must be after startsAt");

@@ -25,12 +25,25 @@ import org.jooq.DSLContext;
  * Redis from what MySQL then holds, with MySQL's version: concurrent definitions end with the newest in
  * both stores, and a definition MySQL refused or failed leaves both as they were.
  */
-public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, Orders orders, OutboxLookups outbox, SaleStore saleStore, Clock clock)
+public record SaleDesk(
+        DSLContext dsl,
+        Skus skus,
+        SaleDefinitions definitions,
+        Orders orders,
+        OutboxLookups outbox,
+        SaleStore saleStore,
+        Clock clock)
         implements Feature {
 
     /** Sales defined through the admin's pool. */
     public static SaleDesk of(IngressParts parts) {
-        return new SaleDesk(parts.admin(), parts.skus(), new SaleDefinitions(), parts.orders(), parts.outboxRows(), parts.saleStore(),
+        return new SaleDesk(
+                parts.admin(),
+                parts.skus(),
+                new SaleDefinitions(),
+                parts.orders(),
+                parts.outboxRows(),
+                parts.saleStore(),
                 parts.clock());
     }
 
@@ -55,8 +68,17 @@ public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, O
         }
         SaleDefinitions.Defined defined;
         try {
-            defined = definitions.define(dsl, new Skus.Sale(skuId, sale.name(), sale.stock(), sale.perUserLimit(), sale.startsAt(), sale.endsAt(),
-                    sale.passRequiredOrDefault(), saleStore.bucketsFor(sale.stockBuckets(), sale.stock())),
+            defined = definitions.define(
+                    dsl,
+                    new Skus.Sale(
+                            skuId,
+                            sale.name(),
+                            sale.stock(),
+                            sale.perUserLimit(),
+                            sale.startsAt(),
+                            sale.endsAt(),
+                            sale.passRequiredOrDefault(),
+                            saleStore.bucketsFor(sale.stockBuckets(), sale.stock())),
                     clock.instant());
         } catch (RuntimeException e) {
             reopen(skuId);
@@ -71,27 +93,59 @@ public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, O
             }
         };
         Skus.Sale loaded = load(defined.sale());
-        Json.respond(ctx, status, new DefinedSale(skuId, loaded.name(), loaded.stock(), loaded.perUserLimit(), loaded.startsAt(),
-                loaded.endsAt(), loaded.passRequired(), loaded.bucketsOrOne()));
+        Json.respond(
+                ctx,
+                status,
+                new DefinedSale(
+                        skuId,
+                        loaded.name(),
+                        loaded.stock(),
+                        loaded.perUserLimit(),
+                        loaded.startsAt(),
+                        loaded.endsAt(),
+                        loaded.passRequired(),
+                        loaded.bucketsOrOne()));
     }
 
     /** The answer to a definition: the sale as both stores now hold it. */
-    record DefinedSale(long skuId, String name, int stock, int perUserLimit, Instant startsAt, Instant endsAt, boolean passRequired,
-                       int stockBuckets) {
-    }
+    record DefinedSale(
+            long skuId,
+            String name,
+            int stock,
+            int perUserLimit,
+            Instant startsAt,
+            Instant endsAt,
+            boolean passRequired,
+            int stockBuckets) {}
 
     /** {@code GET /admin/v1/skus/{skuId}}: the sale's figures in each store. */
-    record SaleFigures(long skuId, int mysqlStock, long redisStock, long pendingReservations, int stockBuckets, long confirmedQuantity,
-                       long paidQuantity) {
-    }
+    record SaleFigures(
+            long skuId,
+            int mysqlStock,
+            long redisStock,
+            long pendingReservations,
+            int stockBuckets,
+            long confirmedQuantity,
+            long paidQuantity) {}
 
-    /** Loads what MySQL holds, its stock over the buckets MySQL holds; a newer definition already loaded stays (STALE). */
+    /**
+     * Loads what MySQL holds, its stock over the buckets MySQL holds; a newer definition already loaded stays (STALE).
+     */
     private Skus.Sale load(Skus.VersionedSale defined) {
         Skus.Sale sale = defined.sale();
-        return switch (saleStore.loadSale(sale.skuId(), sale.stock(), sale.bucketsOrOne(), sale.perUserLimit(), sale.startsAt().toEpochMilli(),
-                sale.endsAt().toEpochMilli(), defined.version(), sale.passRequired())) {
+        return switch (saleStore.loadSale(
+                sale.skuId(),
+                sale.stock(),
+                sale.bucketsOrOne(),
+                sale.perUserLimit(),
+                sale.startsAt().toEpochMilli(),
+                sale.endsAt().toEpochMilli(),
+                defined.version(),
+                sale.passRequired())) {
             case LOADED, STALE -> sale;
-            case IN_FLIGHT -> throw new Problem(ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
+            case IN_FLIGHT ->
+                throw new Problem(
+                        ErrorCode.SALE_IN_PROGRESS, "SKU " + sale.skuId() + " has reservations still being decided");
         };
     }
 
@@ -111,7 +165,16 @@ public record SaleDesk(DSLContext dsl, Skus skus, SaleDefinitions definitions, O
         int mysqlStock = skus.stock(dsl, skuId)
                 .orElseThrow(() -> new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
         SaleStore.RedisSkuState redis = saleStore.state(skuId);
-        Json.respond(ctx, 200, new SaleFigures(skuId, mysqlStock, redis.stock(), redis.pending(), saleStore.layout(skuId).buckets(),
-                orders.confirmedQuantity(dsl, skuId), orders.paidQuantity(dsl, skuId)));
+        Json.respond(
+                ctx,
+                200,
+                new SaleFigures(
+                        skuId,
+                        mysqlStock,
+                        redis.stock(),
+                        redis.pending(),
+                        saleStore.layout(skuId).buckets(),
+                        orders.confirmedQuantity(dsl, skuId),
+                        orders.paidQuantity(dsl, skuId)));
     }
 }

@@ -8,8 +8,8 @@ import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.ingress.skus.SoldOutMemory;
-import io.seckill.mysqlstate.StockAdjustments.Adjustment;
 import io.seckill.mysqlstate.StockAdjustments;
+import io.seckill.mysqlstate.StockAdjustments.Adjustment;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
@@ -25,12 +25,23 @@ import org.jooq.DSLContext;
  * way (sold + reserved stay covered); MySQL follows, and if MySQL refuses, Redis gets its units back.
  * An addition Redis could not take (a sale being restored) is applied by the reconciler later.
  */
-public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, SaleStore saleStore, SoldOutMemory soldOut, KnownSkus knownSkus,
-                                  Clock clock) implements Feature {
+public record StockAdjustmentDesk(
+        DSLContext dsl,
+        StockAdjustments adjustments,
+        SaleStore saleStore,
+        SoldOutMemory soldOut,
+        KnownSkus knownSkus,
+        Clock clock)
+        implements Feature {
 
     /** Stock adjusted through the admin's pool. */
     public static StockAdjustmentDesk of(IngressParts parts) {
-        return new StockAdjustmentDesk(parts.admin(), new StockAdjustments(), parts.saleStore(), parts.soldOut(), parts.knownSkus(),
+        return new StockAdjustmentDesk(
+                parts.admin(),
+                new StockAdjustments(),
+                parts.saleStore(),
+                parts.soldOut(),
+                parts.knownSkus(),
                 parts.clock());
     }
 
@@ -67,13 +78,18 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
     }
 
     private void remove(Context ctx, Adjustment adjustment) {
-        SaleStore.Adjusted taken = saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
+        SaleStore.Adjusted taken =
+                saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta());
         switch (taken.adjustment()) {
             case INSUFFICIENT -> throw notEnough(adjustment.skuId(), taken.stock());
-            case NOT_LOADED -> throw knownSkus.defined(adjustment.skuId())
-                    ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + adjustment.skuId() + " is being restored; try again shortly")
-                            .with(Problem.RETRY_AFTER_SECONDS, 1)
-                    : unknownSku(adjustment.skuId());
+            case NOT_LOADED ->
+                throw knownSkus.defined(adjustment.skuId())
+                        ? new Problem(
+                                        ErrorCode.SALE_RESTORING,
+                                        "the sale of SKU " + adjustment.skuId()
+                                                + " is being restored; try again shortly")
+                                .with(Problem.RETRY_AFTER_SECONDS, 1)
+                        : unknownSku(adjustment.skuId());
             case APPLIED, ALREADY -> { }
         }
         StockAdjustments.Recorded recorded;
@@ -104,18 +120,23 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
     /** The id was used before: the same adjustment is answered as it was, another one is refused. */
     private void replay(Context ctx, Adjustment asked, Adjustment earlier) {
         if (earlier.skuId() != asked.skuId() || earlier.delta() != asked.delta()) {
-            throw new Problem(ErrorCode.ADJUSTMENT_ID_REUSED, "adjustment " + asked.adjustmentId() + " was made for a different change");
+            throw new Problem(
+                    ErrorCode.ADJUSTMENT_ID_REUSED,
+                    "adjustment " + asked.adjustmentId() + " was made for a different change");
         }
         respond(ctx, 200, earlier.inRedis() ? earlier : toRedis(earlier));
     }
 
     /** Applies a recorded addition in Redis; a sale being restored takes it later, from the reconciler. */
     private Adjustment toRedis(Adjustment adjustment) {
-        return switch (saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta()).adjustment()) {
+        return switch (saleStore
+                .adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta())
+                .adjustment()) {
             case APPLIED, ALREADY -> {
                 adjustments.markInRedis(dsl, adjustment.adjustmentId());
                 soldOut.forget(adjustment.skuId());
-                yield new Adjustment(adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta(), adjustment.reason(), true);
+                yield new Adjustment(
+                        adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta(), adjustment.reason(), true);
             }
             case NOT_LOADED, INSUFFICIENT -> adjustment;
         };
@@ -126,8 +147,11 @@ public record StockAdjustmentDesk(DSLContext dsl, StockAdjustments adjustments, 
                 adjustment.reason(), adjustment.inRedis() ? Applied.APPLIED : Applied.APPLIED_IN_MYSQL));
     }
 
-    /** Where an adjustment stands: in both stores, or recorded in MySQL and given to Redis when its sale is restored. */
-    enum Applied { APPLIED, APPLIED_IN_MYSQL }
+    /**
+     * Where an adjustment stands: in both stores, or recorded in MySQL and given to Redis when its sale is restored.
+     */
+    enum Applied {
+        APPLIED, APPLIED_IN_MYSQL }
 
     /** The answer to an adjustment, made now or replayed. */
     record AdjustmentReply(String adjustmentId, long skuId, int delta, String reason, Applied status) {

@@ -18,7 +18,8 @@ import org.apache.kafka.clients.producer.Producer;
  *
  * @param parts the ingress's shared parts
  */
-public record BuyPath(IngressParts parts, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders, OrderPublisher publisher) {
+public record BuyPath(
+        IngressParts parts, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders, OrderPublisher publisher) {
 
     /**
      * Opens the buy path's parts into {@code opened}.
@@ -26,13 +27,21 @@ public record BuyPath(IngressParts parts, OutboxWriter outbox, OrderFence fence,
      * @param outboxWait how long a buy waits for its outbox row before answering 503
      * @param outboxWriters the threads writing outbox rows in batches
      */
-    public static BuyPath open(IngressParts parts, Producer<String, byte[]> producer, Duration relayGrace, Duration outboxWait,
-                               int outboxWriters, OpenedResources opened) {
+    public static BuyPath open(
+            IngressParts parts,
+            Producer<String, byte[]> producer,
+            Duration relayGrace,
+            Duration outboxWait,
+            int outboxWriters,
+            OpenedResources opened) {
         Outbox outbox = new Outbox();
-        return new BuyPath(parts,
-                opened.add(new OutboxWriter(parts.dsl(), outbox, parts.statuses(), relayGrace, outboxWait, outboxWriters, parts.metrics())),
+        return new BuyPath(
+                parts,
+                opened.add(new OutboxWriter(
+                        parts.dsl(), outbox, parts.statuses(), relayGrace, outboxWait, outboxWriters, parts.metrics())),
                 opened.add(new OrderFence(parts.dsl(), outbox, parts.saleStore(), parts.statuses(), parts.clock())),
-                new KeyedOrders(parts.dsl(), outbox, parts.outboxRows(), parts.clock()), new OrderPublisher(producer));
+                new KeyedOrders(parts.dsl(), outbox, parts.outboxRows(), parts.clock()),
+                new OrderPublisher(producer));
     }
 
     /** The buyers' desk, with the ingress's own identity, passes, limits, metrics and sold-out memory. */
@@ -41,8 +50,25 @@ public record BuyPath(IngressParts parts, OutboxWriter outbox, OrderFence fence,
     }
 
     /** A desk with its own identity, passes, limits, metrics and sold-out memory. */
-    public OrderDesk desk(BuyerIdentity identity, SalePasses passes, RateLimiter rateLimiter, IngressMetrics metrics, SoldOutMemory soldOut) {
-        return new OrderDesk(identity, passes, parts.saleStore(), outbox, fence, keyedOrders, parts.knownSkus(), publisher, soldOut,
-                rateLimiter, parts.idempotent(), metrics, parts.clock());
+    public OrderDesk desk(
+            BuyerIdentity identity,
+            SalePasses passes,
+            RateLimiter rateLimiter,
+            IngressMetrics metrics,
+            SoldOutMemory soldOut) {
+        return new OrderDesk(
+                identity,
+                passes,
+                parts.saleStore(),
+                outbox,
+                fence,
+                keyedOrders,
+                parts.knownSkus(),
+                publisher,
+                soldOut,
+                rateLimiter,
+                parts.idempotent(),
+                metrics,
+                parts.clock());
     }
 }

@@ -13,7 +13,8 @@ public record BuyRequest(Integer quantity) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "quantity is required");
         }
         if (quantity < 1 || quantity > MAX_QUANTITY) {
-            throw new Problem(ErrorCode.VALIDATION_FAILED, "quantity must be from 1 to " + MAX_QUANTITY + ", was " + quantity);
+            throw new Problem(
+                    ErrorCode.VALIDATION_FAILED, "quantity must be from 1 to " + MAX_QUANTITY + ", was " + quantity);
         }
         return quantity;
     }

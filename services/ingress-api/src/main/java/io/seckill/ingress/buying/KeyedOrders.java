@@ -22,7 +22,9 @@ public record KeyedOrders(DSLContext dsl, Outbox outbox, OutboxLookups lookups, 
     Optional<String> earlierOrder(String userId, String key, long skuId) {
         return lookups.orderForKey(dsl, userId, key).map(order -> {
             if (order.skuId() != skuId) {
-                throw new Problem(ErrorCode.IDEMPOTENCY_KEY_REUSED, IdempotentReplies.HEADER + " " + key + " was used for a different request");
+                throw new Problem(
+                        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                        IdempotentReplies.HEADER + " " + key + " was used for a different request");
             }
             return order.orderId();
         });

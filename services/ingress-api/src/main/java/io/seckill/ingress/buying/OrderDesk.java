@@ -16,8 +16,8 @@ import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.ingress.skus.SoldOutMemory;
 import io.seckill.mysqlstate.SqlFailures;
 import io.seckill.redisstate.RateLimitCounters;
-import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.ReserveOutcome;
 import io.seckill.runtime.OrderTrail;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
@@ -71,9 +71,20 @@ public final class OrderDesk implements Feature {
     private final IngressMetrics metrics;
     private final Clock clock;
 
-    public OrderDesk(BuyerIdentity identity, SalePasses passes, SaleStore saleStore, OutboxWriter outbox, OrderFence fence, KeyedOrders keyedOrders,
-              KnownSkus knownSkus, OrderPublisher publisher, SoldOutMemory soldOut, RateLimiter rateLimiter, IdempotentReplies idempotent,
-              IngressMetrics metrics, Clock clock) {
+    public OrderDesk(
+            BuyerIdentity identity,
+            SalePasses passes,
+            SaleStore saleStore,
+            OutboxWriter outbox,
+            OrderFence fence,
+            KeyedOrders keyedOrders,
+            KnownSkus knownSkus,
+            OrderPublisher publisher,
+            SoldOutMemory soldOut,
+            RateLimiter rateLimiter,
+            IdempotentReplies idempotent,
+            IngressMetrics metrics,
+            Clock clock) {
         this.identity = identity;
         this.passes = passes;
         this.saleStore = saleStore;
@@ -110,26 +121,43 @@ public final class OrderDesk implements Feature {
         boolean passShown = passes.shown(ctx.header(SalePasses.HEADER), userId, skuId, clock.instant());
         Purchase purchase = new Purchase(skuId, userId, quantity, passShown, ctx.header(TraceParent.HEADER));
         if (key == null) {
-            attempt(purchase, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path()).writeTo(ctx);
+            attempt(purchase, null, () -> rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx), ctx.path())
+                    .writeTo(ctx);
             return;
         }
         rateLimiter.admit(RateLimitCounters.Scope.BUY, userId, ctx);
-        idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), () -> {
-            try {
-                Reply reply = attempt(purchase, key, () -> { }, ctx.path());
-                return reply.status() == 202 ? reply : keyedOrders.earlierOrder(userId, key, skuId).map(OrderDesk::accepted).orElse(reply);
-            } catch (Problem refused) {
-                // Refused, perhaps because this key's first order holds the buyer's slot or was the one recorded.
-                Optional<String> earlier = keyedOrders.earlierOrder(userId, key, skuId);
-                if (earlier.isPresent()) {
-                    return accepted(earlier.get());
-                }
-                if (refused.code().status() >= 500) {
-                    throw refused;
-                }
-                return Reply.problem(refused, ctx.path());
-            }
-        }, refusal -> keyedOrders.fenceOff(userId, key, skuId).map(OrderDesk::accepted).orElse(refusal)).writeTo(ctx);
+        idempotent
+                .execute(
+                        userId,
+                        key,
+                        IdempotentReplies.fingerprint(ctx),
+                        () -> {
+                            try {
+                                Reply reply = attempt(purchase, key, () -> {}, ctx.path());
+                                return reply.status() == 202
+                                        ? reply
+                                        : keyedOrders
+                                                .earlierOrder(userId, key, skuId)
+                                                .map(OrderDesk::accepted)
+                                                .orElse(reply);
+                            } catch (Problem refused) {
+                                // Refused, perhaps because this key's first order holds the buyer's slot or was the one
+                                // recorded.
+                                Optional<String> earlier = keyedOrders.earlierOrder(userId, key, skuId);
+                                if (earlier.isPresent()) {
+                                    return accepted(earlier.get());
+                                }
+                                if (refused.code().status() >= 500) {
+                                    throw refused;
+                                }
+                                return Reply.problem(refused, ctx.path());
+                            }
+                        },
+                        refusal -> keyedOrders
+                                .fenceOff(userId, key, skuId)
+                                .map(OrderDesk::accepted)
+                                .orElse(refusal))
+                .writeTo(ctx);
     }
 
     /** What a buy request asks for, once checked; {@code callerTrace}: the caller's traceparent header, if any. */
@@ -148,14 +176,17 @@ public final class OrderDesk implements Feature {
         admission.run();
         String orderId = OrderIds.next();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        ReserveOutcome outcome = metrics.timeReserve(() -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli(),
-                purchase.passShown()));
+        ReserveOutcome outcome = metrics.timeReserve(
+                () -> saleStore.reserve(skuId, orderId, userId, quantity, now.toEpochMilli(), purchase.passShown()));
         return switch (outcome.reservation()) {
             case RESERVED -> {
                 if (outcome.soldOut()) {
                     soldOut.remember(skuId, soldOutAnswer(skuId, path));
                 }
-                yield record(OrderRequested.of(orderId, skuId, userId, quantity, now), idempotencyKey, TraceParent.continuing(purchase.callerTrace()));
+                yield record(
+                        OrderRequested.of(orderId, skuId, userId, quantity, now),
+                        idempotencyKey,
+                        TraceParent.continuing(purchase.callerTrace()));
             }
             case SOLD_OUT -> {
                 Reply answer = soldOutAnswer(skuId, path);
@@ -165,22 +196,39 @@ public final class OrderDesk implements Feature {
                 yield answer;
             }
             case NOT_LOADED -> throw knownSkus.notLoaded(skuId);
-            case SALE_NOT_STARTED -> throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
-                    .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
-            case SALE_ENDED -> throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
-                    .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
-            case PASS_REQUIRED -> throw new Problem(ErrorCode.PASS_REQUIRED, "the sale of SKU " + skuId + " needs a sale pass in the "
-                    + SalePasses.HEADER + " header; get one from " + PassDesk.challengePath(skuId)).with("challengeUrl", PassDesk.challengePath(skuId));
-            case QUANTITY_OVER_LIMIT -> throw new Problem(ErrorCode.VALIDATION_FAILED,
-                    "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId).with("perUserLimit", outcome.value());
-            case INSUFFICIENT_STOCK -> throw new Problem(ErrorCode.INSUFFICIENT_STOCK,
-                    "only " + outcome.value() + " unit(s) of SKU " + skuId + " left").with("available", outcome.value());
-            case PURCHASE_LIMIT_REACHED -> throw new Problem(ErrorCode.PURCHASE_LIMIT_REACHED,
-                    "buying " + quantity + " more unit(s) of SKU " + skuId + " would exceed the per-user limit of " + outcome.value())
-                    .with("perUserLimit", outcome.value());
+            case SALE_NOT_STARTED ->
+                throw new Problem(ErrorCode.SALE_NOT_STARTED, "the sale of SKU " + skuId + " has not started")
+                        .with("startsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case SALE_ENDED ->
+                throw new Problem(ErrorCode.SALE_ENDED, "the sale of SKU " + skuId + " has ended")
+                        .with("endsAt", Instant.ofEpochMilli(outcome.value()).toString());
+            case PASS_REQUIRED ->
+                throw new Problem(
+                                ErrorCode.PASS_REQUIRED,
+                                "the sale of SKU " + skuId + " needs a sale pass in the " + SalePasses.HEADER
+                                        + " header; get one from " + PassDesk.challengePath(skuId))
+                        .with("challengeUrl", PassDesk.challengePath(skuId));
+            case QUANTITY_OVER_LIMIT ->
+                throw new Problem(
+                                ErrorCode.VALIDATION_FAILED,
+                                "quantity must be from 1 to " + outcome.value() + " for SKU " + skuId)
+                        .with("perUserLimit", outcome.value());
+            case INSUFFICIENT_STOCK ->
+                throw new Problem(
+                                ErrorCode.INSUFFICIENT_STOCK,
+                                "only " + outcome.value() + " unit(s) of SKU " + skuId + " left")
+                        .with("available", outcome.value());
+            case PURCHASE_LIMIT_REACHED ->
+                throw new Problem(
+                                ErrorCode.PURCHASE_LIMIT_REACHED,
+                                "buying " + quantity + " more unit(s) of SKU " + skuId
+                                        + " would exceed the per-user limit of " + outcome.value())
+                        .with("perUserLimit", outcome.value());
             // A fresh order id already in the ledger: nothing was reserved, and a retry gets a new id.
-            case DUPLICATE_ORDER -> throw new Problem(ErrorCode.SERVICE_UNAVAILABLE,
-                    "the order could not be recorded; nothing was reserved, try again");
+            case DUPLICATE_ORDER ->
+                throw new Problem(
+                        ErrorCode.SERVICE_UNAVAILABLE,
+                        "the order could not be recorded; nothing was reserved, try again");
         };
     }
 
@@ -207,7 +255,9 @@ public final class OrderDesk implements Feature {
                 case UNKNOWN -> accepted(order.orderId());
                 case VOIDED -> {
                     soldOut.forget(order.skuId());
-                    throw new Problem(ErrorCode.SERVICE_UNAVAILABLE, "the order could not be recorded; nothing was reserved, try again");
+                    throw new Problem(
+                            ErrorCode.SERVICE_UNAVAILABLE,
+                            "the order could not be recorded; nothing was reserved, try again");
                 }
             };
         }
@@ -216,7 +266,11 @@ public final class OrderDesk implements Feature {
 
     private Reply published(OrderRequested order, String payload, TraceParent trace) {
         publisher.publish(order, payload, trace);
-        OrderTrail.step(OrderFacts.of(order), Optional.of(trace), "ingress-api", "accepted (202), recorded in the outbox and published");
+        OrderTrail.step(
+                OrderFacts.of(order),
+                Optional.of(trace),
+                "ingress-api",
+                "accepted (202), recorded in the outbox and published");
         return accepted(order.orderId());
     }
 

@@ -72,7 +72,10 @@ public final class OrderFence implements AutoCloseable {
         try {
             return fate.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
-            LOG.warn("order {}: cannot tell whether it was recorded ({}); the reconciler's sweep settles it", order.orderId(), e.toString());
+            LOG.warn(
+                    "order {}: cannot tell whether it was recorded ({}); the reconciler's sweep settles it",
+                    order.orderId(),
+                    e.toString());
             return Fate.UNKNOWN;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

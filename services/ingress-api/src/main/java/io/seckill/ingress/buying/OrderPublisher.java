@@ -1,5 +1,6 @@
 package io.seckill.ingress.buying;
 
+import io.seckill.runtime.RelayedSend;
 import io.seckill.schemas.events.EventJson;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.kafka.SkuKey;
@@ -9,10 +10,9 @@ import io.seckill.schemas.trace.TraceHeaders;
 import io.seckill.schemas.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import io.seckill.runtime.RelayedSend;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * The fast path to Kafka, after the outbox row is committed. A failure here is logged, not thrown:
@@ -36,7 +36,8 @@ public final class OrderPublisher {
     }
 
     /**
-     * Sends a rehearsed order of the warm-up's hidden sale the way a winner's is sent, marked ({@link WarmUpHeaders}) so
+     * Sends a rehearsed order of the warm-up's hidden sale the way a winner's is sent, marked ({@link WarmUpHeaders})
+     * so
      * that the pipeline runs it through and keeps nothing of it; nothing sends it again, {@code failed} hears of a
      * send that did not reach the broker.
      */

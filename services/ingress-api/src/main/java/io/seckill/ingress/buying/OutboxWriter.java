@@ -37,15 +37,22 @@ public final class OutboxWriter implements AutoCloseable {
     private final Duration waitLimit;
     private final BatchQueue<Pending> writers;
 
-    public OutboxWriter(DSLContext dsl, Outbox outbox, OrderStatusStore statuses, Duration relayGrace, Duration waitLimit, int writerThreads,
-                 IngressMetrics metrics) {
+    public OutboxWriter(
+            DSLContext dsl,
+            Outbox outbox,
+            OrderStatusStore statuses,
+            Duration relayGrace,
+            Duration waitLimit,
+            int writerThreads,
+            IngressMetrics metrics) {
         this.dsl = dsl;
         this.outbox = outbox;
         this.statuses = statuses;
         this.metrics = metrics;
         this.relayGrace = relayGrace;
         this.waitLimit = waitLimit;
-        this.writers = new BatchQueue<>("outbox-writer", writerThreads, MAX_BATCH, this::commit, IllegalStateException::new);
+        this.writers =
+                new BatchQueue<>("outbox-writer", writerThreads, MAX_BATCH, this::commit, IllegalStateException::new);
     }
 
     /**
@@ -62,14 +69,17 @@ public final class OutboxWriter implements AutoCloseable {
     }
 
     /**
-     * A winner's outbox write, rehearsed: a fresh order of one unit, encoded as the buy path encodes it, inserted by the
+     * A winner's outbox write, rehearsed: a fresh order of one unit, encoded as the buy path encodes it, inserted by
+     * the
      * same statement in a transaction that is then rolled back, so the code runs and no row, lock or key is left. For
      * the warm-up before a sale; it goes around the batching threads, which a batch of one would not warm any better.
      * @return the order rehearsed, for the warm-up to send down the pipeline
      */
     public OrderRequested rehearseWrite(long skuId, String userId) {
-        OrderRequested order = OrderRequested.of(OrderIds.next(), skuId, userId, 1, Instant.now().truncatedTo(ChronoUnit.MILLIS));
-        Outbox.NewRow row = Outbox.NewRow.of(order, EventJson.encodeToString(order), null, relayGrace, TraceParent.start());
+        OrderRequested order = OrderRequested.of(
+                OrderIds.next(), skuId, userId, 1, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        Outbox.NewRow row =
+                Outbox.NewRow.of(order, EventJson.encodeToString(order), null, relayGrace, TraceParent.start());
         try {
             dsl.transaction(tx -> {
                 outbox.insert(tx.dsl(), List.of(row));
@@ -127,6 +137,6 @@ public final class OutboxWriter implements AutoCloseable {
         writers.close();
     }
 
-    private record Pending(Outbox.NewRow row, OrderView status, CompletableFuture<Void> result) implements BatchQueue.Job {
-    }
+    private record Pending(Outbox.NewRow row, OrderView status, CompletableFuture<Void> result)
+            implements BatchQueue.Job {}
 }

@@ -27,9 +27,23 @@ import org.jooq.DSLContext;
  * @param queries the buyers' other routes' pool, which fails fast when busy so the buy path keeps its own
  * @param admin the admin listener's pool, as the account that may write stock
  */
-public record IngressParts(DSLContext dsl, DSLContext queries, DSLContext admin, LuaRunner lua, SaleStore saleStore,
-                           OrderStatusStore statuses, RateLimitCounters rateLimitCounters, BuyerIdentity identity,
-                           RateLimiter rateLimiter, TrustedProxies trustedProxies, SalePasses passes, KnownSkus knownSkus,
-                           SoldOutMemory soldOut, IdempotentReplies idempotent, Orders orders, OutboxLookups outboxRows,
-                           Skus skus, IngressMetrics metrics, Clock clock) {
-}
+public record IngressParts(
+        DSLContext dsl,
+        DSLContext queries,
+        DSLContext admin,
+        LuaRunner lua,
+        SaleStore saleStore,
+        OrderStatusStore statuses,
+        RateLimitCounters rateLimitCounters,
+        BuyerIdentity identity,
+        RateLimiter rateLimiter,
+        TrustedProxies trustedProxies,
+        SalePasses passes,
+        KnownSkus knownSkus,
+        SoldOutMemory soldOut,
+        IdempotentReplies idempotent,
+        Orders orders,
+        OutboxLookups outboxRows,
+        Skus skus,
+        IngressMetrics metrics,
+        Clock clock) {}

@@ -71,20 +71,26 @@ public final class BuyersApiDocument {
             JsonNode node = pending.pop();
             if (node.isObject()) {
                 JsonNode ref = node.get("$ref");
-                if (ref != null && ref.isTextual() && ref.asText().startsWith(COMPONENTS_PREFIX) && reached.add(ref.asText())) {
+                if (ref != null
+                        && ref.isTextual()
+                        && ref.asText().startsWith(COMPONENTS_PREFIX)
+                        && reached.add(ref.asText())) {
                     String[] kindAndName = ref.asText().substring(COMPONENTS_PREFIX.length()).split("/", 2);
                     pending.push(components.path(kindAndName[0]).path(kindAndName[1]));
                 }
                 JsonNode security = node.get("security");
                 if (security != null && security.isArray()) {
-                    security.forEach(requirement -> requirement.fieldNames().forEachRemaining(scheme -> reached.add(COMPONENTS_PREFIX + "securitySchemes/" + scheme)));
+                    security.forEach(requirement -> requirement
+                            .fieldNames()
+                            .forEachRemaining(scheme -> reached.add(COMPONENTS_PREFIX + "securitySchemes/" + scheme)));
                 }
             }
             node.forEach(pending::push);
         }
         components.properties().forEach(kind -> {
             if (kind.getValue() instanceof ObjectNode entries) {
-                entries.properties().removeIf(entry -> !reached.contains(COMPONENTS_PREFIX + kind.getKey() + "/" + entry.getKey()));
+                entries.properties()
+                        .removeIf(entry -> !reached.contains(COMPONENTS_PREFIX + kind.getKey() + "/" + entry.getKey()));
             }
         });
     }

@@ -23,7 +23,8 @@ public final class DependencyOutage {
     /** How soon a client may try again: outages the services outlast are mostly seconds long. */
     static final int RETRY_AFTER_SECONDS = 1;
     /** Redis's own answers for "not now": loading its data, no primary, a read-only replica, a cluster resharding. */
-    private static final Set<String> REDIS_NOT_NOW = Set.of("LOADING", "MASTERDOWN", "READONLY", "TRYAGAIN", "CLUSTERDOWN");
+    private static final Set<String> REDIS_NOT_NOW =
+            Set.of("LOADING", "MASTERDOWN", "READONLY", "TRYAGAIN", "CLUSTERDOWN");
 
     private DependencyOutage() {
     }
@@ -47,7 +48,9 @@ public final class DependencyOutage {
     private static boolean redisUnavailable(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             // A cluster client out of attempts: the slot's primary is down and no replica has taken its place yet.
-            if (cause instanceof JedisConnectionException || cause instanceof JedisBusyException || cause instanceof JedisClusterOperationException) {
+            if (cause instanceof JedisConnectionException
+                    || cause instanceof JedisBusyException
+                    || cause instanceof JedisClusterOperationException) {
                 return true;
             }
             if (cause instanceof JedisDataException data && data.getMessage() != null

@@ -44,7 +44,8 @@ public final class IdempotentReplies {
 
     /**
      * How long a claim holds: longer than the slowest request can take ({@code longestRequest}: for a
-     * buy, the outbox wait, then the fence's), so a retry never runs beside the first; if the first request's process died, the key
+     * buy, the outbox wait, then the fence's), so a retry never runs beside the first; if the first request's process
+     * died, the key
      * can be taken over after this. The key is in MySQL with the order besides, so even a claim that
      * lapsed cannot make a second order.
      */
@@ -57,7 +58,8 @@ public final class IdempotentReplies {
             return null;
         }
         if (!KEY.matcher(raw).matches()) {
-            throw new Problem(ErrorCode.INVALID_IDEMPOTENCY_KEY, HEADER + " must be 1-128 characters of A-Z a-z 0-9 _ . : -");
+            throw new Problem(
+                    ErrorCode.INVALID_IDEMPOTENCY_KEY, HEADER + " must be 1-128 characters of A-Z a-z 0-9 _ . : -");
         }
         return raw;
     }
@@ -79,7 +81,8 @@ public final class IdempotentReplies {
      * @param takenOver what a request that took the key over from a lapsed claim does with a refusal before it
      *                  becomes the key's answer: the request that lost the claim may still be running and succeed
      */
-    public Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work, UnaryOperator<Reply> takenOver) {
+    public Reply execute(
+            String userId, String key, String fingerprint, Supplier<Reply> work, UnaryOperator<Reply> takenOver) {
         String owner = UUID.randomUUID().toString();
         long deadline = System.nanoTime() + WAIT_LIMIT.toNanos();
         Optional<Reply> reply = Optional.empty();
@@ -104,7 +107,10 @@ public final class IdempotentReplies {
         return reply.get();
     }
 
-    /** {@link #execute(String, String, String, Supplier, UnaryOperator)} for work whose refusals a late first request cannot contradict. */
+    /**
+     * {@link #execute(String, String, String, Supplier, UnaryOperator)} for work whose refusals a late first request
+     * cannot contradict.
+     */
     public Reply execute(String userId, String key, String fingerprint, Supplier<Reply> work) {
         return execute(userId, key, fingerprint, work, UnaryOperator.identity());
     }
@@ -139,22 +145,33 @@ public final class IdempotentReplies {
 
     /**
      * Keeps the reply for the key's retries. The work is done whatever happens here, so the reply goes to the client
-     * even when Redis cannot take it (an order recorded must never be answered as a failure): the claim then lapses, and
+     * even when Redis cannot take it (an order recorded must never be answered as a failure): the claim then lapses,
+     * and
      * the retry that takes it over learns the truth where the work left it (a buy's order, by its key in MySQL).
      */
     private void store(String userId, String key, String owner, Reply reply) {
         try {
             if (!claims.complete(userId, key, owner, reply.stored())) {
-                LOG.info("{} {}: this request's claim lapsed and another took the key over; its answer stands", HEADER, key);
+                LOG.info(
+                        "{} {}: this request's claim lapsed and another took the key over; its answer stands",
+                        HEADER,
+                        key);
             }
         } catch (RuntimeException redisDown) {
-            LOG.warn("{} {}: the reply ({}) is answered but not kept for retries: {}", HEADER, key, reply.status(), redisDown.toString());
+            LOG.warn(
+                    "{} {}: the reply ({}) is answered but not kept for retries: {}",
+                    HEADER,
+                    key,
+                    reply.status(),
+                    redisDown.toString());
         }
     }
 
     private static void awaitFirst(long deadline, String key) {
         if (System.nanoTime() - deadline > 0) {
-            throw new Problem(ErrorCode.IDEMPOTENCY_IN_PROGRESS, "the first request with " + HEADER + " " + key + " is still running");
+            throw new Problem(
+                    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+                    "the first request with " + HEADER + " " + key + " is still running");
         }
         try {
             Thread.sleep(POLL_MS);

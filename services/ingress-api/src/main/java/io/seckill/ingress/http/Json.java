@@ -39,7 +39,8 @@ public final class Json {
     public static <T> T body(Context ctx, Class<T> type) {
         String contentType = ctx.contentType();
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw new Problem(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json, was " + contentType);
+            throw new Problem(
+                    ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json, was " + contentType);
         }
         byte[] body = ctx.bodyAsBytes();
         if (body.length == 0) {
@@ -66,8 +67,13 @@ public final class Json {
         if (failure instanceof UnrecognizedPropertyException unknown) {
             return "unknown field '" + unknown.getPropertyName() + "'; the fields are " + unknown.getKnownPropertyIds();
         }
-        String field = failure instanceof JsonMappingException bound ? bound.getPath().stream().map(reference -> reference.getFieldName() != null
-                ? reference.getFieldName() : "[" + reference.getIndex() + "]").collect(Collectors.joining(".")) : "";
+        String field = failure instanceof JsonMappingException bound
+                ? bound.getPath().stream()
+                        .map(reference -> reference.getFieldName() != null
+                                ? reference.getFieldName()
+                                : "[" + reference.getIndex() + "]")
+                        .collect(Collectors.joining("."))
+                : "";
         if (failure instanceof MismatchedInputException && !field.isEmpty()) {
             return "field '" + field + "' is not of its type (docs/api.md)";
         }
@@ -75,7 +81,8 @@ public final class Json {
             return "the body is not the JSON object this route takes";
         }
         if (failure.getLocation() != null) {
-            return "not JSON at line " + failure.getLocation().getLineNr() + ", column " + failure.getLocation().getColumnNr();
+            return "not JSON at line " + failure.getLocation().getLineNr() + ", column "
+                    + failure.getLocation().getColumnNr();
         }
         return "the body is not JSON";
     }
@@ -90,7 +97,9 @@ public final class Json {
             ctx.header("Retry-After", retryAfter.toString());
         }
         ctx.attribute(Reply.OUTCOME, problem.code().name());
-        ctx.status(problem.code().status()).contentType(PROBLEM_JSON).result(write(ProblemBody.of(problem, ctx.path())));
+        ctx.status(problem.code().status())
+                .contentType(PROBLEM_JSON)
+                .result(write(ProblemBody.of(problem, ctx.path())));
     }
 
     static byte[] write(Object body) {

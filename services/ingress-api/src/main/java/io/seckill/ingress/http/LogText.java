@@ -12,7 +12,8 @@ public final class LogText {
 
     /** @return {@code value} escaped, or null for null */
     public static String escape(String value) {
-        if (value == null || value.chars().noneMatch(c -> c < 0x20 || c == 0x7F || c == '\\' || c == 0x2028 || c == 0x2029)) {
+        if (value == null
+                || value.chars().noneMatch(c -> c < 0x20 || c == 0x7F || c == '\\' || c == 0x2028 || c == 0x2029)) {
             return value;
         }
         StringBuilder escaped = new StringBuilder(value.length() + 16);

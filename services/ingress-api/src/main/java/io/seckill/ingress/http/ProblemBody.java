@@ -13,7 +13,13 @@ record ProblemBody(String type, String title, int status, String detail, String 
                    @JsonAnyGetter Map<String, Object> extensions) {
 
     static ProblemBody of(Problem problem, String instance) {
-        return new ProblemBody(problem.code().type(), problem.code().title(), problem.code().status(), problem.getMessage(),
-                problem.code().name(), instance, problem.extensions());
+        return new ProblemBody(
+                problem.code().type(),
+                problem.code().title(),
+                problem.code().status(),
+                problem.getMessage(),
+                problem.code().name(),
+                instance,
+                problem.extensions());
     }
 }

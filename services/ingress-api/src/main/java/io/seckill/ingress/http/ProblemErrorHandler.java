@@ -22,7 +22,8 @@ public final class ProblemErrorHandler extends ErrorHandler {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Json.PROBLEM_JSON);
         String path = request.getHttpURI().getPath();
         // Jetty reports a request it could not parse under a made-up path; that is no instance.
-        response.write(true, ByteBuffer.wrap(body(status, message, "/badMessage".equals(path) ? null : path)), callback);
+        response.write(
+                true, ByteBuffer.wrap(body(status, message, "/badMessage".equals(path) ? null : path)), callback);
     }
 
     private static byte[] body(int status, String reason, String path) {

@@ -28,17 +28,26 @@ public final class RateLimiter {
         if (!limit.enabled()) {
             return;
         }
-        long waitMs = counters.admit(scope, userId, TrustedProxies.countedAs(clientAddress(ctx)), limits.window(), limit.perUser(), limit.perAddress());
+        long waitMs = counters.admit(
+                scope,
+                userId,
+                TrustedProxies.countedAs(clientAddress(ctx)),
+                limits.window(),
+                limit.perUser(),
+                limit.perAddress());
         if (waitMs > 0) {
             metrics.rateLimited(scope);
             throw limited(waitMs);
         }
     }
 
-    /** The 429 of a client that may ask again in {@code waitMs}, with the whole seconds to wait in {@code Retry-After}. */
+    /**
+     * The 429 of a client that may ask again in {@code waitMs}, with the whole seconds to wait in {@code Retry-After}.
+     */
     public static Problem limited(long waitMs) {
         long seconds = Math.max(1, (waitMs + 999) / 1000);
-        return new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s").with(Problem.RETRY_AFTER_SECONDS, seconds);
+        return new Problem(ErrorCode.RATE_LIMITED, "too many requests; retry after " + seconds + " s")
+                .with(Problem.RETRY_AFTER_SECONDS, seconds);
     }
 
     public String clientAddress(Context ctx) {

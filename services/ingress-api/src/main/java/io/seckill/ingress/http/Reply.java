@@ -22,7 +22,11 @@ public record Reply(int status, String contentType, byte[] body, String location
     }
 
     public static Reply problem(Problem problem, String instance) {
-        return new Reply(problem.code().status(), Json.PROBLEM_JSON, Json.write(ProblemBody.of(problem, instance)), null,
+        return new Reply(
+                problem.code().status(),
+                Json.PROBLEM_JSON,
+                Json.write(ProblemBody.of(problem, instance)),
+                null,
                 problem.code().name());
     }
 

@@ -27,7 +27,8 @@ public final class TrustedProxies {
     public static final String SETTING = "SECKILL_TRUSTED_PROXIES";
     public static final String HEADER = "X-Forwarded-For";
     /** An IP literal (v4 dotted, or v6 with a colon), so that parsing one never asks DNS. */
-    private static final Pattern IP_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+    private static final Pattern IP_LITERAL =
+            Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     private static final Pattern COMMA = Pattern.compile(",");
 
@@ -52,21 +53,25 @@ public final class TrustedProxies {
             }
             String address = trimmed.contains("/") ? trimmed.substring(0, trimmed.indexOf('/')) : trimmed;
             if (literal(address).isEmpty()) {
-                throw new IllegalArgumentException(SETTING + " takes IP addresses and CIDR ranges, was '" + trimmed + "'");
+                throw new IllegalArgumentException(
+                        SETTING + " takes IP addresses and CIDR ranges, was '" + trimmed + "'");
             }
             entries.add(trimmed);
         }
         try {
             return new TrustedProxies(entries);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(SETTING + " takes IP addresses and CIDR ranges, was '" + String.join(",", entries) + "'", e);
+            throw new IllegalArgumentException(
+                    SETTING + " takes IP addresses and CIDR ranges, was '" + String.join(",", entries) + "'", e);
         }
     }
 
     /** The client address of a request: its socket's, or what its trusted proxies say in every X-Forwarded-For line. */
     public String clientAddress(Context ctx) {
         // Most requests carry no such header (no proxy in front): no list made for them.
-        return ctx.header(HEADER) == null ? ctx.ip() : clientAddress(ctx.ip(), Collections.list(ctx.req().getHeaders(HEADER)));
+        return ctx.header(HEADER) == null
+                ? ctx.ip()
+                : clientAddress(ctx.ip(), Collections.list(ctx.req().getHeaders(HEADER)));
     }
 
     /**
@@ -107,7 +112,8 @@ public final class TrustedProxies {
         byte[] bytes = parsed.get().getAddress();
         StringBuilder prefix = new StringBuilder();
         for (int group = 0; group < 4; group++) {
-            prefix.append(Integer.toHexString(((bytes[2 * group] & 0xFF) << 8) | (bytes[2 * group + 1] & 0xFF))).append(':');
+            prefix.append(Integer.toHexString(((bytes[2 * group] & 0xFF) << 8) | (bytes[2 * group + 1] & 0xFF)))
+                    .append(':');
         }
         return prefix.append(":/64").toString();
     }

@@ -19,8 +19,9 @@ public record Auth(String mode, TokenSettings tokens, TokenSettings adminTokens,
     /** Who a request's buyer is, by the mode; its secrets were checked when the configuration was read. */
     public BuyerIdentity identity(BearerTokens verifier) {
         if (trustedHeader()) {
-            LoggerFactory.getLogger(Auth.class).warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
-                    + "the gateway's credential; only run this behind a gateway that sets both");
+            LoggerFactory.getLogger(Auth.class)
+                    .warn("auth mode trusted-header: X-User-Id is believed from requests that carry "
+                            + "the gateway's credential; only run this behind a gateway that sets both");
             return new TrustedHeaderIdentity(gatewaySecret);
         }
         return new BearerTokenIdentity(verifier);
@@ -29,6 +30,7 @@ public record Auth(String mode, TokenSettings tokens, TokenSettings adminTokens,
     /** Without the secrets: a configuration is logged and shown in failures, a secret never is. */
     @Override
     public String toString() {
-        return "Auth[mode=" + mode + ", tokens=" + tokens + ", adminTokens=" + adminTokens + ", gatewaySecret=" + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
+        return "Auth[mode=" + mode + ", tokens=" + tokens + ", adminTokens=" + adminTokens + ", gatewaySecret="
+                + (gatewaySecret == null ? "unset" : "(hidden)") + "]";
     }
 }

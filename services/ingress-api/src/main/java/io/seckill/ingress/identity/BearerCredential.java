@@ -12,7 +12,9 @@ public final class BearerCredential {
 
     static String of(Context ctx) {
         String header = ctx.header("Authorization");
-        if (header == null || header.length() <= PREFIX.length() || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
+        if (header == null
+                || header.length() <= PREFIX.length()
+                || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
             return null;
         }
         String credential = header.substring(PREFIX.length()).trim();

@@ -29,7 +29,9 @@ public final class TrustedHeaderIdentity implements BuyerIdentity {
     public String userId(Context ctx) {
         String presented = ctx.header(GATEWAY_HEADER);
         if (presented == null || !MessageDigest.isEqual(gatewaySecret, presented.getBytes(StandardCharsets.UTF_8))) {
-            throw new Problem(ErrorCode.UNAUTHENTICATED, "requests are taken only through the gateway, which proves itself with " + GATEWAY_HEADER);
+            throw new Problem(
+                    ErrorCode.UNAUTHENTICATED,
+                    "requests are taken only through the gateway, which proves itself with " + GATEWAY_HEADER);
         }
         String raw = ctx.header(HEADER);
         if (raw == null || raw.isBlank()) {

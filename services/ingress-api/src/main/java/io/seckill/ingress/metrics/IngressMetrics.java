@@ -1,11 +1,11 @@
 package io.seckill.ingress.metrics;
 
 import io.micrometer.core.instrument.Counter;
-import io.seckill.redisstate.RateLimitCounters;
-import java.util.EnumMap;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.seckill.redisstate.RateLimitCounters;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,15 +33,25 @@ public final class IngressMetrics {
         this.reserveScript = Timer.builder("seckill.reserve.script")
                 .description("latency of the reserve Lua call").publishPercentileHistogram().register(registry);
         this.outboxCommit = Timer.builder("seckill.outbox.commit")
-                .description("latency of one group commit of outbox rows").publishPercentileHistogram().register(registry);
-        this.outboxBatch = DistributionSummary.builder("seckill.outbox.batch.rows").description("outbox rows per group commit").register(registry);
+                .description("latency of one group commit of outbox rows")
+                .publishPercentileHistogram()
+                .register(registry);
+        this.outboxBatch = DistributionSummary.builder("seckill.outbox.batch.rows")
+                .description("outbox rows per group commit")
+                .register(registry);
         this.buy = Timer.builder("seckill.buy")
-                .description("server time of a buy, from routing to the answer").publishPercentileHistogram().register(registry);
+                .description("server time of a buy, from routing to the answer")
+                .publishPercentileHistogram()
+                .register(registry);
         this.soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
                 .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
         for (RateLimitCounters.Scope scope : RateLimitCounters.Scope.values()) {
-            rateLimited.put(scope, Counter.builder("seckill.rate.limited").description("requests refused by a rate limit, by the routes' scope")
-                    .tag("scope", scope.name()).register(registry));
+            rateLimited.put(
+                    scope,
+                    Counter.builder("seckill.rate.limited")
+                            .description("requests refused by a rate limit, by the routes' scope")
+                            .tag("scope", scope.name())
+                            .register(registry));
         }
     }
 
@@ -66,7 +76,9 @@ public final class IngressMetrics {
         rateLimited.get(scope).increment();
     }
 
-    /** This instance's answers on {@code route} since it started, by outcome (ACCEPTED, SOLD_OUT, RATE_LIMITED, ...). */
+    /**
+     * This instance's answers on {@code route} since it started, by outcome (ACCEPTED, SOLD_OUT, RATE_LIMITED, ...).
+     */
     public Map<String, Long> answersTo(String route) {
         Map<String, Long> answers = new TreeMap<>();
         String prefix = route + " ";

@@ -21,8 +21,17 @@ public record OrderReply(@JsonUnwrapped OrderFacts order, OrderStatus status, Re
 
     /** An order MySQL has decided, with its lifecycle. */
     public static OrderReply of(Orders.Stored stored) {
-        return new OrderReply(stored.order(), stored.status(), stored.reason(), stored.requestedAt(), stored.decidedAt(),
-                stored.payBy(), stored.paidAt(), stored.paymentReference(), stored.cancelledAt(), stored.expiredAt());
+        return new OrderReply(
+                stored.order(),
+                stored.status(),
+                stored.reason(),
+                stored.requestedAt(),
+                stored.decidedAt(),
+                stored.payBy(),
+                stored.paidAt(),
+                stored.paymentReference(),
+                stored.cancelledAt(),
+                stored.expiredAt());
     }
 
     /** An order not decided in MySQL (pending, or closed without a decision): no step has a time yet. */

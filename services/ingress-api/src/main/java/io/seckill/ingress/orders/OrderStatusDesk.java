@@ -9,7 +9,6 @@ import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.Outbox;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.OrderView;
@@ -33,15 +32,27 @@ import org.jooq.DSLContext;
  * (payment deadline, paid, cancelled, expired) and the time of each step. Someone else's order is
  * indistinguishable from one that does not exist (404). {@code GET /api/v1/orders?skuId=}: every order
  * the buyer made of one SKU, from MySQL, so a buyer whose connection dropped before the answer can find
- * out what became of the request. Both are rate-limited per buyer and per address ({@link RateLimitCounters.Scope#ORDERS}),
+ * out what became of the request. Both are rate-limited per buyer and per address ({@link
+ * RateLimitCounters.Scope#ORDERS}),
  * and {@code dsl} is the query pool, apart from the buy path's.
  */
-public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, OrderStatusStore statuses, DSLContext dsl, Orders orders,
-                               OutboxLookups outbox) implements Feature {
+public record OrderStatusDesk(
+        BuyerIdentity identity,
+        RateLimiter rateLimiter,
+        OrderStatusStore statuses,
+        DSLContext dsl,
+        Orders orders,
+        OutboxLookups outbox)
+        implements Feature {
 
     /** The desk over the buyers' query pool. */
     public static OrderStatusDesk of(IngressParts parts) {
-        return new OrderStatusDesk(parts.identity(), parts.rateLimiter(), parts.statuses(), parts.queries(), parts.orders(),
+        return new OrderStatusDesk(
+                parts.identity(),
+                parts.rateLimiter(),
+                parts.statuses(),
+                parts.queries(),
+                parts.orders(),
                 parts.outboxRows());
     }
 
@@ -74,14 +85,20 @@ public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, O
         // Outbox first, for the reason given at fromMySql.
         List<OutboxLookups.Entry> recorded = outbox.ofBuyer(dsl, userId, skuId, LIST_LIMIT);
         Map<String, Orders.Stored> decided = orders.ofBuyer(dsl, userId, skuId, LIST_LIMIT).stream()
-                .collect(Collectors.toMap(stored -> stored.order().orderId(), Function.identity(), (first, second) -> first, LinkedHashMap::new));
+                .collect(Collectors.toMap(
+                        stored -> stored.order().orderId(),
+                        Function.identity(),
+                        (first, second) -> first,
+                        LinkedHashMap::new));
         List<OrderReply> found = new ArrayList<>();
         for (OutboxLookups.Entry entry : recorded) {
             Orders.Stored decision = decided.remove(entry.order().orderId());
             found.add(decision != null ? OrderReply.of(decision) : OrderReply.of(viewOf(entry)));
         }
         // Decided orders whose outbox row was purged after its retention.
-        decided.values().stream().limit(Math.max(0, LIST_LIMIT - found.size())).forEach(decision -> found.add(OrderReply.of(decision)));
+        decided.values().stream()
+                .limit(Math.max(0, LIST_LIMIT - found.size()))
+                .forEach(decision -> found.add(OrderReply.of(decision)));
         Json.respond(ctx, 200, new OrderReply.OfSku(skuId, found));
     }
 
@@ -96,7 +113,10 @@ public record OrderStatusDesk(BuyerIdentity identity, RateLimiter rateLimiter, O
         return decided.map(OrderReply::of).or(() -> accepted.map(entry -> OrderReply.of(viewOf(entry))));
     }
 
-    /** An order the database has not decided: still open, fenced off before it was recorded, or closed by the dead-letter path. */
+    /**
+     * An order the database has not decided: still open, fenced off before it was recorded, or closed by the
+     * dead-letter path.
+     */
     public static OrderView viewOf(OutboxLookups.Entry entry) {
         return switch (entry.state()) {
             case OPEN -> OrderView.pending(entry.order());

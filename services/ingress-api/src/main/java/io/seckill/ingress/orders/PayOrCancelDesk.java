@@ -37,8 +37,16 @@ public final class PayOrCancelDesk implements Feature {
 
     /** The desk that takes payments {@code payments} verifies, over the buyers' query pool. */
     public static PayOrCancelDesk of(IngressParts parts, PaymentVerifier payments) {
-        return new PayOrCancelDesk(parts.identity(), parts.rateLimiter(), parts.queries(), parts.orders(), parts.outboxRows(),
-                new OrderEndings(Duration.ZERO), payments, parts.idempotent(), parts.clock());
+        return new PayOrCancelDesk(
+                parts.identity(),
+                parts.rateLimiter(),
+                parts.queries(),
+                parts.orders(),
+                parts.outboxRows(),
+                new OrderEndings(Duration.ZERO),
+                payments,
+                parts.idempotent(),
+                parts.clock());
     }
 
     @Override
@@ -57,8 +65,16 @@ public final class PayOrCancelDesk implements Feature {
     private final IdempotentReplies idempotent;
     private final Clock clock;
 
-    public PayOrCancelDesk(BuyerIdentity identity, RateLimiter rateLimiter, DSLContext dsl, Orders orders, OutboxLookups outbox, OrderEndings endings, PaymentVerifier payments,
-                    IdempotentReplies idempotent, Clock clock) {
+    public PayOrCancelDesk(
+            BuyerIdentity identity,
+            RateLimiter rateLimiter,
+            DSLContext dsl,
+            Orders orders,
+            OutboxLookups outbox,
+            OrderEndings endings,
+            PaymentVerifier payments,
+            IdempotentReplies idempotent,
+            Clock clock) {
         this.identity = identity;
         this.rateLimiter = rateLimiter;
         this.dsl = dsl;
@@ -105,7 +121,9 @@ public final class PayOrCancelDesk implements Feature {
                 return Reply.problem(refused, ctx.path());
             }
         };
-        Reply reply = key == null ? answered.get() : idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), answered);
+        Reply reply = key == null
+                ? answered.get()
+                : idempotent.execute(userId, key, IdempotentReplies.fingerprint(ctx), answered);
         reply.writeTo(ctx);
     }
 
@@ -114,7 +132,8 @@ public final class PayOrCancelDesk implements Feature {
      * one still on its way is not confirmed yet, anyone else's does not exist.
      */
     private Orders.Stored buyersOrder(String orderId, String userId) {
-        Optional<Orders.Stored> order = orders.stored(dsl, orderId).filter(found -> found.order().userId().equals(userId));
+        Optional<Orders.Stored> order = orders.stored(dsl, orderId)
+                .filter(found -> found.order().userId().equals(userId));
         if (order.isPresent()) {
             return order.get();
         }
@@ -131,7 +150,8 @@ public final class PayOrCancelDesk implements Feature {
     private Reply answer(OrderEndings.Ending ending, String orderId, String userId) {
         return switch (ending.outcome()) {
             case DONE, ALREADY -> ok(ending);
-            case REFUSED -> Reply.problem(refusal(ending.order().orElseThrow(), clock.instant()), "/api/v1/orders/" + orderId);
+            case REFUSED ->
+                Reply.problem(refusal(ending.order().orElseThrow(), clock.instant()), "/api/v1/orders/" + orderId);
             case NOT_FOUND -> throw notFoundOrPending(orderId, userId);
         };
     }
@@ -144,15 +164,18 @@ public final class PayOrCancelDesk implements Feature {
         String id = order.order().orderId();
         return switch (order.status()) {
             case PAID -> new Problem(ErrorCode.ORDER_ALREADY_PAID, "order " + id + " was paid at " + order.paidAt());
-            case CANCELLED -> new Problem(ErrorCode.ORDER_CANCELLED, "order " + id + " was cancelled at " + order.cancelledAt());
-            case EXPIRED -> new Problem(ErrorCode.ORDER_EXPIRED, "order " + id + " expired unpaid at " + order.expiredAt());
+            case CANCELLED ->
+                new Problem(ErrorCode.ORDER_CANCELLED, "order " + id + " was cancelled at " + order.cancelledAt());
+            case EXPIRED ->
+                new Problem(ErrorCode.ORDER_EXPIRED, "order " + id + " expired unpaid at " + order.expiredAt());
             case CONFIRMED -> {
                 if (!order.overdue(now)) {
                     throw new IllegalStateException("a confirmed order within its deadline was refused: " + id);
                 }
                 yield new Problem(ErrorCode.ORDER_EXPIRED, "order " + id + " was due to be paid by " + order.payBy());
             }
-            case PENDING, REJECTED -> new Problem(ErrorCode.ORDER_NOT_CONFIRMED, "order " + id + " is " + order.status() + ", not CONFIRMED");
+            case PENDING, REJECTED ->
+                new Problem(ErrorCode.ORDER_NOT_CONFIRMED, "order " + id + " is " + order.status() + ", not CONFIRMED");
         };
     }
 }

@@ -14,7 +14,9 @@ public record PaymentRequest(String paymentReference) {
             throw new Problem(ErrorCode.VALIDATION_FAILED, "paymentReference is required");
         }
         if (!REFERENCE.matcher(paymentReference).matches()) {
-            throw new Problem(ErrorCode.VALIDATION_FAILED, "paymentReference must be 1-128 printable ASCII characters without spaces");
+            throw new Problem(
+                    ErrorCode.VALIDATION_FAILED,
+                    "paymentReference must be 1-128 printable ASCII characters without spaces");
         }
         return paymentReference;
     }

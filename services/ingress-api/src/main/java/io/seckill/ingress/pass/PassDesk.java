@@ -53,8 +53,15 @@ public final class PassDesk implements Feature {
     private final PassSettings settings;
     private final Clock clock;
 
-    public PassDesk(BuyerIdentity identity, RateLimiter rateLimiter, SaleStore saleStore, KnownSkus knownSkus, ChallengePort challenges,
-                    SalePasses passes, PassSettings settings, Clock clock) {
+    public PassDesk(
+            BuyerIdentity identity,
+            RateLimiter rateLimiter,
+            SaleStore saleStore,
+            KnownSkus knownSkus,
+            ChallengePort challenges,
+            SalePasses passes,
+            PassSettings settings,
+            Clock clock) {
         this.identity = identity;
         this.rateLimiter = rateLimiter;
         this.saleStore = saleStore;
@@ -99,7 +106,8 @@ public final class PassDesk implements Feature {
         challenges.check(buyer, skuId, answer, rateLimiter.clientAddress(ctx), now);
         Instant opens = Instant.ofEpochMilli(sale.startsAtMs());
         Instant expiresAt = (now.isAfter(opens) ? now : opens).plus(settings.lifetime());
-        Json.respond(ctx, 201, new Issued(passes.issue(buyer, skuId, expiresAt), SalePasses.HEADER, expiresAt.toString()));
+        Json.respond(
+                ctx, 201, new Issued(passes.issue(buyer, skuId, expiresAt), SalePasses.HEADER, expiresAt.toString()));
     }
 
     /** The sale, if passes for it are given out now; else the problem saying when they are. */
@@ -107,7 +115,9 @@ public final class PassDesk implements Feature {
         SaleStore.SaleWindow sale = saleStore.window(skuId).orElseThrow(() -> knownSkus.notLoaded(skuId));
         Instant passesFrom = Instant.ofEpochMilli(sale.startsAtMs()).minus(settings.window());
         if (now.isBefore(passesFrom)) {
-            throw new Problem(ErrorCode.PASS_WINDOW_NOT_OPEN, "passes for SKU " + skuId + " are given out from " + passesFrom)
+            throw new Problem(
+                            ErrorCode.PASS_WINDOW_NOT_OPEN,
+                            "passes for SKU " + skuId + " are given out from " + passesFrom)
                     .with("passesFrom", passesFrom.toString());
         }
         if (now.toEpochMilli() >= sale.endsAtMs()) {

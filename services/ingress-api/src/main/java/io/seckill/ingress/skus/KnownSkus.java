@@ -20,7 +20,10 @@ public final class KnownSkus {
 
     private final DSLContext dsl;
     private final Skus skus;
-    private final Cache<Long, Boolean> known = Caffeine.newBuilder().expireAfterWrite(REMEMBERED).maximumSize(MAX_REMEMBERED).build();
+    private final Cache<Long, Boolean> known = Caffeine.newBuilder()
+            .expireAfterWrite(REMEMBERED)
+            .maximumSize(MAX_REMEMBERED)
+            .build();
 
     public KnownSkus(DSLContext dsl, Skus skus) {
         this.dsl = dsl;
@@ -34,7 +37,9 @@ public final class KnownSkus {
     /** The answer when Redis has no sale loaded for the SKU: being restored (503, try again) or not for sale (404). */
     public Problem notLoaded(long skuId) {
         return defined(skuId)
-                ? new Problem(ErrorCode.SALE_RESTORING, "the sale of SKU " + skuId + " is being restored; try again shortly")
+                ? new Problem(
+                                ErrorCode.SALE_RESTORING,
+                                "the sale of SKU " + skuId + " is being restored; try again shortly")
                         .with(Problem.RETRY_AFTER_SECONDS, 1)
                 : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
     }

@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class BuyPathWarmUp {
 
-    /** The buy route, served on loopback by a desk of the ingress's parts with the given identity, passes and limits. */
+    /**
+     * The buy route, served on loopback by a desk of the ingress's parts with the given identity, passes and limits.
+     */
     @FunctionalInterface
     public interface LoopbackBuyRoute {
         Served serve(BuyerIdentity identity, SalePasses passes, RateLimits rateLimits);
@@ -69,8 +71,12 @@ public final class BuyPathWarmUp {
     /** TEST-NET-1 (RFC 5737): an address no real client has, named in X-Forwarded-For by the loopback "proxy". */
     private static final List<String> ADDRESSES = IntStream.rangeClosed(1, 16).mapToObj(n -> "192.0.2." + n).toList();
     private static final int CLIENTS = 32;
-    /** A winner's write among this many buy requests: far more than a sale's share, few enough not to hold the warm-up back. */
+    /**
+     * A winner's write among this many buy requests: far more than a sale's share, few enough not to hold the warm-up
+     * back.
+     */
     private static final int REQUESTS_PER_REHEARSAL = 20;
+
     private static final String BODY = "{\"quantity\":1}";
 
     private final WarmUpSettings settings;
@@ -108,7 +114,10 @@ public final class BuyPathWarmUp {
         List<String> buyers = IntStream.range(0, BUYERS).mapToObj(n -> "seckill-warm-up-" + n).toList();
         try (WarmUpSale sale = WarmUpSale.open(dsl, new Skus(), saleStore, clock)) {
             Outcome outcome = drive(route, sale, buyers, started);
-            LOG.info("buy path warmed before serving: {} request(s) in {} ms, answered {}", outcome.requests(), outcome.took().toMillis(),
+            LOG.info(
+                    "buy path warmed before serving: {} request(s) in {} ms, answered {}",
+                    outcome.requests(),
+                    outcome.took().toMillis(),
                     outcome.answers());
             return outcome;
         } catch (RuntimeException | IOException e) {
@@ -122,16 +131,21 @@ public final class BuyPathWarmUp {
         }
     }
 
-    /** The warm-up buyers' counters would expire within a window anyway: a Redis that cannot delete them stops no start. */
+    /**
+     * The warm-up buyers' counters would expire within a window anyway: a Redis that cannot delete them stops no start.
+     */
     private void forgetCounters(List<String> buyers) {
         try {
             counters.forget(RateLimitCounters.Scope.BUY, buyers, ADDRESSES);
         } catch (RuntimeException e) {
-            LOG.warn("the warm-up's rate-limit counters were not deleted ({}); they expire within a window", e.toString());
+            LOG.warn(
+                    "the warm-up's rate-limit counters were not deleted ({}); they expire within a window",
+                    e.toString());
         }
     }
 
-    private Outcome drive(LoopbackBuyRoute route, WarmUpSale sale, List<String> buyers, long started) throws IOException, InterruptedException {
+    private Outcome drive(LoopbackBuyRoute route, WarmUpSale sale, List<String> buyers, long started)
+            throws IOException, InterruptedException {
         WarmUpCredentials credentials = new WarmUpCredentials(auth, clock);
         List<Request> requests = requests(credentials, sale, buyers);
         Map<Integer, LongAdder> answers = new ConcurrentHashMap<>();
@@ -146,14 +160,22 @@ public final class BuyPathWarmUp {
             for (int c = 0; c < CLIENTS; c++) {
                 clients.add(Thread.ofVirtual().name("warm-up-client-" + c).start(() -> {
                     try {
-                        for (int n = sent.getAndIncrement(); n < settings.requests() && System.nanoTime() < deadline; n = sent.getAndIncrement()) {
+                        for (int n = sent.getAndIncrement();
+                                n < settings.requests() && System.nanoTime() < deadline;
+                                n = sent.getAndIncrement()) {
                             if (n % REQUESTS_PER_REHEARSAL == 0) {
                                 pipeline.send(outbox.rehearseWrite(sale.notStarted(), buyers.get(0)));
                             }
                             Request request = requests.get(n % requests.size());
-                            int status = client.send(HttpRequest.newBuilder(base.resolve(request.path())).headers(request.headers().toArray(String[]::new))
-                                    .POST(HttpRequest.BodyPublishers.ofString(BODY)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-                            answers.computeIfAbsent(status, any -> new LongAdder()).increment();
+                            int status = client.send(
+                                            HttpRequest.newBuilder(base.resolve(request.path()))
+                                                    .headers(request.headers().toArray(String[]::new))
+                                                    .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.discarding())
+                                    .statusCode();
+                            answers.computeIfAbsent(status, any -> new LongAdder())
+                                    .increment();
                         }
                     } catch (IOException | InterruptedException | RuntimeException e) {
                         failures.add(e);
@@ -169,12 +191,18 @@ public final class BuyPathWarmUp {
         }
         Map<Integer, Long> counted = new TreeMap<>();
         answers.forEach((status, count) -> counted.put(status, count.sum()));
-        return new Outcome(counted.values().stream().mapToInt(Long::intValue).sum(), counted, sale.skus(), Duration.ofNanos(System.nanoTime() - started));
+        return new Outcome(
+                counted.values().stream().mapToInt(Long::intValue).sum(),
+                counted,
+                sale.skus(),
+                Duration.ofNanos(System.nanoTime() - started));
     }
 
-    /** A request's path and headers (name, value, name, value...), made once: minting and signing are not what is warmed. */
-    private record Request(String path, List<String> headers) {
-    }
+    /**
+     * A request's path and headers (name, value, name, value...), made once: minting and signing are not what is
+     * warmed.
+     */
+    private record Request(String path, List<String> headers) {}
 
     /** Every buyer at both SKUs: a pass shown for the sold-out one (it wants one), none for the other. */
     private static List<Request> requests(WarmUpCredentials credentials, WarmUpSale sale, List<String> buyers) {
@@ -182,7 +210,8 @@ public final class BuyPathWarmUp {
         for (int b = 0; b < buyers.size(); b++) {
             String buyer = buyers.get(b);
             for (long sku : sale.skus()) {
-                List<String> headers = new ArrayList<>(List.of("Content-Type", "application/json", "X-Forwarded-For", ADDRESSES.get(b % ADDRESSES.size())));
+                List<String> headers = new ArrayList<>(List.of(
+                        "Content-Type", "application/json", "X-Forwarded-For", ADDRESSES.get(b % ADDRESSES.size())));
                 credentials.buyer(buyer).forEach((name, value) -> headers.addAll(List.of(name, value)));
                 if (sku == sale.soldOut()) {
                     headers.addAll(List.of(SalePasses.HEADER, credentials.pass(buyer, sku)));
@@ -198,11 +227,17 @@ public final class BuyPathWarmUp {
      * the loopback client trusted to name the warm-up's own addresses.
      */
     private RateLimits loopbackLimits() {
-        return new RateLimits(unreachable(rateLimits.buy()), rateLimits.orders(), rateLimits.pass(), rateLimits.window(),
-                TrustedProxies.parse("127.0.0.1,::1"), rateLimits.refusedTokensPerAddress());
+        return new RateLimits(
+                unreachable(rateLimits.buy()),
+                rateLimits.orders(),
+                rateLimits.pass(),
+                rateLimits.window(),
+                TrustedProxies.parse("127.0.0.1,::1"),
+                rateLimits.refusedTokensPerAddress());
     }
 
     private static RateLimits.Limit unreachable(RateLimits.Limit limit) {
-        return new RateLimits.Limit(limit.perUser() > 0 ? Integer.MAX_VALUE : 0, limit.perAddress() > 0 ? Integer.MAX_VALUE : 0);
+        return new RateLimits.Limit(
+                limit.perUser() > 0 ? Integer.MAX_VALUE : 0, limit.perAddress() > 0 ? Integer.MAX_VALUE : 0);
     }
 }

@@ -30,7 +30,9 @@ final class PipelineRehearsal {
 
     private void stop(Exception failure) {
         if (reachable.compareAndSet(true, false)) {
-            LOG.info("the warm-up stopped sending orders down the pipeline ({}); it warms with the first sale instead", failure.toString());
+            LOG.info(
+                    "the warm-up stopped sending orders down the pipeline ({}); it warms with the first sale instead",
+                    failure.toString());
         }
     }
 }

@@ -42,8 +42,15 @@ final class WarmUpCredentials {
     WarmUpCredentials(Auth auth, Clock clock) {
         this.trustedHeader = auth.trustedHeader();
         this.gatewaySecret = secret();
-        this.tokens = new TokenSettings(auth.tokens().issuer(), auth.tokens().audience(), auth.tokens().clockSkew(), LIFETIME.plusMinutes(1),
-                List.of(secret()), Optional.empty(), auth.tokens().jwksRefresh(), auth.tokens().adminRole(),
+        this.tokens = new TokenSettings(
+                auth.tokens().issuer(),
+                auth.tokens().audience(),
+                auth.tokens().clockSkew(),
+                LIFETIME.plusMinutes(1),
+                List.of(secret()),
+                Optional.empty(),
+                auth.tokens().jwksRefresh(),
+                auth.tokens().adminRole(),
                 auth.tokens().maxTokenBytes());
         this.minter = new TokenMinter(tokens, clock);
         this.passes = new SalePasses(PassKey.of(secret()));
@@ -52,8 +59,11 @@ final class WarmUpCredentials {
 
     BuyerIdentity identity() {
         // Its tokens are its own and all valid: none is ever refused to count.
-        return trustedHeader ? new TrustedHeaderIdentity(gatewaySecret)
-                : new BearerTokenIdentity(new BearerTokens(new AccessTokens(tokens, clock), new TokenRefusals(0, Duration.ofSeconds(1), System::nanoTime),
+        return trustedHeader
+                ? new TrustedHeaderIdentity(gatewaySecret)
+                : new BearerTokenIdentity(new BearerTokens(
+                        new AccessTokens(tokens, clock),
+                        new TokenRefusals(0, Duration.ofSeconds(1), System::nanoTime),
                         TrustedProxies.parse("")));
     }
 

@@ -37,8 +37,10 @@ final class WarmUpSale implements AutoCloseable {
         WarmUpSale sale = new WarmUpSale(saleStore, soldOut, notStarted);
         try {
             long now = clock.millis();
-            saleStore.loadSale(soldOut, 0, 1, PER_USER_LIMIT, now - AROUND.toMillis(), now + AROUND.toMillis(), 1, true);
-            saleStore.loadSale(notStarted, 1, 1, PER_USER_LIMIT, now + AROUND.toMillis(), now + 2 * AROUND.toMillis(), 1, false);
+            saleStore.loadSale(
+                    soldOut, 0, 1, PER_USER_LIMIT, now - AROUND.toMillis(), now + AROUND.toMillis(), 1, true);
+            saleStore.loadSale(
+                    notStarted, 1, 1, PER_USER_LIMIT, now + AROUND.toMillis(), now + 2 * AROUND.toMillis(), 1, false);
             return sale;
         } catch (RuntimeException e) {
             sale.close();

@@ -33,16 +33,37 @@ import org.slf4j.LoggerFactory;
  * Counts are cumulative; the page derives rates from two readings. Reads go through the ingress's query pool, never
  * the buy path's.
  */
-public record WatchDesk(DSLContext dsl, Skus skus, Orders orders, OutboxLookups outbox, SaleStore saleStore, ConsumerGroupLag lag,
-                        WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers, Clock clock) implements Feature {
+public record WatchDesk(
+        DSLContext dsl,
+        Skus skus,
+        Orders orders,
+        OutboxLookups outbox,
+        SaleStore saleStore,
+        ConsumerGroupLag lag,
+        WatchedInstances instances,
+        Supplier<Map<String, Long>> buyAnswers,
+        Clock clock)
+        implements Feature {
 
     /** The operator page, on the admin listener. */
     public static final String PAGE = "/watch";
 
     /** What the page shows, read through the buyers' query pool; {@code buyAnswers} counts the buy route's answers. */
-    public static WatchDesk of(IngressParts parts, ConsumerGroupLag lag, WatchedInstances instances, Supplier<Map<String, Long>> buyAnswers) {
-        return new WatchDesk(parts.queries(), parts.skus(), parts.orders(), parts.outboxRows(), parts.saleStore(), lag, instances,
-                buyAnswers, parts.clock());
+    public static WatchDesk of(
+            IngressParts parts,
+            ConsumerGroupLag lag,
+            WatchedInstances instances,
+            Supplier<Map<String, Long>> buyAnswers) {
+        return new WatchDesk(
+                parts.queries(),
+                parts.skus(),
+                parts.orders(),
+                parts.outboxRows(),
+                parts.saleStore(),
+                lag,
+                instances,
+                buyAnswers,
+                parts.clock());
     }
 
     @Override
@@ -65,15 +86,22 @@ public record WatchDesk(DSLContext dsl, Skus skus, Orders orders, OutboxLookups 
     public void get(Context ctx) {
         Instant now = clock.instant();
         OutboxLookups.Backlog backlog = outbox.backlog(dsl);
-        Relay relay = new Relay(backlog.openRows(),
-                backlog.oldestCreatedAt().map(oldest -> Math.max(0, Duration.between(oldest, now).toMillis()) / 1000.0).orElse(null));
+        Relay relay = new Relay(
+                backlog.openRows(),
+                backlog.oldestCreatedAt()
+                        .map(oldest -> Math.max(0, Duration.between(oldest, now).toMillis()) / 1000.0)
+                        .orElse(null));
         Json.respond(ctx, 200, new Watch(now, sales(now), buyAnswers.get(), relay, consumerGroups(), instances.look()));
     }
 
     /** Everything the page shows, as it stands at {@code at}. */
-    record Watch(Instant at, List<WatchedSale> sales, Map<String, Long> buyAnswers, Relay relay, ConsumerGroups consumerGroups,
-                 List<WatchedInstances.Seen> instances) {
-    }
+    record Watch(
+            Instant at,
+            List<WatchedSale> sales,
+            Map<String, Long> buyAnswers,
+            Relay relay,
+            ConsumerGroups consumerGroups,
+            List<WatchedInstances.Seen> instances) {}
 
     /** The outbox rows not yet published, and how long the oldest has waited (null when none waits). */
     record Relay(int backlog, Double oldestAgeSeconds) {
@@ -87,11 +115,24 @@ public record WatchDesk(DSLContext dsl, Skus skus, Orders orders, OutboxLookups 
      * One sale in both stores with its orders so far; {@code drift} is null while Redis holds no stock figure for it
      * (being rebuilt).
      */
-    record WatchedSale(long skuId, String name, Instant startsAt, Instant endsAt, long redisStock, long pendingReservations,
-                       int stockBuckets, int mysqlStock, long acceptedOrders, long decidedOrders, long confirmedQuantity,
-                       long paidQuantity, long cancelledQuantity, long expiredQuantity, Map<String, Long> rejectedOrders,
-                       long deadLetteredOrders, Long drift) {
-    }
+    record WatchedSale(
+            long skuId,
+            String name,
+            Instant startsAt,
+            Instant endsAt,
+            long redisStock,
+            long pendingReservations,
+            int stockBuckets,
+            int mysqlStock,
+            long acceptedOrders,
+            long decidedOrders,
+            long confirmedQuantity,
+            long paidQuantity,
+            long cancelledQuantity,
+            long expiredQuantity,
+            Map<String, Long> rejectedOrders,
+            long deadLetteredOrders,
+            Long drift) {}
 
     private List<WatchedSale> sales(Instant now) {
         List<Skus.Sale> active = skus.endingAfter(dsl, now.minus(ENDED_SALES_SHOWN));
@@ -104,17 +145,31 @@ public record WatchDesk(DSLContext dsl, Skus skus, Orders orders, OutboxLookups 
             int open = undecided.getOrDefault(sale.skuId(), 0);
             Map<String, Long> rejected = new TreeMap<>();
             tally.rejectedOrders().forEach((reason, count) -> rejected.put(reason.name(), count));
-            rows.add(new WatchedSale(sale.skuId(), sale.name(), sale.startsAt(), sale.endsAt(), redis.stock(), redis.pending(),
-                    saleStore.layout(sale.skuId()).buckets(), sale.stock(), tally.orders() + open, tally.orders(),
-                    tally.units(OrderStatus.CONFIRMED) + tally.units(OrderStatus.PAID), tally.units(OrderStatus.PAID),
-                    tally.units(OrderStatus.CANCELLED), tally.units(OrderStatus.EXPIRED), rejected,
+            rows.add(new WatchedSale(
+                    sale.skuId(),
+                    sale.name(),
+                    sale.startsAt(),
+                    sale.endsAt(),
+                    redis.stock(),
+                    redis.pending(),
+                    saleStore.layout(sale.skuId()).buckets(),
+                    sale.stock(),
+                    tally.orders() + open,
+                    tally.orders(),
+                    tally.units(OrderStatus.CONFIRMED) + tally.units(OrderStatus.PAID),
+                    tally.units(OrderStatus.PAID),
+                    tally.units(OrderStatus.CANCELLED),
+                    tally.units(OrderStatus.EXPIRED),
+                    rejected,
                     tally.rejectedOrders().getOrDefault(RejectReason.DEAD_LETTERED, 0L),
                     redis.stock() < 0 ? null : redis.stock() + redis.pending() - sale.stock()));
         }
         return rows;
     }
 
-    /** Each group's lag, or null with the reason when Kafka does not answer in time: the rest of the page still shows. */
+    /**
+     * Each group's lag, or null with the reason when Kafka does not answer in time: the rest of the page still shows.
+     */
     private ConsumerGroups consumerGroups() {
         try {
             return new ConsumerGroups(new TreeMap<>(lag.measure()), null);

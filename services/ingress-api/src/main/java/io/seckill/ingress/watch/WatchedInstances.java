@@ -66,7 +66,8 @@ public final class WatchedInstances {
         List<CompletableFuture<Seen>> asked = instances.stream().map(this::ask).toList();
         List<Seen> seen = new ArrayList<>();
         Readiness.Report report = own.evaluate();
-        seen.add(new Seen(SELF, report.ready() ? State.READY : State.NOT_READY, report.ready() ? "ready" : failing(report)));
+        seen.add(new Seen(
+                SELF, report.ready() ? State.READY : State.NOT_READY, report.ready() ? "ready" : failing(report)));
         asked.forEach(answer -> seen.add(answer.join()));
         return seen;
     }
@@ -79,14 +80,22 @@ public final class WatchedInstances {
     }
 
     private CompletableFuture<Seen> ask(Instance instance) {
-        HttpRequest request = HttpRequest.newBuilder(instance.management().resolve("/ready")).timeout(TIMEOUT).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(instance.management().resolve("/ready"))
+                .timeout(TIMEOUT)
+                .GET()
+                .build();
         return http().sendAsync(request, HttpResponse.BodyHandlers.discarding())
                 .thenApply(response -> switch (response.statusCode()) {
                     case 200 -> new Seen(instance.name(), State.READY, "ready");
-                    case 503 -> new Seen(instance.name(), State.NOT_READY, "a readiness check fails: see " + instance.management() + "/ready");
+                    case 503 ->
+                        new Seen(
+                                instance.name(),
+                                State.NOT_READY,
+                                "a readiness check fails: see " + instance.management() + "/ready");
                     default -> new Seen(instance.name(), State.UNREACHABLE, "/ready answered " + response.statusCode());
                 })
-                .exceptionally(failure -> new Seen(instance.name(), State.UNREACHABLE, "no answer from " + instance.management()));
+                .exceptionally(failure ->
+                        new Seen(instance.name(), State.UNREACHABLE, "no answer from " + instance.management()));
     }
 
     private static String failing(Readiness.Report report) {

@@ -26,11 +26,15 @@ class DependencyOutageTest {
             new JedisDataException("LOADING Redis is loading the dataset in memory"),
             new JedisDataException("CLUSTERDOWN The cluster is down"),
             new JedisClusterOperationException("No more cluster attempts left."),
-            new JedisException("Could not get a resource from the pool", new NoSuchElementException("Timeout waiting for idle object"))}) {
+            new JedisException(
+                    "Could not get a resource from the pool",
+                    new NoSuchElementException("Timeout waiting for idle object"))
+        }) {
             assertThat(DependencyOutage.of(failure)).as(failure.toString()).hasValueSatisfying(problem -> {
                 assertThat(problem.code()).isEqualTo(ErrorCode.REDIS_UNAVAILABLE);
                 assertThat(problem.code().status()).isEqualTo(503);
-                assertThat(problem.extensions()).containsEntry(Problem.RETRY_AFTER_SECONDS, DependencyOutage.RETRY_AFTER_SECONDS);
+                assertThat(problem.extensions())
+                        .containsEntry(Problem.RETRY_AFTER_SECONDS, DependencyOutage.RETRY_AFTER_SECONDS);
             });
         }
     }
@@ -38,18 +42,29 @@ class DependencyOutageTest {
     @Test
     void aDatabaseWithoutConnectionsOrReadOnlyIsA503NamingTheDatabase() {
         for (Throwable failure : new Throwable[] {
-            new DataAccessException("pool", new SQLTransientConnectionException("Connection is not available, request timed out after 30000ms")),
+            new DataAccessException(
+                    "pool",
+                    new SQLTransientConnectionException(
+                            "Connection is not available, request timed out after 30000ms")),
             new DataAccessException("lost", new SQLException("Communications link failure", "08S01")),
-            new DataAccessException("read-only", new SQLException("running with the --read-only option", "HY000", 1290))}) {
-            assertThat(DependencyOutage.of(failure)).as(failure.toString()).map(Problem::code).contains(ErrorCode.DATABASE_UNAVAILABLE);
+            new DataAccessException("read-only", new SQLException("running with the --read-only option", "HY000", 1290))
+        }) {
+            assertThat(DependencyOutage.of(failure))
+                    .as(failure.toString())
+                    .map(Problem::code)
+                    .contains(ErrorCode.DATABASE_UNAVAILABLE);
         }
     }
 
     @Test
     void aDefectIsNoOutage() {
         assertThat(DependencyOutage.of(new NullPointerException())).isEmpty();
-        assertThat(DependencyOutage.of(new JedisDataException("ERR Error running script: attempt to compare nil"))).isEmpty();
-        assertThat(DependencyOutage.of(new DataAccessException("bad", new SQLException("syntax error", "42000", 1064)))).isEmpty();
-        assertThat(DependencyOutage.of(new DataAccessException("trigger", new SQLException("sku refused by test", "45000", 1644)))).isEmpty();
+        assertThat(DependencyOutage.of(new JedisDataException("ERR Error running script: attempt to compare nil")))
+                .isEmpty();
+        assertThat(DependencyOutage.of(new DataAccessException("bad", new SQLException("syntax error", "42000", 1064))))
+                .isEmpty();
+        assertThat(DependencyOutage.of(
+                        new DataAccessException("trigger", new SQLException("sku refused by test", "45000", 1644))))
+                .isEmpty();
     }
 }

@@ -39,7 +39,9 @@ class TokenRefusalsTest {
             assertThat(refusals.take("198.51.100.1")).isZero();
             refusals.valid("198.51.100.1");
         }
-        assertThat(IntStream.range(0, 5).mapToObj(_ -> refusals.take("198.51.100.1").isZero())).containsExactly(true, true, true, true, false);
+        assertThat(IntStream.range(0, 5)
+                        .mapToObj(_ -> refusals.take("198.51.100.1").isZero()))
+                .containsExactly(true, true, true, true, false);
     }
 
     /** Taken atomically: tokens read at once from one address cannot together pass the budget. */

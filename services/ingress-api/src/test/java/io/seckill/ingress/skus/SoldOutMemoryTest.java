@@ -14,7 +14,8 @@ class SoldOutMemoryTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final SoldOutMemory memory = new SoldOutMemory(Duration.ofMillis(500), now::get);
-    private final Reply soldOut = Reply.problem(new Problem(ErrorCode.SOLD_OUT, "SKU 7 is sold out"), "/api/v1/skus/7/orders");
+    private final Reply soldOut =
+            Reply.problem(new Problem(ErrorCode.SOLD_OUT, "SKU 7 is sold out"), "/api/v1/skus/7/orders");
 
     @Test
     void aSoldOutSkuIsRememberedForItsTimeThenAskedAgain() {

@@ -55,7 +55,8 @@ public final class ReconcilerMetrics {
         this.meters = meters;
         this.clock = clock;
         this.deadLettersUnfiled = Counter.builder("seckill.dead.letters.unfiled")
-                .description("dead letters that changed nothing, past the minute's sample: counted, not filed in MySQL").register(meters);
+                .description("dead letters that changed nothing, past the minute's sample: counted, not filed in MySQL")
+                .register(meters);
         this.compensationsApplied = Counter.builder("seckill.compensations.applied")
                 .description("compensations that gave reserved units back to Redis").register(meters);
         this.ordersExpired = Counter.builder("seckill.orders.expired")
@@ -67,15 +68,21 @@ public final class ReconcilerMetrics {
         this.relayAcknowledged = Counter.builder("seckill.outbox.relay.acknowledged")
                 .description("orders the outbox relay sent again that the broker acknowledged").register(meters);
         this.transactionsAborted = Counter.builder("seckill.kafka.hanging.transactions.aborted")
-                .description("transactions left open past the bound on a partition, aborted through the admin API").register(meters);
+                .description("transactions left open past the bound on a partition, aborted through the admin API")
+                .register(meters);
         Gauge.builder("seckill.kafka.hanging.transactions", hangingTransactions, AtomicLong::get)
-                .description("transactions open past the bound that could not be aborted at the last check").register(meters);
+                .description("transactions open past the bound that could not be aborted at the last check")
+                .register(meters);
         this.driftRepairs = Counter.builder("seckill.drift.repairs")
-                .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest").register(meters);
+                .description("SKUs whose Redis stock was set to MySQL's after the same drift persisted at rest")
+                .register(meters);
         this.redisRebuilds = Counter.builder("seckill.redis.rebuilds")
-                .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it").register(meters);
+                .description("times the sale state was rebuilt in Redis from MySQL after Redis lost it")
+                .register(meters);
         this.relayGaveUp = Counter.builder("seckill.outbox.relay.gave.up")
-                .description("orders whose record the broker refused on every re-send; rejected UNDELIVERED, stock released").register(meters);
+                .description(
+                        "orders whose record the broker refused on every re-send; rejected UNDELIVERED, stock released")
+                .register(meters);
         Gauge.builder("seckill.redis.memory.used", redisUsedBytes, AtomicLong::get).baseUnit("bytes")
                 .description("memory Redis uses, as INFO memory reports it").register(meters);
         Gauge.builder("seckill.redis.memory.max", redisMaxBytes, AtomicLong::get).baseUnit("bytes")
@@ -87,15 +94,19 @@ public final class ReconcilerMetrics {
         this.skuPending = MultiGauge.builder("seckill.sku.pending.reservations")
                 .description("units reserved in Redis and not yet settled, per SKU").register(meters);
         this.skuDrift = MultiGauge.builder("seckill.sku.drift")
-                .description("Redis stock + pending - MySQL stock per SKU; non-zero at rest means the stores disagree").register(meters);
+                .description("Redis stock + pending - MySQL stock per SKU; non-zero at rest means the stores disagree")
+                .register(meters);
         this.groupLag = MultiGauge.builder("seckill.consumer.group.lag")
                 .description("records not yet consumed, per consumer group").register(meters);
     }
 
     /** @param outcome {@code released} or {@code confirmed} */
     public void reservationsSwept(String outcome, int count) {
-        Counter.builder("seckill.reservations.swept").tag("outcome", outcome)
-                .description("reservations the sweep settled after they outstayed the bound").register(meters).increment(count);
+        Counter.builder("seckill.reservations.swept")
+                .tag("outcome", outcome)
+                .description("reservations the sweep settled after they outstayed the bound")
+                .register(meters)
+                .increment(count);
     }
 
     /**
@@ -139,9 +150,15 @@ public final class ReconcilerMetrics {
         relayAcknowledged.increment(rows);
     }
 
-    /** A request-path dead letter named an open order whose outbox row is sound: no evidence, so nothing was rejected. */
+    /**
+     * A request-path dead letter named an open order whose outbox row is sound: no evidence, so nothing was rejected.
+     */
     public void deadLetterUnproven() {
-        UnsupportedRecords.count(meters, ReconcilerParts.STAGE, Topic.DEAD_LETTERS.topicName(), UnsupportedRecords.Reason.OUTBOX_ROW_IS_SOUND);
+        UnsupportedRecords.count(
+                meters,
+                ReconcilerParts.STAGE,
+                Topic.DEAD_LETTERS.topicName(),
+                UnsupportedRecords.Reason.OUTBOX_ROW_IS_SOUND);
     }
 
     /**
@@ -152,8 +169,12 @@ public final class ReconcilerMetrics {
     public void deadLetter(String stage, String exception) {
         String failure = failureTags.size() < FAILURE_TAGS || failureTags.contains(exception) ? exception : OTHER;
         failureTags.add(failure);
-        Counter.builder("seckill.dead.letters").description("dead letters read, by the stage that failed and the failure")
-                .tag("stage", STAGES.contains(stage) ? stage : OTHER).tag("reason", failure).register(meters).increment();
+        Counter.builder("seckill.dead.letters")
+                .description("dead letters read, by the stage that failed and the failure")
+                .tag("stage", STAGES.contains(stage) ? stage : OTHER)
+                .tag("reason", failure)
+                .register(meters)
+                .increment();
     }
 
     /** A dead letter that changed nothing, past the minute's sample: counted, not filed. */

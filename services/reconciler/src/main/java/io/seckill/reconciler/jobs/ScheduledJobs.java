@@ -21,7 +21,10 @@ public final class ScheduledJobs implements AutoCloseable {
 
     private final List<ScheduledExecutorService> threads = new ArrayList<>();
 
-    /** Runs {@code job} every {@code interval} (from the end of one run to the start of the next) on a thread named for it. */
+    /**
+     * Runs {@code job} every {@code interval} (from the end of one run to the start of the next) on a thread named for
+     * it.
+     */
     public void every(Duration interval, String name, Job.Run job) {
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread named = new Thread(task, "reconciler " + name);
@@ -31,15 +34,23 @@ public final class ScheduledJobs implements AutoCloseable {
         threads.add(thread);
         // A scheduled task that throws would never run again: each failure is logged instead. Stopped by
         // shutting its thread down, so the future is not needed.
-        var _ = thread.scheduleWithFixedDelay(() -> {
-            try {
-                job.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Exception e) {
-                LOG.warn("{} failed; next run in {}", name, interval, e instanceof ExecutionException ? e.getCause() : e);
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        var _ = thread.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        job.run();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (Exception e) {
+                        LOG.warn(
+                                "{} failed; next run in {}",
+                                name,
+                                interval,
+                                e instanceof ExecutionException ? e.getCause() : e);
+                    }
+                },
+                interval.toMillis(),
+                interval.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** Runs {@code job} on its schedule, on a thread named for it. */

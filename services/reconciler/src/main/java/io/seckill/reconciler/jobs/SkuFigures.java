@@ -7,7 +7,13 @@ package io.seckill.reconciler.jobs;
  * {@code returning}: units MySQL holds that Redis has not got yet (taken back from cancelled or expired
  * orders, or added as stock).
  */
-public record SkuFigures(long skuId, long mysqlStock, long recordedUndecided, long returning, long redisStock, long pendingReservations) {
+public record SkuFigures(
+        long skuId,
+        long mysqlStock,
+        long recordedUndecided,
+        long returning,
+        long redisStock,
+        long pendingReservations) {
 
     public long drift() {
         return redisStock + pendingReservations - mysqlStock;

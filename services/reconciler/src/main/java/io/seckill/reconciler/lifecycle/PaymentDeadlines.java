@@ -27,8 +27,14 @@ import org.slf4j.LoggerFactory;
  * each expiry at once so the reconciler gives its units back to Redis; a publish that is lost is the
  * relay's to repeat. Several reconcilers share the work: rows one of them holds are skipped by the others.
  */
-public record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orders, Producer<String, byte[]> producer, int batchSize, Clock clock,
-                        ReconcilerMetrics metrics) {
+public record PaymentDeadlines(
+        DSLContext dsl,
+        OrderEndings endings,
+        Orders orders,
+        Producer<String, byte[]> producer,
+        int batchSize,
+        Clock clock,
+        ReconcilerMetrics metrics) {
 
     private static final Logger LOG = LoggerFactory.getLogger(PaymentDeadlines.class);
 
@@ -37,10 +43,14 @@ public record PaymentDeadlines(DSLContext dsl, OrderEndings endings, Orders orde
         return UntilShortBatch.run(batchSize, () -> {
             List<OrderExpired> expired = endings.expireOverdue(dsl, clock.instant(), batchSize);
             // Each expiry continues its order's trace, as the relay's copy of it does.
-            Map<String, String> traces = expired.isEmpty() ? Map.of() : orders.traces(dsl, expired.stream().map(OrderExpired::orderId).toList());
+            Map<String, String> traces = expired.isEmpty()
+                    ? Map.of()
+                    : orders.traces(
+                            dsl, expired.stream().map(OrderExpired::orderId).toList());
             for (OrderExpired event : expired) {
                 ProducerRecord<String, byte[]> record = Topic.ORDER_LIFECYCLE.record(event.orderId(), event);
-                TraceParent.parse(traces.get(event.orderId())).ifPresent(trace -> TraceHeaders.put(record.headers(), trace));
+                TraceParent.parse(traces.get(event.orderId()))
+                        .ifPresent(trace -> TraceHeaders.put(record.headers(), trace));
                 RelayedSend.send(producer, record, "expiry of order " + event.orderId());
             }
             metrics.expired(expired.size());

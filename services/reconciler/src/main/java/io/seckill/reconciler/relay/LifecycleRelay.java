@@ -27,8 +27,12 @@ public record LifecycleRelay(RelaySends sends, RelayBackoff backoff, int batchSi
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
             List<RelayedRows.Due> claimed = sends.rows().claimDue(sends.dsl(), clock.instant(), backoff, batchSize);
-            return sends.send(claimed, row -> Topic.ORDER_LIFECYCLE.encodedRecord(row.key(), row.payload().getBytes(StandardCharsets.UTF_8)),
-                    "lifecycle event(s)").acknowledgedOrFail();
+            return sends.send(
+                            claimed,
+                            row -> Topic.ORDER_LIFECYCLE.encodedRecord(
+                                    row.key(), row.payload().getBytes(StandardCharsets.UTF_8)),
+                            "lifecycle event(s)")
+                    .acknowledgedOrFail();
         });
     }
 

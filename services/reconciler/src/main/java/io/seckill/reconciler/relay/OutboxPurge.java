@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * in bounded batches so no delete holds locks for long. Open rows are never touched: they are orders
  * and events still in flight.
  */
-public record OutboxPurge(DSLContext dsl, RelayedRows outbox, RelayedRows orderEvents, Duration retention, int batchSize, Clock clock) {
+public record OutboxPurge(
+        DSLContext dsl, RelayedRows outbox, RelayedRows orderEvents, Duration retention, int batchSize, Clock clock) {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxPurge.class);
 

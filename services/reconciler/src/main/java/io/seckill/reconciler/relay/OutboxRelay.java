@@ -24,14 +24,24 @@ import org.slf4j.LoggerFactory;
  * answer; rows the broker refused {@code maxAttempts} times, never acknowledging one, are left to
  * {@link UndeliverableOrders}.
  */
-public record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempts, int batchSize, Clock clock, ReconcilerMetrics metrics) {
+public record OutboxRelay(
+        RelaySends sends,
+        RelayBackoff backoff,
+        int maxAttempts,
+        int batchSize,
+        Clock clock,
+        ReconcilerMetrics metrics) {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
-    /** Relays every due row, batch by batch, counting the rows claimed and, apart, those the broker acknowledged. @return rows acknowledged */
+    /**
+     * Relays every due row, batch by batch, counting the rows claimed and, apart, those the broker acknowledged.
+     * @return rows acknowledged
+     */
     int relayDue() {
         return UntilShortBatch.run(batchSize, () -> {
-            List<RelayedRows.Due> claimed = sends.rows().claimDue(sends.dsl(), clock.instant(), backoff, maxAttempts, batchSize);
+            List<RelayedRows.Due> claimed =
+                    sends.rows().claimDue(sends.dsl(), clock.instant(), backoff, maxAttempts, batchSize);
             metrics.relayClaimed(claimed.size());
             RelaySends.Answered answered = sends.send(claimed, OutboxRelay::resent, "order(s)");
             metrics.relayAcknowledged(answered.acknowledged());
@@ -51,8 +61,16 @@ public record OutboxRelay(RelaySends sends, RelayBackoff backoff, int maxAttempt
     public static Job job(ReconcilerParts parts, RelaySettings settings) {
         OutboxRelay relay = new OutboxRelay(RelaySends.of(parts, parts.tables().outbox(), settings), settings.backoff(),
                 settings.maxAttempts(), settings.batch(), parts.clock(), parts.metrics());
-        UndeliverableOrders undeliverable = new UndeliverableOrders(parts.dsl(), parts.tables().outbox(), parts.tables().orders(),
-                parts.saleStore(), parts.statuses(), settings.maxAttempts(), settings.batch(), parts.clock(), parts.metrics());
+        UndeliverableOrders undeliverable = new UndeliverableOrders(
+                parts.dsl(),
+                parts.tables().outbox(),
+                parts.tables().orders(),
+                parts.saleStore(),
+                parts.statuses(),
+                settings.maxAttempts(),
+                settings.batch(),
+                parts.clock(),
+                parts.metrics());
         return new Job("outbox relay", settings.interval(), () -> {
             int sent = relay.relayDue();
             if (sent > 0) {

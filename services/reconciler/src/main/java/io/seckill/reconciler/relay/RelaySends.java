@@ -45,11 +45,14 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
 
         /**
          * @return the records acknowledged
-         * @throws IllegalStateException when some went unanswered: the broker is away, and a relay's batch loop stops here
+         * @throws IllegalStateException when some went unanswered: the broker is away, and a relay's batch loop stops
+         * here
          */
         int acknowledgedOrFail() {
             if (unanswered > 0) {
-                throw new IllegalStateException(unanswered + " of " + sent + " " + what + " not acknowledged; handed back to be sent again soon",
+                throw new IllegalStateException(
+                        unanswered + " of " + sent + " " + what
+                                + " not acknowledged; handed back to be sent again soon",
                         cause);
             }
             return acknowledged;
@@ -57,7 +60,10 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
     }
 
     /** @param what what the records are, for the log and the failure's message */
-    Answered send(List<RelayedRows.Due> claimed, Function<RelayedRows.Due, ProducerRecord<String, byte[]>> toRecord, String what) {
+    Answered send(
+            List<RelayedRows.Due> claimed,
+            Function<RelayedRows.Due, ProducerRecord<String, byte[]>> toRecord,
+            String what) {
         List<Future<RecordMetadata>> answers = new ArrayList<>();
         for (RelayedRows.Due row : claimed) {
             ProducerRecord<String, byte[]> record = toRecord.apply(row);
@@ -74,7 +80,12 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
             if (failure == null) {
                 acknowledged.add(row);
             } else if (refusesTheRecord(failure)) {
-                LOG.warn("the broker refused {} {} (send {}); it is sent again after its backoff", what, row.id(), row.attempts() + 1, failure);
+                LOG.warn(
+                        "the broker refused {} {} (send {}); it is sent again after its backoff",
+                        what,
+                        row.id(),
+                        row.attempts() + 1,
+                        failure);
             } else {
                 unanswered.add(row);
                 unansweredCause = failure;
@@ -91,7 +102,8 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
         try {
             return producer.send(record);
         } catch (RuntimeException failedBeforeSending) {
-            // The producer closing or unable to fetch metadata in time: an answer that never came, as its future would say.
+            // The producer closing or unable to fetch metadata in time: an answer that never came, as its future would
+            // say.
             return CompletableFuture.failedFuture(failedBeforeSending);
         }
     }
@@ -110,7 +122,9 @@ record RelaySends(DSLContext dsl, RelayedRows rows, Producer<String, byte[]> pro
 
     /** An answer about the record, not about the broker's health or the reconciler's own access. */
     private static boolean refusesTheRecord(Throwable failure) {
-        return failure instanceof ApiException && !(failure instanceof RetriableException) && !(failure instanceof AuthorizationException)
+        return failure instanceof ApiException
+                && !(failure instanceof RetriableException)
+                && !(failure instanceof AuthorizationException)
                 && !(failure instanceof AuthenticationException);
     }
 

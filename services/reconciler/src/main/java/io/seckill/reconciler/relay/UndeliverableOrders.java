@@ -29,8 +29,16 @@ import org.slf4j.LoggerFactory;
  * reaches the sink finds the decision and reports it again. Then the reservation goes back (guarded by
  * the ledger; if Redis fails here, the leaked-reservation sweep releases it from the decision).
  */
-record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, SaleStore saleStore, OrderStatusStore statuses, int maxAttempts,
-                           int batchSize, Clock clock, ReconcilerMetrics metrics) {
+record UndeliverableOrders(
+        DSLContext dsl,
+        RelayedRows outbox,
+        Orders orders,
+        SaleStore saleStore,
+        OrderStatusStore statuses,
+        int maxAttempts,
+        int batchSize,
+        Clock clock,
+        ReconcilerMetrics metrics) {
 
     private static final Logger LOG = LoggerFactory.getLogger(UndeliverableOrders.class);
 
@@ -51,11 +59,17 @@ record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, Sa
             Map<String, OrderResult> decided = orders.decided(tx, ids);
             List<GivenUp> undecided = rows.stream()
                     .filter(row -> !decided.containsKey(row.id()))
-                    .map(row -> new GivenUp(EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class), row.attempts()))
+                    .map(row -> new GivenUp(
+                            EventJson.decode(row.payload().getBytes(StandardCharsets.UTF_8), OrderRequested.class),
+                            row.attempts()))
                     .toList();
             if (!undecided.isEmpty()) {
-                orders.insertRejected(tx, undecided.stream().map(GivenUp::order).toList(),
-                        undecided.stream().map(given -> OrderResult.rejected(given.order(), RejectReason.UNDELIVERED, now)).toList());
+                orders.insertRejected(
+                        tx,
+                        undecided.stream().map(GivenUp::order).toList(),
+                        undecided.stream()
+                                .map(given -> OrderResult.rejected(given.order(), RejectReason.UNDELIVERED, now))
+                                .toList());
             }
             outbox.complete(tx, ids, now);
             return undecided;
@@ -64,8 +78,12 @@ record UndeliverableOrders(DSLContext dsl, RelayedRows outbox, Orders orders, Sa
             OrderRequested order = given.order();
             saleStore.release(order.skuId(), order.orderId(), order.userId());
             statuses.decide(order.orderId(), OrderStatus.REJECTED, RejectReason.UNDELIVERED);
-            LOG.warn("order {} of SKU {}: its record refused by the broker {} times; rejected as UNDELIVERED, its reservation released",
-                    order.orderId(), order.skuId(), given.attempts());
+            LOG.warn(
+                    "order {} of SKU {}: its record refused by the broker {} times; rejected as UNDELIVERED, its"
+                            + " reservation released",
+                    order.orderId(),
+                    order.skuId(),
+                    given.attempts());
         }
         metrics.relayGaveUp(exhausted.size());
         return exhausted.size();

@@ -42,8 +42,15 @@ public final class DriftCheck {
     private final ReconcilerMetrics metrics;
     private final Map<Long, Streak> streaks = new HashMap<>();
 
-    DriftCheck(DSLContext dsl, Skus skus, OutboxLookups outbox, OrderEvents orderEvents, StockAdjustments adjustments, SaleStore saleStore,
-               int repairAfter, ReconcilerMetrics metrics) {
+    DriftCheck(
+            DSLContext dsl,
+            Skus skus,
+            OutboxLookups outbox,
+            OrderEvents orderEvents,
+            StockAdjustments adjustments,
+            SaleStore saleStore,
+            int repairAfter,
+            ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.outbox = outbox;
@@ -80,12 +87,23 @@ public final class DriftCheck {
         }
         Streak streak = streaks.merge(sku.skuId(), new Streak(sku.drift(), 1),
                 (before, now) -> before.drift() == now.drift() ? new Streak(now.drift(), before.checks() + 1) : now);
-        LOG.warn("SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {}, seen {} time(s) at rest)", sku.skuId(), sku.redisStock(),
-                sku.pendingReservations(), sku.mysqlStock(), sku.drift(), streak.checks());
+        LOG.warn(
+                "SKU {}: Redis stock {} + pending {} != MySQL stock {} (drift {}, seen {} time(s) at rest)",
+                sku.skuId(),
+                sku.redisStock(),
+                sku.pendingReservations(),
+                sku.mysqlStock(),
+                sku.drift(),
+                streak.checks());
         if (streak.checks() >= repairAfter && saleStore.correctStock(sku.skuId(), sku.redisStock(), sku.mysqlStock())) {
             streaks.remove(sku.skuId());
             metrics.driftRepaired();
-            LOG.warn("SKU {}: drift {} repaired, Redis stock set from {} to MySQL's {}", sku.skuId(), sku.drift(), sku.redisStock(), sku.mysqlStock());
+            LOG.warn(
+                    "SKU {}: drift {} repaired, Redis stock set from {} to MySQL's {}",
+                    sku.skuId(),
+                    sku.drift(),
+                    sku.redisStock(),
+                    sku.mysqlStock());
         }
     }
 

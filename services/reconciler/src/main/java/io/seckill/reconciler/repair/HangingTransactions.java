@@ -58,10 +58,14 @@ public final class HangingTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
     /** Runs that may be missed before the observation starts over. */
     private static final int GAP_IN_CHECKS = 3;
-    private static final Set<TransactionState> IN_PROGRESS = Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
-            TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
-    private static final Set<TransactionState> ENDED = Set.of(TransactionState.COMPLETE_COMMIT, TransactionState.COMPLETE_ABORT,
-            TransactionState.EMPTY);
+
+    private static final Set<TransactionState> IN_PROGRESS = Set.of(
+            TransactionState.ONGOING,
+            TransactionState.PREPARE_COMMIT,
+            TransactionState.PREPARE_ABORT,
+            TransactionState.PREPARE_EPOCH_FENCE);
+    private static final Set<TransactionState> ENDED =
+            Set.of(TransactionState.COMPLETE_COMMIT, TransactionState.COMPLETE_ABORT, TransactionState.EMPTY);
 
     /** What proves an open transaction abandoned. */
     private enum Evidence {
@@ -91,7 +95,10 @@ public final class HangingTransactions {
     private record OpenTransaction(TopicPartition partition, long producerId, int epoch, long startOffset) {
     }
 
-    /** @param checkInterval how often {@link #abortHanging} runs: a longer pause between runs is a gap in the observation */
+    /**
+     * @param checkInterval how often {@link #abortHanging} runs: a longer pause between runs is a gap in the
+     * observation
+     */
     HangingTransactions(Admin admin, Duration after, Duration checkInterval, Clock clock, ReconcilerMetrics metrics) {
         this.admin = admin;
         this.after = after;
@@ -104,7 +111,9 @@ public final class HangingTransactions {
     /** Down while a hanging transaction could not be aborted. */
     public Readiness.CheckResult readiness() {
         List<String> left = unresolved;
-        return left.isEmpty() ? Readiness.CheckResult.up("no hanging transaction") : Readiness.CheckResult.down("hanging: " + left);
+        return left.isEmpty()
+                ? Readiness.CheckResult.up("no hanging transaction")
+                : Readiness.CheckResult.down("hanging: " + left);
     }
 
     /** @return transactions aborted by this run */
@@ -125,7 +134,8 @@ public final class HangingTransactions {
         // Its coordinator's own log: markers are not written there.
         topics.remove(Topic.TRANSACTION_STATE_TOPIC_NAME);
         for (TopicDescription topic : admin.describeTopics(topics).allTopicNames().get().values()) {
-            topic.partitions().forEach(partition -> partitions.add(new TopicPartition(topic.name(), partition.partition())));
+            topic.partitions()
+                    .forEach(partition -> partitions.add(new TopicPartition(topic.name(), partition.partition())));
         }
         long cutoff = clock.millis() - after.toMillis();
         List<String> failed = new ArrayList<>();
@@ -149,13 +159,22 @@ public final class HangingTransactions {
                     continue;
                 }
                 found++;
-                String what = partition.getKey() + " producer " + producer.producerId() + " epoch " + producer.producerEpoch()
-                        + " open since offset " + producer.currentTransactionStartOffset().getAsLong();
-                LOG.warn("hanging transaction on {} (last write {} ms ago; {}): aborting it", what, clock.millis() - producer.lastTimestamp(),
+                String what = partition.getKey() + " producer " + producer.producerId() + " epoch "
+                        + producer.producerEpoch() + " open since offset "
+                        + producer.currentTransactionStartOffset().getAsLong();
+                LOG.warn(
+                        "hanging transaction on {} (last write {} ms ago; {}): aborting it",
+                        what,
+                        clock.millis() - producer.lastTimestamp(),
                         candidate.evidence().description);
                 try {
-                    admin.abortTransaction(new AbortTransactionSpec(partition.getKey(), producer.producerId(), (short) producer.producerEpoch(),
-                            producer.coordinatorEpoch().orElse(-1))).all().get();
+                    admin.abortTransaction(new AbortTransactionSpec(
+                                    partition.getKey(),
+                                    producer.producerId(),
+                                    (short) producer.producerEpoch(),
+                                    producer.coordinatorEpoch().orElse(-1)))
+                            .all()
+                            .get();
                     aborted++;
                 } catch (ExecutionException e) {
                     LOG.error("cannot abort the hanging transaction on {}", what, e.getCause());
@@ -169,12 +188,18 @@ public final class HangingTransactions {
     }
 
     private static OpenTransaction openTransaction(TopicPartition partition, ProducerState producer) {
-        return new OpenTransaction(partition, producer.producerId(), producer.producerEpoch(), producer.currentTransactionStartOffset().getAsLong());
+        return new OpenTransaction(
+                partition,
+                producer.producerId(),
+                producer.producerEpoch(),
+                producer.currentTransactionStartOffset().getAsLong());
     }
 
     /**
-     * Open transactions seen by an earlier check too (a live one commits long before the next), each with the evidence to
-     * check it by: the coordinator's later ending, or, past the bound by their last write and this job's own observation,
+     * Open transactions seen by an earlier check too (a live one commits long before the next), each with the evidence
+     * to
+     * check it by: the coordinator's later ending, or, past the bound by their last write and this job's own
+     * observation,
      * the coordinator's silence. The coordinator is asked just before the abort.
      */
     private List<Candidate> candidates(TopicPartition partition, PartitionProducerState state, long cutoff, long now) {
@@ -188,7 +213,8 @@ public final class HangingTransactions {
                 continue;
             }
             boolean pastTheBound = producer.lastTimestamp() < cutoff && now - seenSince >= after.toMillis();
-            candidates.add(new Candidate(producer, pastTheBound ? Evidence.UNKNOWN_PAST_THE_BOUND : Evidence.ENDED_BY_ITS_COORDINATOR));
+            candidates.add(new Candidate(
+                    producer, pastTheBound ? Evidence.UNKNOWN_PAST_THE_BOUND : Evidence.ENDED_BY_ITS_COORDINATOR));
         }
         return candidates;
     }
@@ -196,14 +222,17 @@ public final class HangingTransactions {
     /**
      * Whether, among the coordinator's transactions of this producer id, one ended at an epoch after {@code epoch}.
      */
-    private boolean endedLater(List<TransactionListing> coordinated, long producerId, int epoch) throws ExecutionException, InterruptedException {
+    private boolean endedLater(List<TransactionListing> coordinated, long producerId, int epoch)
+            throws ExecutionException, InterruptedException {
         for (TransactionListing listing : coordinated) {
             if (!ENDED.contains(listing.state())) {
                 continue;
             }
             TransactionDescription transaction = admin.describeTransactions(List.of(listing.transactionalId()))
                     .description(listing.transactionalId()).get();
-            if (transaction.producerId() == producerId && transaction.producerEpoch() > epoch && ENDED.contains(transaction.state())) {
+            if (transaction.producerId() == producerId
+                    && transaction.producerEpoch() > epoch
+                    && ENDED.contains(transaction.state())) {
                 return true;
             }
         }
@@ -214,11 +243,15 @@ public final class HangingTransactions {
      * Read again just before the abort: the same transaction still open on the partition, its coordinator still holding
      * nothing, and the candidate's evidence still there.
      */
-    private boolean stillHanging(TopicPartition partition, Candidate candidate) throws ExecutionException, InterruptedException {
+    private boolean stillHanging(TopicPartition partition, Candidate candidate)
+            throws ExecutionException, InterruptedException {
         ProducerState seen = candidate.producer();
-        boolean open = admin.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers().stream()
-                .anyMatch(producer -> producer.producerId() == seen.producerId() && producer.producerEpoch() == seen.producerEpoch()
-                        && producer.currentTransactionStartOffset().equals(seen.currentTransactionStartOffset()));
+        boolean open =
+                admin.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers().stream()
+                        .anyMatch(producer -> producer.producerId() == seen.producerId()
+                                && producer.producerEpoch() == seen.producerEpoch()
+                                && producer.currentTransactionStartOffset()
+                                        .equals(seen.currentTransactionStartOffset()));
         if (!open) {
             return false;
         }

@@ -58,8 +58,17 @@ public final class LeakedReservationSweep {
     private final Clock clock;
     private final ReconcilerMetrics metrics;
 
-    LeakedReservationSweep(DSLContext dsl, Skus skus, Orders orders, Outbox outbox, OutboxLookups rows, SaleStore saleStore, OrderStatusStore statuses,
-                           Duration after, Clock clock, ReconcilerMetrics metrics) {
+    LeakedReservationSweep(
+            DSLContext dsl,
+            Skus skus,
+            Orders orders,
+            Outbox outbox,
+            OutboxLookups rows,
+            SaleStore saleStore,
+            OrderStatusStore statuses,
+            Duration after,
+            Clock clock,
+            ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.orders = orders;
@@ -79,7 +88,8 @@ public final class LeakedReservationSweep {
         int settled = 0;
         for (long skuId : skus.stocks(dsl).keySet()) {
             List<SaleStore.Held> held = saleStore.heldSince(skuId, cutoff);
-            // In slices: while the broker is away, every undecided order of a big sale is held past the cutoff on each run.
+            // In slices: while the broker is away, every undecided order of a big sale is held past the cutoff on each
+            // run.
             for (int from = 0; from < held.size(); from += SLICE) {
                 settled += settle(held.subList(from, Math.min(held.size(), from + SLICE)), now);
             }
@@ -131,7 +141,8 @@ public final class LeakedReservationSweep {
     private static Settlement settlementOf(OrderResult decision, OutboxLookups.RowState row, boolean fenced) {
         if (decision != null) {
             return switch (decision.status()) {
-                // An order that ended after its confirmation gives its units back through the lifecycle, not the ledger.
+                // An order that ended after its confirmation gives its units back through the lifecycle, not the
+                // ledger.
                 case CONFIRMED, PAID, CANCELLED, EXPIRED -> Settlement.CONFIRM;
                 case REJECTED -> Settlement.RELEASE_DECIDED;
                 case PENDING -> Settlement.LEAVE;
@@ -162,8 +173,14 @@ public final class LeakedReservationSweep {
         metrics.reservationsSwept("released", 1);
         OrderTrail.Scope scope = OrderTrail.about(order, Optional.empty());
         try {
-            LOG.warn("released {} unit(s) of SKU {} held by order {} of {} since {} ({})", released, order.skuId(), order.orderId(),
-                    order.userId(), Instant.ofEpochMilli(reservation.reservedAtMs()), neverRecorded ? "never recorded" : "decided without settling");
+            LOG.warn(
+                    "released {} unit(s) of SKU {} held by order {} of {} since {} ({})",
+                    released,
+                    order.skuId(),
+                    order.orderId(),
+                    order.userId(),
+                    Instant.ofEpochMilli(reservation.reservedAtMs()),
+                    neverRecorded ? "never recorded" : "decided without settling");
         } finally {
             scope.close();
         }
@@ -173,8 +190,16 @@ public final class LeakedReservationSweep {
     /** The job that settles reservations left unsettled past {@code SECKILL_LEAK_SWEEP_AFTER_MS}. */
     public static Job job(ReconcilerParts parts, RepairSettings settings) {
         ReconcilerParts.Tables tables = parts.tables();
-        LeakedReservationSweep sweep = new LeakedReservationSweep(parts.dsl(), tables.skus(), tables.orders(), tables.outbox(),
-                tables.outboxRows(), parts.saleStore(), parts.statuses(), settings.leakSweepAfter(), parts.clock(),
+        LeakedReservationSweep sweep = new LeakedReservationSweep(
+                parts.dsl(),
+                tables.skus(),
+                tables.orders(),
+                tables.outbox(),
+                tables.outboxRows(),
+                parts.saleStore(),
+                parts.statuses(),
+                settings.leakSweepAfter(),
+                parts.clock(),
                 parts.metrics());
         return new Job("leaked reservation sweep", settings.leakSweepInterval(), sweep::sweep);
     }

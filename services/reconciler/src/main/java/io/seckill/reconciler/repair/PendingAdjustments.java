@@ -27,15 +27,29 @@ public record PendingAdjustments(DSLContext dsl, StockAdjustments adjustments, S
         List<StockAdjustments.Adjustment> pending = adjustments.notInRedis(dsl, after, BATCH);
         int applied = 0;
         for (StockAdjustments.Adjustment adjustment : pending) {
-            switch (saleStore.adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta()).adjustment()) {
+            switch (saleStore
+                    .adjustStock(adjustment.skuId(), adjustment.adjustmentId(), adjustment.delta())
+                    .adjustment()) {
                 case APPLIED, ALREADY -> {
                     adjustments.markInRedis(dsl, adjustment.adjustmentId());
                     applied++;
-                    LOG.info("stock adjustment {} of SKU {} ({}) applied to Redis", adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta());
+                    LOG.info(
+                            "stock adjustment {} of SKU {} ({}) applied to Redis",
+                            adjustment.adjustmentId(),
+                            adjustment.skuId(),
+                            adjustment.delta());
                 }
-                case NOT_LOADED -> LOG.info("stock adjustment {}: SKU {} not loaded in Redis yet", adjustment.adjustmentId(), adjustment.skuId());
-                case INSUFFICIENT -> LOG.warn("stock adjustment {} of SKU {} ({}) does not fit Redis's free stock; left for an operator",
-                        adjustment.adjustmentId(), adjustment.skuId(), adjustment.delta());
+                case NOT_LOADED ->
+                    LOG.info(
+                            "stock adjustment {}: SKU {} not loaded in Redis yet",
+                            adjustment.adjustmentId(),
+                            adjustment.skuId());
+                case INSUFFICIENT ->
+                    LOG.warn(
+                            "stock adjustment {} of SKU {} ({}) does not fit Redis's free stock; left for an operator",
+                            adjustment.adjustmentId(),
+                            adjustment.skuId(),
+                            adjustment.delta());
             }
         }
         return applied;
@@ -43,8 +57,8 @@ public record PendingAdjustments(DSLContext dsl, StockAdjustments adjustments, S
 
     /** The job that gives Redis the stock additions MySQL recorded and Redis never took. */
     public static Job job(ReconcilerParts parts, RepairSettings settings) {
-        PendingAdjustments adjustments = new PendingAdjustments(parts.dsl(), parts.tables().stockAdjustments(), parts.saleStore(),
-                settings.leakSweepInterval());
+        PendingAdjustments adjustments = new PendingAdjustments(
+                parts.dsl(), parts.tables().stockAdjustments(), parts.saleStore(), settings.leakSweepInterval());
         return new Job("stock adjustments for Redis", settings.leakSweepInterval(), adjustments::apply);
     }
 }

@@ -46,13 +46,20 @@ public final class RedisRecovery {
     private final Duration settle;
     private final ReconcilerMetrics metrics;
     /**
-     * Gives-back of rebuild locks this reconciler holds but could not give back (Redis did not answer): left alone, they
+     * Gives-back of rebuild locks this reconciler holds but could not give back (Redis did not answer): left alone,
+     * they
      * would keep every rebuild of their primary or SKU off for the whole lease. Only the watch's one thread touches it.
      */
     private final Deque<Runnable> owedUnlocks = new ArrayDeque<>();
 
-    public RedisRecovery(DSLContext dsl, Skus skus, SaleSnapshots snapshots, SaleStore saleStore, RedisEpoch epoch, Duration settle,
-                  ReconcilerMetrics metrics) {
+    public RedisRecovery(
+            DSLContext dsl,
+            Skus skus,
+            SaleSnapshots snapshots,
+            SaleStore saleStore,
+            RedisEpoch epoch,
+            Duration settle,
+            ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.snapshots = snapshots;
@@ -65,7 +72,9 @@ public final class RedisRecovery {
     /** Rebuilds what each primary lost, where no other reconciler is at it. @return SKUs rebuilt */
     public int rebuildIfLost() {
         giveBackOwedLocks();
-        List<RedisEpoch.Check> notIntact = epoch.checks().stream().filter(check -> check.state() != RedisEpoch.State.INTACT).toList();
+        List<RedisEpoch.Check> notIntact = epoch.checks().stream()
+                .filter(check -> check.state() != RedisEpoch.State.INTACT)
+                .toList();
         if (notIntact.isEmpty()) {
             return 0;
         }
@@ -83,10 +92,12 @@ public final class RedisRecovery {
             return 0;
         }
         try {
-            // A SKU's keys as its definition lays them out and as Redis records their layout (the same, unless the record
+            // A SKU's keys as its definition lays them out and as Redis records their layout (the same, unless the
+            // record
             // was what the primary lost).
             List<Long> lost = buckets.keySet().stream()
-                    .filter(sku -> check.primary().serves(saleStore.layout(sku)) || check.primary().serves(new SaleLayout(sku, buckets.get(sku))))
+                    .filter(sku -> check.primary().serves(saleStore.layout(sku))
+                            || check.primary().serves(new SaleLayout(sku, buckets.get(sku))))
                     .filter(sku -> switch (check.state()) {
                         case UNTRUSTED -> true;
                         // Loaded since the marker went: from MySQL, by a definition; nothing to rebuild.
@@ -95,8 +106,13 @@ public final class RedisRecovery {
                     })
                     .toList();
             if (!lost.isEmpty()) {
-                LOG.warn("Redis primary {} does not hold the sale state it was given (server run {}, {}): rebuilding {} sale(s) from MySQL",
-                        check.primary(), check.runId(), check.state(), lost.size());
+                LOG.warn(
+                        "Redis primary {} does not hold the sale state it was given (server run {}, {}): rebuilding {}"
+                                + " sale(s) from MySQL",
+                        check.primary(),
+                        check.runId(),
+                        check.state(),
+                        lost.size());
             }
             List<SaleStore.RebuildLease> closed = new ArrayList<>();
             boolean whole = true;
@@ -105,7 +121,8 @@ public final class RedisRecovery {
                 for (long skuId : lost) {
                     Optional<SaleStore.RebuildLease> skuLease = saleStore.lockRebuild(skuId, LOCK_LEASE);
                     if (skuLease.isEmpty()) {
-                        // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the primary is
+                        // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the
+                        // primary is
                         // marked once a check finds every SKU rebuilt.
                         whole = false;
                         continue;
@@ -143,8 +160,10 @@ public final class RedisRecovery {
     }
 
     /**
-     * Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on up).
-     * Once one give-back of this check went unanswered the rest are owed without asking: a rebuild holds a lock per SKU, and
+     * Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on
+     * up).
+     * Once one give-back of this check went unanswered the rest are owed without asking: a rebuild holds a lock per
+     * SKU, and
      * waiting out Redis's timeout for each would hold the watch up for minutes.
      */
     private void unlock(Runnable unlock) {
@@ -156,11 +175,16 @@ public final class RedisRecovery {
             unlock.run();
         } catch (RuntimeException redisDidNotAnswer) {
             owedUnlocks.add(unlock);
-            LOG.warn("a rebuild lock could not be given back; the next check gives it back: {}", redisDidNotAnswer.toString());
+            LOG.warn(
+                    "a rebuild lock could not be given back; the next check gives it back: {}",
+                    redisDidNotAnswer.toString());
         }
     }
 
-    /** @throws RuntimeException when Redis still does not answer: the locks stay owed, and nothing else is tried this check */
+    /**
+     * @throws RuntimeException when Redis still does not answer: the locks stay owed, and nothing else is tried this
+     * check
+     */
     private void giveBackOwedLocks() {
         while (!owedUnlocks.isEmpty()) {
             owedUnlocks.peek().run();
@@ -170,13 +194,24 @@ public final class RedisRecovery {
 
     private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot, int stockBuckets) {
         Skus.Sale sale = snapshot.sale().sale();
-        return new SaleStore.Restored(sale.skuId(), sale.stock(), sale.perUserLimit(), sale.startsAt().toEpochMilli(), sale.endsAt().toEpochMilli(),
+        return new SaleStore.Restored(
+                sale.skuId(),
+                sale.stock(),
+                sale.perUserLimit(),
+                sale.startsAt().toEpochMilli(),
+                sale.endsAt().toEpochMilli(),
                 snapshot.sale().version(),
                 snapshot.open().stream()
-                        .map(order -> new SaleStore.Held(new OrderFacts(order.orderId(), sale.skuId(), order.userId(), order.quantity()), order.createdAt().toEpochMilli()))
+                        .map(order -> new SaleStore.Held(
+                                new OrderFacts(order.orderId(), sale.skuId(), order.userId(), order.quantity()),
+                                order.createdAt().toEpochMilli()))
                         .toList(),
                 snapshot.purchases(),
-                Stream.concat(snapshot.adjustmentIds().stream(), snapshot.returnedOrders().stream().map(SaleStore::returnId)).toList(), sale.passRequired(),
+                Stream.concat(
+                                snapshot.adjustmentIds().stream(),
+                                snapshot.returnedOrders().stream().map(SaleStore::returnId))
+                        .toList(),
+                sale.passRequired(),
                 stockBuckets);
     }
 

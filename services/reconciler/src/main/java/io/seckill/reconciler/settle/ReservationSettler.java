@@ -44,8 +44,13 @@ public final class ReservationSettler {
     private final UnsupportedRecords unsupported;
     private final ReconcilerMetrics metrics;
 
-    ReservationSettler(DSLContext dsl, Orders orders, SaleStore saleStore, OrderStatusStore statuses, UnsupportedRecords unsupported,
-                       ReconcilerMetrics metrics) {
+    ReservationSettler(
+            DSLContext dsl,
+            Orders orders,
+            SaleStore saleStore,
+            OrderStatusStore statuses,
+            UnsupportedRecords unsupported,
+            ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.orders = orders;
         this.saleStore = saleStore;
@@ -54,11 +59,17 @@ public final class ReservationSettler {
         this.metrics = metrics;
     }
 
-    /** A batch of results is checked in one query and settled in two round trips (ledger, then statuses), not per result. */
+    /**
+     * A batch of results is checked in one query and settled in two round trips (ledger, then statuses), not per
+     * result.
+     */
     public void onResults(List<Delivery<OrderResult>> deliveries) throws ExecutionException, InterruptedException {
-        List<Delivery<OrderResult>> supported = supported(deliveries, OrderFacts::of, OrderResult::status, OrderResult::reason);
+        List<Delivery<OrderResult>> supported =
+                supported(deliveries, OrderFacts::of, OrderResult::status, OrderResult::reason);
         List<OrderResult> results = supported.stream().map(Delivery::value).toList();
-        int refused = saleStore.confirmAll(results.stream().filter(result -> result.status() == OrderStatus.CONFIRMED).toList());
+        int refused = saleStore.confirmAll(results.stream()
+                .filter(result -> result.status() == OrderStatus.CONFIRMED)
+                .toList());
         statuses.putAll(results.stream()
                 .map(result -> new OrderView(OrderFacts.of(result), result.status(), result.reason()))
                 .toList());
@@ -71,8 +82,10 @@ public final class ReservationSettler {
         }
     }
 
-    public void onCompensations(List<Delivery<StockCompensation>> deliveries) throws ExecutionException, InterruptedException {
-        for (Delivery<StockCompensation> delivery : supported(deliveries, OrderFacts::of, rejected -> OrderStatus.REJECTED, StockCompensation::reason)) {
+    public void onCompensations(List<Delivery<StockCompensation>> deliveries)
+            throws ExecutionException, InterruptedException {
+        for (Delivery<StockCompensation> delivery :
+                supported(deliveries, OrderFacts::of, rejected -> OrderStatus.REJECTED, StockCompensation::reason)) {
             StockCompensation compensation = delivery.value();
             long released = saleStore.release(compensation.skuId(), compensation.orderId(), compensation.userId());
             if (released == SaleStore.NOT_LOADED) {
@@ -80,7 +93,9 @@ public final class ReservationSettler {
             }
             if (released > 0) {
                 metrics.compensationApplied();
-                OrderTrail.Scope scope = OrderTrail.about(OrderFacts.of(compensation), TraceHeaders.of(delivery.record().headers()));
+                OrderTrail.Scope scope = OrderTrail.about(
+                        OrderFacts.of(compensation),
+                        TraceHeaders.of(delivery.record().headers()));
                 try {
                     LOG.info("released {} unit(s) of SKU {} for rejected order {} ({})", released,
                             compensation.skuId(), compensation.orderId(), compensation.reason());
@@ -95,19 +110,34 @@ public final class ReservationSettler {
      * The records whose decision MySQL holds as they state it (same order facts, status and reason); the others are
      * refused, whoever wrote them: only the database decides an order.
      */
-    private <V> List<Delivery<V>> supported(List<Delivery<V>> deliveries, Function<V, OrderFacts> facts, Function<V, OrderStatus> status,
-                                  Function<V, RejectReason> reason) throws ExecutionException, InterruptedException {
-        Map<String, OrderResult> decided = orders.decided(dsl, deliveries.stream().map(delivery -> facts.apply(delivery.value()).orderId()).toList());
+    private <V> List<Delivery<V>> supported(
+            List<Delivery<V>> deliveries,
+            Function<V, OrderFacts> facts,
+            Function<V, OrderStatus> status,
+            Function<V, RejectReason> reason)
+            throws ExecutionException, InterruptedException {
+        Map<String, OrderResult> decided = orders.decided(
+                dsl,
+                deliveries.stream()
+                        .map(delivery -> facts.apply(delivery.value()).orderId())
+                        .toList());
         List<Delivery<V>> supported = new ArrayList<>();
         for (Delivery<V> delivery : deliveries) {
             OrderFacts stated = facts.apply(delivery.value());
             OrderResult truth = decided.get(stated.orderId());
             if (truth == null) {
-                unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.NO_ORDER_ROW, "order " + stated.orderId() + " was never decided");
+                unsupported.refuse(
+                        delivery.record(),
+                        UnsupportedRecords.Reason.NO_ORDER_ROW,
+                        "order " + stated.orderId() + " was never decided");
             } else if (!OrderFacts.of(truth).equals(stated) || truth.status() != status.apply(delivery.value())
                     || truth.reason() != reason.apply(delivery.value())) {
-                unsupported.refuse(delivery.record(), UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW, "order " + stated.orderId() + " was decided "
-                        + truth.status() + (truth.reason() == null ? "" : " (" + truth.reason() + ")") + " for " + OrderFacts.of(truth));
+                unsupported.refuse(
+                        delivery.record(),
+                        UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW,
+                        "order " + stated.orderId() + " was decided " + truth.status()
+                                + (truth.reason() == null ? "" : " (" + truth.reason() + ")") + " for "
+                                + OrderFacts.of(truth));
             } else {
                 supported.add(delivery);
             }

@@ -4,10 +4,8 @@ import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
 import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
-import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.mysqlstate.ReturnedUnits;
 import io.seckill.mysqlstate.SaleSnapshots;
 import io.seckill.mysqlstate.Skus;
@@ -15,26 +13,17 @@ import io.seckill.reconciler.Stores;
 import io.seckill.reconciler.repair.RedisRecovery;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
-import io.seckill.runtime.Delivery;
-import io.seckill.runtime.KafkaClients;
-import io.seckill.runtime.KafkaProbe;
-import io.seckill.runtime.TopicLayout;
 import io.seckill.runtime.UnsupportedRecords;
 import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderLifecycleEvent;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.kafka.Topic;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,8 +32,15 @@ import org.junit.jupiter.api.Test;
  */
 class StockReturnsIT {
 
-    private final StockReturns returns = new StockReturns(Stores.sql(), new Orders(), new ReturnedUnits(), new OrderEvents(), Stores.SALES, Stores.UNSUPPORTED,
-            Clock.systemUTC(), Stores.metrics());
+    private final StockReturns returns = new StockReturns(
+            Stores.sql(),
+            new Orders(),
+            new ReturnedUnits(),
+            new OrderEvents(),
+            Stores.SALES,
+            Stores.UNSUPPORTED,
+            Clock.systemUTC(),
+            Stores.metrics());
 
     @Test
     void aCancellationDeliveredThreeTimesGivesItsUnitsBackOnce() throws Exception {
@@ -52,7 +48,9 @@ class StockReturnsIT {
         OrderLifecycleEvent cancelled = Stores.confirmedThenCancelled(sku, "returner");
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
         assertThat(new Skus().stock(Stores.sql(), sku)).as("the cancellation itself writes no stock").contains(8);
-        assertThat(new OrderEvents().returningQuantities(Stores.sql())).as("in neither store yet: no drift").doesNotContainKey(sku);
+        assertThat(new OrderEvents().returningQuantities(Stores.sql()))
+                .as("in neither store yet: no drift")
+                .doesNotContainKey(sku);
 
         returns.onEvents(List.of(Stores.delivery(cancelled), Stores.delivery(cancelled)));
         returns.onEvents(List.of(Stores.delivery(cancelled)));
@@ -61,7 +59,8 @@ class StockReturnsIT {
         assertThat(Stores.PROBE.heldBy(sku, "returner")).isZero();
         assertThat(new Skus().stock(Stores.sql(), sku)).contains(10);
         assertThat(Stores.sql().fetchValue(USER_PURCHASES.QUANTITY, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
-        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
+        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId())))
+                .isNotNull();
         assertThat(new OrderEvents().returningQuantities(Stores.sql())).doesNotContainKey(sku);
     }
 
@@ -74,7 +73,9 @@ class StockReturnsIT {
 
         Stores.REDIS.flushAll();
         assertThat(recovery.rebuildIfLost()).isPositive();
-        assertThat(Stores.SALES.state(sku)).as("MySQL holds the cancelled units again").isEqualTo(new SaleStore.RedisSkuState(10, 0));
+        assertThat(Stores.SALES.state(sku))
+                .as("MySQL holds the cancelled units again")
+                .isEqualTo(new SaleStore.RedisSkuState(10, 0));
         returns.onEvents(List.of(Stores.delivery(cancelled)));
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
@@ -90,7 +91,9 @@ class StockReturnsIT {
 
         Stores.REDIS.flushAll();
         assertThat(recovery.rebuildIfLost()).isPositive();
-        assertThat(Stores.SALES.state(sku)).as("neither store holds the units yet").isEqualTo(new SaleStore.RedisSkuState(8, 0));
+        assertThat(Stores.SALES.state(sku))
+                .as("neither store holds the units yet")
+                .isEqualTo(new SaleStore.RedisSkuState(8, 0));
         returns.onEvents(List.of(Stores.delivery(cancelled)));
         returns.onEvents(List.of(Stores.delivery(cancelled)));
 
@@ -100,7 +103,13 @@ class StockReturnsIT {
     }
 
     private static RedisRecovery recovery() {
-        RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, new RedisEpoch(Stores.LUA), Duration.ZERO,
+        RedisRecovery recovery = new RedisRecovery(
+                Stores.sql(),
+                new Skus(),
+                new SaleSnapshots(),
+                Stores.SALES,
+                new RedisEpoch(Stores.LUA),
+                Duration.ZERO,
                 Stores.metrics());
         recovery.rebuildIfLost();
         return recovery;
@@ -114,25 +123,53 @@ class StockReturnsIT {
     @Test
     void cancellationsMySqlDoesNotShowPutNothingBack() throws Exception {
         long sku = Stores.openSale(10, 2);
-        OrderRequested confirmed = OrderRequested.of(UUID.randomUUID().toString(), sku, "still-confirmed", 1, Instant.now());
-        Stores.SALES.reserve(sku, confirmed.orderId(), "still-confirmed", 1, confirmed.requestedAt().toEpochMilli(), false);
+        OrderRequested confirmed =
+                OrderRequested.of(UUID.randomUUID().toString(), sku, "still-confirmed", 1, Instant.now());
+        Stores.SALES.reserve(
+                sku,
+                confirmed.orderId(),
+                "still-confirmed",
+                1,
+                confirmed.requestedAt().toEpochMilli(),
+                false);
         Stores.SALES.confirmAll(List.of(Stores.decided(confirmed, OrderResult.confirmed(confirmed, Instant.now()))));
         OrderLifecycleEvent cancelled = Stores.confirmedThenCancelled(sku, "cancelled");
         double before = Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)
                 + Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.NO_ORDER_ROW);
 
         returns.onEvents(List.of(
-                Stores.delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, confirmed.orderId(), sku, "still-confirmed", 1, Instant.now())),
-                Stores.delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, UUID.randomUUID().toString(), sku, "nobody", 2, Instant.now())),
-                Stores.delivery(new OrderCancelled(OrderLifecycleEvent.CURRENT_VERSION, cancelled.orderId(), sku, "cancelled", 5, cancelled.at()))));
+                Stores.delivery(new OrderCancelled(
+                        OrderLifecycleEvent.CURRENT_VERSION,
+                        confirmed.orderId(),
+                        sku,
+                        "still-confirmed",
+                        1,
+                        Instant.now())),
+                Stores.delivery(new OrderCancelled(
+                        OrderLifecycleEvent.CURRENT_VERSION,
+                        UUID.randomUUID().toString(),
+                        sku,
+                        "nobody",
+                        2,
+                        Instant.now())),
+                Stores.delivery(new OrderCancelled(
+                        OrderLifecycleEvent.CURRENT_VERSION,
+                        cancelled.orderId(),
+                        sku,
+                        "cancelled",
+                        5,
+                        cancelled.at()))));
 
         assertThat(Stores.SALES.state(sku)).as("1 + 2 units still sold").isEqualTo(new SaleStore.RedisSkuState(7, 0));
         assertThat(Stores.PROBE.heldBy(sku, "still-confirmed")).isEqualTo(1);
-        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNull();
+        assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId())))
+                .isNull();
         assertThat(Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.DIFFERS_FROM_ORDER_ROW)
                 + Stores.refused(Topic.ORDER_LIFECYCLE, UnsupportedRecords.Reason.NO_ORDER_ROW)).isEqualTo(before + 3);
 
         returns.onEvents(List.of(Stores.delivery(cancelled)));
-        assertThat(Stores.SALES.state(sku)).as("the true cancellation still counts").isEqualTo(new SaleStore.RedisSkuState(9, 0));
+        assertThat(Stores.SALES.state(sku))
+                .as("the true cancellation still counts")
+                .isEqualTo(new SaleStore.RedisSkuState(9, 0));
     }
 }

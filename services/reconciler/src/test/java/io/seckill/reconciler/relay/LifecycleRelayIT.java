@@ -1,40 +1,25 @@
 package io.seckill.reconciler.relay;
 
 import static io.seckill.schemas.db.Tables.ORDER_EVENTS;
-import static io.seckill.schemas.db.Tables.USER_PURCHASES;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.mysqlstate.OrderEndings;
 import io.seckill.mysqlstate.OrderEvents;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.RelayBackoff;
 import io.seckill.mysqlstate.ReturnedUnits;
-import io.seckill.mysqlstate.SaleSnapshots;
-import io.seckill.mysqlstate.Skus;
 import io.seckill.reconciler.Stores;
 import io.seckill.reconciler.lifecycle.StockReturns;
-import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
-import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.KafkaProbe;
 import io.seckill.runtime.TopicLayout;
-import io.seckill.runtime.UnsupportedRecords;
-import io.seckill.schemas.events.OrderCancelled;
 import io.seckill.schemas.events.OrderLifecycleEvent;
-import io.seckill.schemas.events.OrderRequested;
-import io.seckill.schemas.events.OrderResult;
 import io.seckill.schemas.kafka.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,10 +35,14 @@ class LifecycleRelayIT {
         OrderLifecycleEvent cancelled = Stores.confirmedThenCancelled(sku, "unpublished");
         // Past the relay's grace: the event was never published and never consumed.
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1));
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "lifecycle-relay-test"));
-             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
-            LifecycleRelay relay = new LifecycleRelay(new RelaySends(Stores.sql(), new OrderEvents(), producer, Duration.ofSeconds(1), later),
-                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500, later);
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "lifecycle-relay-test"));
+                KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
+            LifecycleRelay relay = new LifecycleRelay(
+                    new RelaySends(Stores.sql(), new OrderEvents(), producer, Duration.ofSeconds(1), later),
+                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                    500,
+                    later);
 
             assertThat(relay.relayDue()).isPositive();
             assertThat(relay.relayDue()).as("sent again only after its backoff").isZero();
@@ -66,10 +55,18 @@ class LifecycleRelayIT {
             returns().onEvents(sent.stream().map(Stores::delivery).toList());
 
             assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(10, 0));
-            LifecycleRelay muchLater = new LifecycleRelay(new RelaySends(Stores.sql(), new OrderEvents(), producer, Duration.ofSeconds(1),
-                    Clock.offset(later, Duration.ofHours(1))), new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), 500,
+            LifecycleRelay muchLater = new LifecycleRelay(
+                    new RelaySends(
+                            Stores.sql(),
+                            new OrderEvents(),
+                            producer,
+                            Duration.ofSeconds(1),
+                            Clock.offset(later, Duration.ofHours(1))),
+                    new RelayBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                    500,
                     Clock.offset(later, Duration.ofHours(1)));
-            assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId()))).isNotNull();
+            assertThat(Stores.sql().fetchValue(ORDER_EVENTS.COMPLETED_AT, ORDER_EVENTS.ID.eq(cancelled.orderId())))
+                    .isNotNull();
             assertThat(muchLater.relayDue()).as("a consumed event is never sent again").isZero();
         }
     }

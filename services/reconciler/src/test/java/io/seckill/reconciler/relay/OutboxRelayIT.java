@@ -64,8 +64,9 @@ class OutboxRelayIT {
         OrderRequested decided = Stores.accepted(sku, "decided", now.minusSeconds(1));
         new Outbox().complete(Stores.sql(), List.of(decided.orderId()), now);
 
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "relay-test"));
-             KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
+        try (KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(KafkaClients.producer(Stores.INFRA.kafka(), "relay-test"));
+                KafkaProbe kafka = new KafkaProbe(Stores.INFRA.kafka())) {
             OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMinutes(5),
                     Duration.ofMinutes(5)), 2);
             assertThat(relay.relayDue()).isPositive();
@@ -74,16 +75,22 @@ class OutboxRelayIT {
             List<ConsumerRecord<byte[], byte[]>> records = kafka.readAll(Topic.ORDER_REQUESTS.topicName()).stream()
                     .filter(record -> new String(record.key(), StandardCharsets.UTF_8).equals(Long.toString(sku)))
                     .toList();
-            List<OrderRequested> published = records.stream().map(ConsumerRecord::value).map(Topic.ORDER_REQUESTS::decode).toList();
+            List<OrderRequested> published = records.stream()
+                    .map(ConsumerRecord::value)
+                    .map(Topic.ORDER_REQUESTS::decode)
+                    .toList();
             assertThat(published).containsExactly(due);
-            assertThat(records).as("marked as the relay's, so the gate lets it through").allMatch(record -> RelayHeaders.resent(record.headers()));
+            assertThat(records)
+                    .as("marked as the relay's, so the gate lets it through")
+                    .allMatch(record -> RelayHeaders.resent(record.headers()));
             assertThat(records).as("carrying the trace its row was written under")
                     .allSatisfy(record -> assertThat(TraceHeaders.of(record.headers()).map(TraceParent::toString))
                             .contains(Stores.sql().fetchValue(OUTBOX.TRACEPARENT, OUTBOX.ID.eq(due.orderId()))));
         }
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).isEqualTo(1);
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(notYet.orderId()))).isZero();
-        assertThat(Stores.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(due.orderId()))).isEqualTo(EventJson.encodeToString(due));
+        assertThat(Stores.sql().fetchValue(OUTBOX.PAYLOAD, OUTBOX.ID.eq(due.orderId())))
+                .isEqualTo(EventJson.encodeToString(due));
     }
 
     @Test
@@ -107,7 +114,8 @@ class OutboxRelayIT {
             int completed = Stores.sql().connectionResult(connection -> {
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("SET SESSION innodb_lock_wait_timeout = 1");
-                    return statement.executeUpdate("UPDATE outbox SET completed_at = NOW(3) WHERE id = '" + due.orderId() + "'");
+                    return statement.executeUpdate(
+                            "UPDATE outbox SET completed_at = NOW(3) WHERE id = '" + due.orderId() + "'");
                 }
             });
             assertThat(completed).isEqualTo(1);
@@ -125,18 +133,27 @@ class OutboxRelayIT {
             assertThatThrownBy(relay::relayDue).as("Kafka never answers").isInstanceOf(RuntimeException.class);
         }
 
-        assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId()))).as("sends counted").isZero();
+        assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_ATTEMPTS, OUTBOX.ID.eq(due.orderId())))
+                .as("sends counted")
+                .isZero();
         assertThat(Stores.sql().fetchValue(OUTBOX.RELAY_AFTER, OUTBOX.ID.eq(due.orderId())))
-                .as("due again within the retry, not after the minute a counted send would wait").isBefore(Instant.now().plusSeconds(5));
+                .as("due again within the retry, not after the minute a counted send would wait")
+                .isBefore(Instant.now().plusSeconds(5));
     }
 
     private static OutboxRelay relay(Producer<String, byte[]> producer, RelayBackoff backoff, int batchSize) {
         return relay(producer, backoff, 12, batchSize);
     }
 
-    private static OutboxRelay relay(Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts, int batchSize) {
-        return new OutboxRelay(new RelaySends(Stores.sql(), new Outbox(), producer, Duration.ofSeconds(1), Clock.systemUTC()), backoff,
-                maxAttempts, batchSize, Clock.systemUTC(), Stores.metrics());
+    private static OutboxRelay relay(
+            Producer<String, byte[]> producer, RelayBackoff backoff, int maxAttempts, int batchSize) {
+        return new OutboxRelay(
+                new RelaySends(Stores.sql(), new Outbox(), producer, Duration.ofSeconds(1), Clock.systemUTC()),
+                backoff,
+                maxAttempts,
+                batchSize,
+                Clock.systemUTC(),
+                Stores.metrics());
     }
 
     @Test
@@ -148,7 +165,8 @@ class OutboxRelayIT {
                 () -> Stores.sql().fetchValue(OUTBOX.RELAY_ACKS, OUTBOX.ID.eq(undecided.orderId())) >= 5);
 
         assertThat(ORDERS.stored(Stores.sql(), undecided.orderId())).as("no decision but the pipeline's").isEmpty();
-        assertThat(new OutboxLookups().states(Stores.sql(), List.of(undecided.orderId()))).containsValue(OutboxLookups.RowState.OPEN);
+        assertThat(new OutboxLookups().states(Stores.sql(), List.of(undecided.orderId())))
+                .containsValue(OutboxLookups.RowState.OPEN);
         assertThat(Stores.PROBE.heldBy(sku, "acknowledged-undecided")).isEqualTo(1);
     }
 
@@ -172,8 +190,16 @@ class OutboxRelayIT {
 
     /** The relay's job with a limit of 3 refused sends and every row due again at once, run until {@code done}. */
     private static void relayAndGiveUpUntil(Properties producerSettings, Callable<Boolean> done) {
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 3, 500,
-                Clock.systemUTC(), Stores.metrics());
+        UndeliverableOrders undeliverable = new UndeliverableOrders(
+                Stores.sql(),
+                new Outbox(),
+                ORDERS,
+                Stores.SALES,
+                Stores.STATUSES,
+                3,
+                500,
+                Clock.systemUTC(),
+                Stores.metrics());
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerSettings)) {
             OutboxRelay relay = relay(producer, new RelayBackoff(Duration.ofMillis(1), Duration.ofMillis(1)), 3, 500);
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -186,7 +212,11 @@ class OutboxRelayIT {
 
     /** A producer whose broker never answers: a send fails once {@code maxBlockMs} is over. */
     private static KafkaProducer<String, byte[]> producerToNobody(String clientId, int maxBlockMs) throws IOException {
-        Properties unreachable = KafkaClients.producer(new KafkaAccess("127.0.0.1:" + portNobodyListensOn(), Stores.INFRA.kafka().security()), clientId);
+        Properties unreachable = KafkaClients.producer(
+                new KafkaAccess(
+                        "127.0.0.1:" + portNobodyListensOn(),
+                        Stores.INFRA.kafka().security()),
+                clientId);
         unreachable.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlockMs);
         return new KafkaProducer<>(unreachable);
     }
@@ -202,10 +232,26 @@ class OutboxRelayIT {
         long sku = Stores.openSale(10, 2);
         OrderRequested stuck = Stores.accepted(sku, "stuck", Instant.now().minusSeconds(1));
         OrderRequested decided = Stores.accepted(sku, "decided-late", Instant.now().minusSeconds(1));
-        ORDERS.insert(Stores.sql(), List.of(decided), List.of(OrderResult.confirmed(decided, Instant.now())), Duration.ofMinutes(15));
-        Stores.sql().update(OUTBOX).set(OUTBOX.RELAY_ATTEMPTS, 12).where(OUTBOX.ID.in(stuck.orderId(), decided.orderId())).execute();
-        UndeliverableOrders undeliverable = new UndeliverableOrders(Stores.sql(), new Outbox(), ORDERS, Stores.SALES, Stores.STATUSES, 12, 500,
-                Clock.systemUTC(), Stores.metrics());
+        ORDERS.insert(
+                Stores.sql(),
+                List.of(decided),
+                List.of(OrderResult.confirmed(decided, Instant.now())),
+                Duration.ofMinutes(15));
+        Stores.sql()
+                .update(OUTBOX)
+                .set(OUTBOX.RELAY_ATTEMPTS, 12)
+                .where(OUTBOX.ID.in(stuck.orderId(), decided.orderId()))
+                .execute();
+        UndeliverableOrders undeliverable = new UndeliverableOrders(
+                Stores.sql(),
+                new Outbox(),
+                ORDERS,
+                Stores.SALES,
+                Stores.STATUSES,
+                12,
+                500,
+                Clock.systemUTC(),
+                Stores.metrics());
 
         undeliverable.giveUp();
         undeliverable.giveUp();
@@ -214,7 +260,9 @@ class OutboxRelayIT {
             assertThat(order.status()).isEqualTo(OrderStatus.REJECTED);
             assertThat(order.reason()).isEqualTo(RejectReason.UNDELIVERED);
         });
-        assertThat(ORDERS.stored(Stores.sql(), decided.orderId())).map(Orders.Stored::status).contains(OrderStatus.CONFIRMED);
+        assertThat(ORDERS.stored(Stores.sql(), decided.orderId()))
+                .map(Orders.Stored::status)
+                .contains(OrderStatus.CONFIRMED);
         assertThat(new OutboxLookups().states(Stores.sql(), List.of(stuck.orderId(), decided.orderId())).values())
                 .containsOnly(OutboxLookups.RowState.COMPLETED);
         assertThat(Stores.PROBE.heldBy(sku, "stuck")).isZero();

@@ -21,15 +21,25 @@ class DriftCheckIT {
 
     private static final int REPAIR_AFTER = 3;
     private final StockAdjustments adjustments = new StockAdjustments();
-    private final DriftCheck check = new DriftCheck(Stores.sql(), new Skus(), new OutboxLookups(), new OrderEvents(), adjustments, Stores.SALES,
-            REPAIR_AFTER, Stores.metrics());
+    private final DriftCheck check = new DriftCheck(
+            Stores.sql(),
+            new Skus(),
+            new OutboxLookups(),
+            new OrderEvents(),
+            adjustments,
+            Stores.SALES,
+            REPAIR_AFTER,
+            Stores.metrics());
 
     @Test
     void aSkuWhoseStoresAgreeIsNotReportedEvenWithReservationsInFlight() {
         long sku = Stores.openSale(10, 1);
         Stores.accepted(sku, "in-flight", Instant.now().plusSeconds(600));
 
-        assertThat(check.run()).filteredOn(figures -> figures.drift() != 0).extracting(SkuFigures::skuId).doesNotContain(sku);
+        assertThat(check.run())
+                .filteredOn(figures -> figures.drift() != 0)
+                .extracting(SkuFigures::skuId)
+                .doesNotContain(sku);
     }
 
     @Test
@@ -38,16 +48,24 @@ class DriftCheckIT {
         new Skus().charge(Stores.sql(), sku, 4, Instant.now());
 
         for (int checks = 1; checks < REPAIR_AFTER; checks++) {
-            assertThat(check.run()).filteredOn(figures -> figures.skuId() == sku).containsExactly(new SkuFigures(sku, 6, 0, 0, 10, 0));
+            assertThat(check.run())
+                    .filteredOn(figures -> figures.skuId() == sku)
+                    .containsExactly(new SkuFigures(sku, 6, 0, 0, 10, 0));
         }
         assertThat(Stores.SALES.state(sku).stock()).as("not repaired before the last check").isEqualTo(10);
         check.run();
 
         assertThat(Stores.SALES.state(sku).stock()).isEqualTo(6);
-        assertThat(check.run()).filteredOn(figures -> figures.skuId() == sku).extracting(SkuFigures::drift).containsExactly(0L);
+        assertThat(check.run())
+                .filteredOn(figures -> figures.skuId() == sku)
+                .extracting(SkuFigures::drift)
+                .containsExactly(0L);
     }
 
-    /** A split SKU is judged summed over its buckets; its repair takes from buckets beyond the first when the first is short. */
+    /**
+     * A split SKU is judged summed over its buckets; its repair takes from buckets beyond the first when the first is
+     * short.
+     */
     @Test
     void driftOfASplitSaleIsRepairedAcrossItsBuckets() {
         long sku = Stores.openSplitSale(Stores.newSkuId(), 8, 1, 4);
@@ -58,7 +76,10 @@ class DriftCheckIT {
         }
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(3, 0));
-        assertThat(check.run()).filteredOn(figures -> figures.skuId() == sku).extracting(SkuFigures::drift).containsExactly(0L);
+        assertThat(check.run())
+                .filteredOn(figures -> figures.skuId() == sku)
+                .extracting(SkuFigures::drift)
+                .containsExactly(0L);
     }
 
     @Test
@@ -78,13 +99,17 @@ class DriftCheckIT {
     }
 
     /**
-     * MySQL added stock that Redis never took (the ingress died between the two): that is an addition on its way, applied
+     * MySQL added stock that Redis never took (the ingress died between the two): that is an addition on its way,
+     * applied
      * once by the reconciler, not drift. Corrected as drift first, it would be added a second time.
      */
     @Test
     void anAdditionRedisNeverTookIsAppliedOnceNotCorrectedAsDrift() {
         long sku = Stores.openSale(10, 1);
-        adjustments.record(Stores.owner(), new StockAdjustments.Adjustment("restock-" + sku, sku, 5, "found in the warehouse", false), false,
+        adjustments.record(
+                Stores.owner(),
+                new StockAdjustments.Adjustment("restock-" + sku, sku, 5, "found in the warehouse", false),
+                false,
                 Instant.now());
 
         for (int checks = 0; checks < REPAIR_AFTER * 2; checks++) {
@@ -97,6 +122,9 @@ class DriftCheckIT {
         }
 
         assertThat(Stores.SALES.state(sku).stock()).isEqualTo(15);
-        assertThat(check.run()).filteredOn(figures -> figures.skuId() == sku).extracting(SkuFigures::drift).containsExactly(0L);
+        assertThat(check.run())
+                .filteredOn(figures -> figures.skuId() == sku)
+                .extracting(SkuFigures::drift)
+                .containsExactly(0L);
     }
 }

@@ -48,9 +48,11 @@ class HangingTransactionsIT {
         transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "quiet-test-" + System.nanoTime());
         transactional.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 900_000);
         try (KafkaProducer<String, byte[]> quiet = new KafkaProducer<>(transactional);
-             KafkaProbe kafka = new KafkaProbe(bootstrap);
-             // As the repair runs in the reconciler: under its own principal, with only its own grants.
-             Admin admin = Admin.create(KafkaClients.admin(LocalInfrastructure.get().addressesFor(KafkaPrincipal.TRANSACTION_REPAIR).kafka()))) {
+                KafkaProbe kafka = new KafkaProbe(bootstrap);
+                // As the repair runs in the reconciler: under its own principal, with only its own grants.
+                Admin admin = Admin.create(KafkaClients.admin(LocalInfrastructure.get()
+                        .addressesFor(KafkaPrincipal.TRANSACTION_REPAIR)
+                        .kafka()))) {
             quiet.initTransactions();
             quiet.beginTransaction();
             quiet.send(new ProducerRecord<>(topic, 5, "quiet", inside)).get();
@@ -74,7 +76,8 @@ class HangingTransactionsIT {
     void aTransactionNoCoordinatorHoldsIsAbortedOnceSeenOpenLongEnoughAndThePartitionFlowsAgain() throws Exception {
         try (Stray stray = Stray.leave()) {
             SettableClock clock = new SettableClock(Instant.now().plus(Duration.ofMinutes(2)));
-            HangingTransactions hanging = new HangingTransactions(stray.admin, Duration.ofMinutes(1), Duration.ofMinutes(1), clock, Stores.metrics());
+            HangingTransactions hanging = new HangingTransactions(
+                    stray.admin, Duration.ofMinutes(1), Duration.ofMinutes(1), clock, Stores.metrics());
             // Stalled: read_committed readers get nothing behind the open transaction.
             assertThat(stray.kafka.readAll(stray.topic)).isEmpty();
 
@@ -90,12 +93,16 @@ class HangingTransactionsIT {
         }
     }
 
-    /** A stall (of the broker, or of the reconciler) between two checks: the observation starts over, nothing is aborted on old evidence. */
+    /**
+     * A stall (of the broker, or of the reconciler) between two checks: the observation starts over, nothing is aborted
+     * on old evidence.
+     */
     @Test
     void afterAGapInTheChecksATransactionMustBeSeenOpenForTheBoundAgain() throws Exception {
         try (Stray stray = Stray.leave()) {
             SettableClock clock = new SettableClock(Instant.now().plus(Duration.ofMinutes(2)));
-            HangingTransactions hanging = new HangingTransactions(stray.admin, Duration.ofMinutes(1), Duration.ofSeconds(10), clock, Stores.metrics());
+            HangingTransactions hanging = new HangingTransactions(
+                    stray.admin, Duration.ofMinutes(1), Duration.ofSeconds(10), clock, Stores.metrics());
 
             assertThat(hanging.abortHanging()).isZero();
             clock.advance(Duration.ofMinutes(2));
@@ -108,7 +115,8 @@ class HangingTransactionsIT {
     }
 
     /**
-     * A broker crash's trace: the producer's transaction ended by its coordinator (here committed, the epoch moving on) while
+     * A broker crash's trace: the producer's transaction ended by its coordinator (here committed, the epoch moving on)
+     * while
      * a partition of it still waits for a marker. Aborted at the next check, long before the bound.
      */
     @Test
@@ -123,15 +131,23 @@ class HangingTransactionsIT {
              Admin admin = Admin.create(KafkaClients.admin(bootstrap))) {
             ended.initTransactions();
             ended.beginTransaction();
-            ended.send(new ProducerRecord<>(Topic.STOCK_COMPENSATIONS.topicName(), 6, "ended", "committed".getBytes(StandardCharsets.UTF_8))).get();
+            ended.send(new ProducerRecord<>(
+                            Topic.STOCK_COMPENSATIONS.topicName(),
+                            6,
+                            "ended",
+                            "committed".getBytes(StandardCharsets.UTF_8)))
+                    .get();
             ended.commitTransaction();
-            TransactionDescription afterCommit = admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get();
+            TransactionDescription afterCommit = admin.describeTransactions(List.of(transactionalId))
+                    .description(transactionalId)
+                    .get();
             assertThat(afterCommit.producerEpoch()).as("the commit moved the epoch (KIP-890)").isPositive();
             producerId = afterCommit.producerId();
         }
         try (Stray stray = Stray.leave(producerId)) {
             SettableClock clock = new SettableClock(Instant.now());
-            HangingTransactions hanging = new HangingTransactions(stray.admin, Duration.ofHours(1), Duration.ofSeconds(10), clock, Stores.metrics());
+            HangingTransactions hanging = new HangingTransactions(
+                    stray.admin, Duration.ofHours(1), Duration.ofSeconds(10), clock, Stores.metrics());
 
             assertThat(hanging.abortHanging()).as("first seen").isZero();
             clock.advance(Duration.ofSeconds(10));
@@ -168,11 +184,28 @@ class HangingTransactionsIT {
             Stray stray = new Stray(Stores.INFRA.kafka());
             stray.admin.createTopics(List.of(new NewTopic(stray.topic, 1, (short) 1))).all().get();
             // The new topic reaches the broker's metadata a moment after it is created: until then it is unknown there.
-            Node leader = await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(ExecutionException.class).until(
-                    () -> stray.admin.describeTopics(List.of(stray.topic)).allTopicNames().get().get(stray.topic).partitions().get(0).leader(),
-                    node -> node != null && !node.isEmpty());
-            StrayTransaction.leave(stray.admin, Stores.INFRA.kafka().security().sasl().orElseThrow(), leader.host(), leader.port(), stray.topic, 0,
-                    producerId, System.currentTimeMillis(), INSIDE);
+            Node leader = await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptionsInstanceOf(ExecutionException.class)
+                    .until(
+                            () -> stray.admin
+                                    .describeTopics(List.of(stray.topic))
+                                    .allTopicNames()
+                                    .get()
+                                    .get(stray.topic)
+                                    .partitions()
+                                    .get(0)
+                                    .leader(),
+                            node -> node != null && !node.isEmpty());
+            StrayTransaction.leave(
+                    stray.admin,
+                    Stores.INFRA.kafka().security().sasl().orElseThrow(),
+                    leader.host(),
+                    leader.port(),
+                    stray.topic,
+                    0,
+                    producerId,
+                    System.currentTimeMillis(),
+                    INSIDE);
             stray.kafka.sendTo(stray.topic, 0, stray.behind);
             return stray;
         }

@@ -44,8 +44,17 @@ class LeakedReservationSweepIT {
     private static final Outbox OUTBOX = new Outbox();
     private static final OutboxLookups OUTBOX_ROWS = new OutboxLookups();
     private static final Orders ORDERS = new Orders();
-    private final LeakedReservationSweep sweep = new LeakedReservationSweep(Stores.sql(), new Skus(), ORDERS, OUTBOX, OUTBOX_ROWS, Stores.SALES,
-            Stores.STATUSES, BOUND, Clock.systemUTC(), Stores.metrics());
+    private final LeakedReservationSweep sweep = new LeakedReservationSweep(
+            Stores.sql(),
+            new Skus(),
+            ORDERS,
+            OUTBOX,
+            OUTBOX_ROWS,
+            Stores.SALES,
+            Stores.STATUSES,
+            BOUND,
+            Clock.systemUTC(),
+            Stores.metrics());
 
     @Test
     void aReservationNeverRecordedIsReleasedOnceAndItsLateInsertFails() {
@@ -57,7 +66,9 @@ class LeakedReservationSweepIT {
 
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(5, 0));
         assertThat(Stores.PROBE.heldBy(sku, "vanished")).isZero();
-        assertThat(OUTBOX_ROWS.find(Stores.sql(), leaked.orderId())).map(OutboxLookups.Entry::state).contains(OutboxLookups.RowState.VOIDED);
+        assertThat(OUTBOX_ROWS.find(Stores.sql(), leaked.orderId()))
+                .map(OutboxLookups.Entry::state)
+                .contains(OutboxLookups.RowState.VOIDED);
         assertThat(Stores.STATUSES.get(leaked.orderId())).hasValueSatisfying(view -> {
             assertThat(view.status()).isEqualTo(OrderStatus.REJECTED);
             assertThat(view.reason()).isEqualTo(RejectReason.NOT_RECORDED);
@@ -85,8 +96,13 @@ class LeakedReservationSweepIT {
         OrderRequested rejected = reserved(sku, "refused", 2, Instant.now().minusSeconds(20));
         insertRow(confirmed);
         insertRow(rejected);
-        ORDERS.insert(Stores.sql(), List.of(confirmed, rejected), List.of(OrderResult.confirmed(confirmed, Instant.now()),
-                OrderResult.rejected(rejected, RejectReason.SOLD_OUT, Instant.now())), Duration.ofMinutes(15));
+        ORDERS.insert(
+                Stores.sql(),
+                List.of(confirmed, rejected),
+                List.of(
+                        OrderResult.confirmed(confirmed, Instant.now()),
+                        OrderResult.rejected(rejected, RejectReason.SOLD_OUT, Instant.now())),
+                Duration.ofMinutes(15));
 
         sweep.sweep();
 
@@ -96,8 +112,10 @@ class LeakedReservationSweepIT {
     }
 
     /**
-     * The sink decides an order and completes its outbox row in one commit. Landing between the sweep's reads of the two
-     * tables, that commit must not make a sold order look dead-lettered (no decision, row completed) and its units go back.
+     * The sink decides an order and completes its outbox row in one commit. Landing between the sweep's reads of the
+     * two
+     * tables, that commit must not make a sold order look dead-lettered (no decision, row completed) and its units go
+     * back.
      */
     @Test
     void anOrderTheSinkDecidesBetweenTheSweepsReadsKeepsItsUnits() {
@@ -107,16 +125,32 @@ class LeakedReservationSweepIT {
         AtomicBoolean decided = new AtomicBoolean();
         // After the sweep's first read that names this order (other tests' SKUs are swept too).
         ExecuteListener sinkCommitsAfterTheFirstRead = ExecuteListener.onExecuteEnd(context -> {
-            if (context.query() != null && context.query().getBindValues().contains(order.orderId()) && decided.compareAndSet(false, true)) {
+            if (context.query() != null
+                    && context.query().getBindValues().contains(order.orderId())
+                    && decided.compareAndSet(false, true)) {
                 Stores.sql().transaction(configuration -> {
-                    ORDERS.insert(DSL.using(configuration), List.of(order), List.of(OrderResult.confirmed(order, Instant.now())), Duration.ofMinutes(15));
+                    ORDERS.insert(
+                            DSL.using(configuration),
+                            List.of(order),
+                            List.of(OrderResult.confirmed(order, Instant.now())),
+                            Duration.ofMinutes(15));
                     new Outbox().complete(DSL.using(configuration), List.of(order.orderId()), Instant.now());
                 });
             }
         });
-        DSLContext sweepsConnection = DSL.using(Stores.sql().configuration().derive(new DefaultExecuteListenerProvider(sinkCommitsAfterTheFirstRead)));
-        LeakedReservationSweep racing = new LeakedReservationSweep(sweepsConnection, new Skus(), ORDERS, OUTBOX, OUTBOX_ROWS, Stores.SALES,
-                Stores.STATUSES, BOUND, Clock.systemUTC(), Stores.metrics());
+        DSLContext sweepsConnection = DSL.using(
+                Stores.sql().configuration().derive(new DefaultExecuteListenerProvider(sinkCommitsAfterTheFirstRead)));
+        LeakedReservationSweep racing = new LeakedReservationSweep(
+                sweepsConnection,
+                new Skus(),
+                ORDERS,
+                OUTBOX,
+                OUTBOX_ROWS,
+                Stores.SALES,
+                Stores.STATUSES,
+                BOUND,
+                Clock.systemUTC(),
+                Stores.metrics());
 
         racing.sweep();
 
@@ -161,13 +195,18 @@ class LeakedReservationSweepIT {
             threads.shutdownNow();
         }
 
-        Map<String, OutboxLookups.RowState> rows = OUTBOX_ROWS.states(Stores.sql(), orders.stream().map(OrderRequested::orderId).toList());
+        Map<String, OutboxLookups.RowState> rows = OUTBOX_ROWS.states(
+                Stores.sql(), orders.stream().map(OrderRequested::orderId).toList());
         int recorded = 0;
         for (OrderRequested order : orders) {
             OutboxLookups.RowState row = rows.get(order.orderId());
-            assertThat(row).as("order %s ends recorded or fenced", order.orderId()).isIn(OutboxLookups.RowState.OPEN, OutboxLookups.RowState.VOIDED);
+            assertThat(row)
+                    .as("order %s ends recorded or fenced", order.orderId())
+                    .isIn(OutboxLookups.RowState.OPEN, OutboxLookups.RowState.VOIDED);
             long held = Stores.PROBE.heldBy(sku, order.userId());
-            assertThat(held).as("units held for %s (%s)", order.orderId(), row).isEqualTo(row == OutboxLookups.RowState.OPEN ? 1 : 0);
+            assertThat(held)
+                    .as("units held for %s (%s)", order.orderId(), row)
+                    .isEqualTo(row == OutboxLookups.RowState.OPEN ? 1 : 0);
             recorded += row == OutboxLookups.RowState.OPEN ? 1 : 0;
         }
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(count - recorded, recorded));
@@ -181,6 +220,9 @@ class LeakedReservationSweepIT {
     }
 
     private static void insertRow(OrderRequested order) {
-        OUTBOX.insert(Stores.sql(), List.of(Outbox.NewRow.of(order, EventJson.encodeToString(order), null, Duration.ofHours(1), TraceParent.start())));
+        OUTBOX.insert(
+                Stores.sql(),
+                List.of(Outbox.NewRow.of(
+                        order, EventJson.encodeToString(order), null, Duration.ofHours(1), TraceParent.start())));
     }
 }

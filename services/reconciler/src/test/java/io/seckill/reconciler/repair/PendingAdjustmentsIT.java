@@ -16,13 +16,18 @@ import org.junit.jupiter.api.Test;
 class PendingAdjustmentsIT {
 
     private final StockAdjustments adjustments = new StockAdjustments();
-    private final PendingAdjustments pending = new PendingAdjustments(Stores.sql(), adjustments, Stores.SALES, Duration.ZERO);
+    private final PendingAdjustments pending =
+            new PendingAdjustments(Stores.sql(), adjustments, Stores.SALES, Duration.ZERO);
 
     @Test
     void anAdditionMySqlRecordedIsAppliedToRedisOnce() {
         long sku = Stores.openSale(5, 1);
         String id = "restock-" + sku;
-        adjustments.record(Stores.owner(), new StockAdjustments.Adjustment(id, sku, 3, "found in the warehouse", false), false, Instant.now());
+        adjustments.record(
+                Stores.owner(),
+                new StockAdjustments.Adjustment(id, sku, 3, "found in the warehouse", false),
+                false,
+                Instant.now());
 
         pending.apply();
         pending.apply();

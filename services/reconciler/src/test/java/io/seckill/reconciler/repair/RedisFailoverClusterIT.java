@@ -9,9 +9,8 @@ import io.seckill.reconciler.Stores;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.RedisPrimaries.Primary;
-import io.seckill.redisstate.RedisPrimaries;
-import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.schemas.events.OrderRequested;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,9 +34,11 @@ import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 
 /**
- * On a real Redis Cluster of three primaries with a replica each (this JVM's servers): a sale over SKUs on every primary,
+ * On a real Redis Cluster of three primaries with a replica each (this JVM's servers): a sale over SKUs on every
+ * primary,
  * bought concurrently through pipelines, never oversold; then a primary killed (SIGKILL) after its replica missed its
- * last reservations (the replica stopped, SIGSTOP, and its link cut while they were made). Replication is asynchronous, so the promoted
+ * last reservations (the replica stopped, SIGSTOP, and its link cut while they were made). Replication is asynchronous,
+ * so the promoted
  * replica does not hold them, while MySQL's outbox does (each order is recorded before its buyer hears 202): the
  * recovery sees a primary of another server run and rebuilds that primary's SKUs from MySQL, the lost reservations
  * included, within 10 s of the promotion, and leaves the other primaries' SKUs alone.
@@ -49,8 +50,14 @@ class RedisFailoverClusterIT {
     private static final Pattern REPLICA = Pattern.compile("slave0:ip=([^,]+),port=(\\d+)");
 
     private final RedisEpoch epoch = new RedisEpoch(Stores.LUA);
-    private final RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch,
-            Duration.ofMillis(500), Stores.metrics());
+    private final RedisRecovery recovery = new RedisRecovery(
+            Stores.sql(),
+            new Skus(),
+            new SaleSnapshots(),
+            Stores.SALES,
+            epoch,
+            Duration.ofMillis(500),
+            Stores.metrics());
     private static final List<Long> STOPPED = Collections.synchronizedList(new ArrayList<>());
 
     @AfterAll
@@ -102,9 +109,18 @@ class RedisFailoverClusterIT {
         }
         List<OrderRequested> lostWithThePrimary = buyConcurrently(List.of(victimSku), 5).get(victimSku);
         assertThat(lostWithThePrimary).hasSize(5);
-        // A reservation Redis took without an order behind it (the ingress died before recording it): the sweep's, not the rebuild's.
-        assertThat(Stores.SALES.reserve(bystanderSku, "01a22969-0000-7000-8000-00000000b001", "bystander", 1, Instant.now().toEpochMilli(), false)
-                .reservation()).isEqualTo(SaleStore.Reservation.RESERVED);
+        // A reservation Redis took without an order behind it (the ingress died before recording it): the sweep's, not
+        // the rebuild's.
+        assertThat(Stores.SALES
+                        .reserve(
+                                bystanderSku,
+                                "01a22969-0000-7000-8000-00000000b001",
+                                "bystander",
+                                1,
+                                Instant.now().toEpochMilli(),
+                                false)
+                        .reservation())
+                .isEqualTo(SaleStore.Reservation.RESERVED);
 
         ProcessHandle.of(victimPid).orElseThrow().destroyForcibly();
         signal("CONT", replicaPid);
@@ -123,15 +139,22 @@ class RedisFailoverClusterIT {
         List<String> recorded = new ArrayList<>();
         replicated.forEach(order -> recorded.add(order.orderId()));
         lostWithThePrimary.forEach(order -> recorded.add(order.orderId()));
-        assertThat(Stores.SALES.heldSince(victimSku, Long.MAX_VALUE)).extracting(held -> held.order().orderId())
-                .as("the ledger is MySQL's open orders, the lost ones included").containsExactlyInAnyOrderElementsOf(recorded);
-        assertThat(Stores.SALES.state(bystanderSku)).as("another primary's SKU is not rebuilt: its unrecorded reservation stays for the sweep")
+        assertThat(Stores.SALES.heldSince(victimSku, Long.MAX_VALUE))
+                .extracting(held -> held.order().orderId())
+                .as("the ledger is MySQL's open orders, the lost ones included")
+                .containsExactlyInAnyOrderElementsOf(recorded);
+        assertThat(Stores.SALES.state(bystanderSku))
+                .as("another primary's SKU is not rebuilt: its unrecorded reservation stays for the sweep")
                 .isEqualTo(new RedisSkuState(9, 1));
-        assertThat(Stores.SALES.state(skus.get(victim))).as("the victim's sold-out SKU, rebuilt as it was").isEqualTo(new RedisSkuState(0, STOCK));
+        assertThat(Stores.SALES.state(skus.get(victim)))
+                .as("the victim's sold-out SKU, rebuilt as it was")
+                .isEqualTo(new RedisSkuState(0, STOCK));
         assertThat(recovery.rebuildIfLost()).as("every primary marked again").isZero();
     }
 
-    /** Buyers of their own, 2 threads, each buying one unit at a time through a shared pipeline, as the ingress does. */
+    /**
+     * Buyers of their own, 2 threads, each buying one unit at a time through a shared pipeline, as the ingress does.
+     */
     private static Map<Long, List<OrderRequested>> buyConcurrently(List<Long> skus, int buyersPerSku) throws Exception {
         Map<Long, List<OrderRequested>> sold = new ConcurrentHashMap<>();
         try (LuaRunner pipelined = LuaRunner.pipelined(Stores.REDIS, 2);

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 class RedisRecoveryIT {
 
     private final RedisEpoch epoch = new RedisEpoch(Stores.LUA);
-    private final RedisRecovery recovery = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ZERO,
-            Stores.metrics());
+    private final RedisRecovery recovery = new RedisRecovery(
+            Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ZERO, Stores.metrics());
 
     @Test
     void aFlushedRedisIsRebuiltFromMySqlMinusWhatIsInFlight() {
@@ -63,8 +63,17 @@ class RedisRecoveryIT {
         Stores.SALES.confirmAll(List.of(OrderResult.confirmed(inFlight, Instant.now())));
         assertThat(Stores.SALES.release(sku, other.orderId(), other.userId())).isEqualTo(1);
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(8, 0));
-        assertThat(Stores.SALES.reserve(sku, "01a22969-0000-7000-8000-000000000001", "early", 2, Instant.now().toEpochMilli(), false).reservation())
-                .as("the early buyer holds 2 of 3").isEqualTo(SaleStore.Reservation.PURCHASE_LIMIT_REACHED);
+        assertThat(Stores.SALES
+                        .reserve(
+                                sku,
+                                "01a22969-0000-7000-8000-000000000001",
+                                "early",
+                                2,
+                                Instant.now().toEpochMilli(),
+                                false)
+                        .reservation())
+                .as("the early buyer holds 2 of 3")
+                .isEqualTo(SaleStore.Reservation.PURCHASE_LIMIT_REACHED);
     }
 
     /** A SKU split over buckets is rebuilt into as many, each buyer's reservations and units in their home bucket. */
@@ -72,7 +81,9 @@ class RedisRecoveryIT {
     void aFlushedSplitSaleIsRebuiltIntoItsBuckets() {
         recovery.rebuildIfLost();
         long sku = Stores.openSplitSale(Stores.newSkuId(), 12, 2, 4);
-        List<OrderRequested> held = IntStream.range(0, 6).mapToObj(n -> Stores.accepted(sku, "split-" + n, Instant.now().plusSeconds(600))).toList();
+        List<OrderRequested> held = IntStream.range(0, 6)
+                .mapToObj(n -> Stores.accepted(sku, "split-" + n, Instant.now().plusSeconds(600)))
+                .toList();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 6));
 
         Stores.REDIS.flushAll();
@@ -81,7 +92,9 @@ class RedisRecoveryIT {
         assertThat(Stores.SALES.layout(sku).buckets()).isEqualTo(4);
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(6, 6));
         for (OrderRequested order : held) {
-            assertThat(Stores.SALES.release(sku, order.orderId(), order.userId())).as("settled in its buyer's home bucket").isOne();
+            assertThat(Stores.SALES.release(sku, order.orderId(), order.userId()))
+                    .as("settled in its buyer's home bucket")
+                    .isOne();
         }
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(12, 0));
     }
@@ -111,7 +124,15 @@ class RedisRecoveryIT {
     void salesLoadedSinceTheMarkerWentAreAdoptedNotRebuilt() {
         Stores.REDIS.del(epoch.markerKey(epoch.primaries().get(0)));
         long sku = Stores.openSale(5, 2);
-        assertThat(Stores.SALES.reserve(sku, UUID.randomUUID().toString(), "in-flight", 2, Instant.now().toEpochMilli(), false).reservation())
+        assertThat(Stores.SALES
+                        .reserve(
+                                sku,
+                                UUID.randomUUID().toString(),
+                                "in-flight",
+                                2,
+                                Instant.now().toEpochMilli(),
+                                false)
+                        .reservation())
                 .isEqualTo(SaleStore.Reservation.RESERVED);
 
         recovery.rebuildIfLost();
@@ -133,30 +154,52 @@ class RedisRecoveryIT {
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 2);
         OrderRequested late = OrderRequested.of(UUID.randomUUID().toString(), sku, "slow-ingress", 1, Instant.now());
-        assertThat(Stores.SALES.reserve(sku, late.orderId(), late.userId(), 1, late.requestedAt().toEpochMilli(), false).reservation())
+        assertThat(Stores.SALES
+                        .reserve(
+                                sku,
+                                late.orderId(),
+                                late.userId(),
+                                1,
+                                late.requestedAt().toEpochMilli(),
+                                false)
+                        .reservation())
                 .isEqualTo(SaleStore.Reservation.RESERVED);
 
         epoch.requestRebuild();
         CompletableFuture<Integer> rebuilding = CompletableFuture.supplyAsync(settling::rebuildIfLost);
-        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> Stores.SALES.state(sku).stock() < 0);
+        await().atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> Stores.SALES.state(sku).stock() < 0);
         // The ingress's commit lands a second after the close: within the settle, long after a read that did not wait.
         Thread.sleep(1_000);
         Stores.recorded(late, Instant.now().plusSeconds(600));
 
         assertThat(rebuilding.get(30, TimeUnit.SECONDS)).isPositive();
         assertThat(Stores.SALES.state(sku)).isEqualTo(new SaleStore.RedisSkuState(4, 1));
-        assertThat(Stores.SALES.heldSince(sku, Long.MAX_VALUE)).extracting(held -> held.order().orderId()).containsExactly(late.orderId());
+        assertThat(Stores.SALES.heldSince(sku, Long.MAX_VALUE))
+                .extracting(held -> held.order().orderId())
+                .containsExactly(late.orderId());
     }
 
     /**
-     * Redis stops (SIGSTOP) in the middle of a rebuild and stays stopped while the rebuilder gives its locks back: once it
-     * answers again, the same reconciler's next check gives back what it still holds and finishes the rebuild, long before
-     * the locks' lease would have freed them. The rebuild holds a lock per SKU: the stopped Redis costs it one timeout, not
+     * Redis stops (SIGSTOP) in the middle of a rebuild and stays stopped while the rebuilder gives its locks back: once
+     * it
+     * answers again, the same reconciler's next check gives back what it still holds and finishes the rebuild, long
+     * before
+     * the locks' lease would have freed them. The rebuild holds a lock per SKU: the stopped Redis costs it one timeout,
+     * not
      * one per lock.
      */
     @Test
     void aRebuildCutShortByAStoppedRedisIsFinishedAtTheNextCheck() throws Exception {
-        RedisRecovery settling = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ofSeconds(1),
+        RedisRecovery settling = new RedisRecovery(
+                Stores.sql(),
+                new Skus(),
+                new SaleSnapshots(),
+                Stores.SALES,
+                epoch,
+                Duration.ofSeconds(1),
                 Stores.metrics());
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 2);
@@ -166,8 +209,11 @@ class RedisRecoveryIT {
 
         epoch.requestRebuild();
         CompletableFuture<Integer> cutShort = CompletableFuture.supplyAsync(settling::rebuildIfLost);
-        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
-                .until(() -> Stream.concat(Stream.of(sku), others.stream()).allMatch(closed -> Stores.SALES.state(closed).stock() < 0));
+        await().atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> Stream.concat(Stream.of(sku), others.stream())
+                        .allMatch(closed -> Stores.SALES.state(closed).stock() < 0));
         Signals.send(redisPid, "STOP");
         try {
             // Redis's timeout is 2 s: one per lock would be past 26 s.

@@ -63,35 +63,69 @@ final class StrayTransaction {
      * Appends one record to {@code partition} of {@code topic} inside a transaction of {@code producerId}
      * (epoch 0) that nothing will ever end. The broker at {@code host:port} must lead the partition.
      */
-    static void leave(Admin admin, KafkaSecurity.Sasl login, String host, int port, String topic, int partition, long producerId, long timestamp,
-                      byte[] value) throws Exception {
+    static void leave(
+            Admin admin,
+            KafkaSecurity.Sasl login,
+            String host,
+            int port,
+            String topic,
+            int partition,
+            long producerId,
+            long timestamp,
+            byte[] value)
+            throws Exception {
         ConfigResource cluster = new ConfigResource(ConfigResource.Type.BROKER, "");
         alter(admin, cluster, new AlterConfigOp(new ConfigEntry(VERIFICATION, "false"), AlterConfigOp.OpType.SET));
         try {
             // The setting reaches the broker through its metadata log, a moment after the admin call returns.
             AtomicInteger attempts = new AtomicInteger();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> produce(login, host, port, topic, partition, producerId, timestamp, value, attempts.incrementAndGet()),
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> produce(
+                                    login,
+                                    host,
+                                    port,
+                                    topic,
+                                    partition,
+                                    producerId,
+                                    timestamp,
+                                    value,
+                                    attempts.incrementAndGet()),
                             Errors.NONE::equals);
         } finally {
             alter(admin, cluster, new AlterConfigOp(new ConfigEntry(VERIFICATION, ""), AlterConfigOp.OpType.DELETE));
         }
     }
 
-    private static void alter(Admin admin, ConfigResource resource, AlterConfigOp op) throws ExecutionException, InterruptedException {
+    private static void alter(Admin admin, ConfigResource resource, AlterConfigOp op)
+            throws ExecutionException, InterruptedException {
         admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get();
     }
 
-    private static Errors produce(KafkaSecurity.Sasl login, String host, int port, String topic, int partition, long producerId, long timestamp,
-                                  byte[] value, int correlationId) throws IOException, SaslException {
+    private static Errors produce(
+            KafkaSecurity.Sasl login,
+            String host,
+            int port,
+            String topic,
+            int partition,
+            long producerId,
+            long timestamp,
+            byte[] value,
+            int correlationId)
+            throws IOException, SaslException {
         MemoryRecords records = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, (short) 0, 0,
                 new SimpleRecord(timestamp, null, value));
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic)
-                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(partition).setRecords(records))));
+        topics.add(new ProduceRequestData.TopicProduceData()
+                .setName(topic)
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData()
+                        .setIndex(partition)
+                        .setRecords(records))));
         ProduceRequestData data = new ProduceRequestData().setTransactionalId("stray-" + producerId).setAcks((short) -1)
                 .setTimeoutMs(10_000).setTopicData(topics);
-        ProduceRequest request = new ProduceRequest.Builder(PRODUCE_VERSION, PRODUCE_VERSION, data).build(PRODUCE_VERSION);
+        ProduceRequest request =
+                new ProduceRequest.Builder(PRODUCE_VERSION, PRODUCE_VERSION, data).build(PRODUCE_VERSION);
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, PRODUCE_VERSION, "stray-transaction", correlationId);
         ByteBuffer bytes = request.serializeWithHeader(header);
         try (Socket socket = new Socket(host, port)) {
@@ -100,7 +134,8 @@ final class StrayTransaction {
             logIn(out, in, login, host);
             ProduceResponse response = (ProduceResponse) exchange(out, in, bytes, header);
             for (ProduceResponseData.TopicProduceResponse topicResponse : response.data().responses()) {
-                for (ProduceResponseData.PartitionProduceResponse partitionResponse : topicResponse.partitionResponses()) {
+                for (ProduceResponseData.PartitionProduceResponse partitionResponse :
+                        topicResponse.partitionResponses()) {
                     return Errors.forCode(partitionResponse.errorCode());
                 }
             }
@@ -108,32 +143,47 @@ final class StrayTransaction {
         }
     }
 
-    /** The broker authenticates every connection: SCRAM as the given principal, as Kafka's own client would (KIP-152). */
-    private static void logIn(DataOutputStream out, DataInputStream in, KafkaSecurity.Sasl login, String host) throws IOException, SaslException {
+    /**
+     * The broker authenticates every connection: SCRAM as the given principal, as Kafka's own client would (KIP-152).
+     */
+    private static void logIn(DataOutputStream out, DataInputStream in, KafkaSecurity.Sasl login, String host)
+            throws IOException, SaslException {
         RequestHeader handshakeHeader = new RequestHeader(ApiKeys.SASL_HANDSHAKE, (short) 1, "stray-transaction", 0);
-        SaslHandshakeResponse handshake = (SaslHandshakeResponse) exchange(out, in, new SaslHandshakeRequest.Builder(
-                new SaslHandshakeRequestData().setMechanism(login.mechanism().kafkaName())).build((short) 1).serializeWithHeader(handshakeHeader),
+        SaslHandshakeResponse handshake = (SaslHandshakeResponse) exchange(
+                out,
+                in,
+                new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData()
+                                .setMechanism(login.mechanism().kafkaName()))
+                        .build((short) 1)
+                        .serializeWithHeader(handshakeHeader),
                 handshakeHeader);
         if (handshake.error() != Errors.NONE) {
-            throw new IllegalStateException("the broker refused " + login.mechanism().kafkaName() + ": " + handshake.error());
+            throw new IllegalStateException(
+                    "the broker refused " + login.mechanism().kafkaName() + ": " + handshake.error());
         }
         ScramSaslClientProvider.initialize();
-        SaslClient client = Sasl.createSaslClient(new String[] {login.mechanism().kafkaName()}, null, "kafka", host, Map.of(), callbacks -> {
-            for (Callback callback : callbacks) {
-                if (callback instanceof NameCallback name) {
-                    name.setName(login.user());
-                } else if (callback instanceof PasswordCallback password) {
-                    password.setPassword(login.password().toCharArray());
-                } else {
-                    throw new UnsupportedCallbackException(callback);
-                }
-            }
-        });
+        SaslClient client = Sasl.createSaslClient(
+                new String[] {login.mechanism().kafkaName()}, null, "kafka", host, Map.of(), callbacks -> {
+                    for (Callback callback : callbacks) {
+                        if (callback instanceof NameCallback name) {
+                            name.setName(login.user());
+                        } else if (callback instanceof PasswordCallback password) {
+                            password.setPassword(login.password().toCharArray());
+                        } else {
+                            throw new UnsupportedCallbackException(callback);
+                        }
+                    }
+                });
         byte[] next = client.evaluateChallenge(new byte[0]);
         while (!client.isComplete()) {
             RequestHeader authHeader = new RequestHeader(ApiKeys.SASL_AUTHENTICATE, (short) 2, "stray-transaction", 0);
-            SaslAuthenticateResponse answer = (SaslAuthenticateResponse) exchange(out, in, new SaslAuthenticateRequest.Builder(
-                    new SaslAuthenticateRequestData().setAuthBytes(next)).build((short) 2).serializeWithHeader(authHeader), authHeader);
+            SaslAuthenticateResponse answer = (SaslAuthenticateResponse) exchange(
+                    out,
+                    in,
+                    new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData().setAuthBytes(next))
+                            .build((short) 2)
+                            .serializeWithHeader(authHeader),
+                    authHeader);
             if (answer.error() != Errors.NONE) {
                 throw new IllegalStateException("the broker refused the login: " + answer.errorMessage());
             }
@@ -141,7 +191,8 @@ final class StrayTransaction {
         }
     }
 
-    private static AbstractResponse exchange(DataOutputStream out, DataInputStream in, ByteBuffer request, RequestHeader header) throws IOException {
+    private static AbstractResponse exchange(
+            DataOutputStream out, DataInputStream in, ByteBuffer request, RequestHeader header) throws IOException {
         out.writeInt(request.remaining());
         out.write(request.array(), request.arrayOffset() + request.position(), request.remaining());
         out.flush();
