@@ -19,8 +19,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The alert rules compose's Prometheus loads: valid, each tested by promtool with a series that must fire it and one
  * that must not (compose/prometheus/alerts-test.yml), and each explained in docs/operations.md. The test command
- * installs promtool
- * (bin/seckill test, Debian's prometheus); a machine without it skips the promtool runs and says what to install.
+ * installs promtool (bin/seckill test, Debian's prometheus); a machine without it skips the promtool runs and says what
+ * to install.
  */
 class AlertRulesTest {
 

@@ -88,8 +88,7 @@ class FlashSaleIT {
 
     /**
      * One SKU's 240 units split over 8 buckets, limit 1, 240 buyers asking once at the same time: every one of them
-     * wins
-     * (none is told sold out while a bucket holds a unit) and is confirmed, then the next is told sold out.
+     * wins (none is told sold out while a bucket holds a unit) and is confirmed, then the next is told sold out.
      */
     @Test
     void aSaleInEightBucketsSellsEveryUnitToAsManyBuyers() throws Exception {

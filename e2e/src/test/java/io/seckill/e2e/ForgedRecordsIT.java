@@ -80,8 +80,7 @@ class ForgedRecordsIT {
 
     /**
      * Trusted principals writing well-formed lies about a confirmed order: the reconciler's a cancellation, the sink's
-     * a
-     * rejection and its compensation. Its unit stays sold in both stores and the order stays confirmed.
+     * a rejection and its compensation. Its unit stays sold in both stores and the order stays confirmed.
      */
     @Test
     void aCancellationOrARejectionMySqlNeverMadeGivesNoUnitBack() {

@@ -209,10 +209,8 @@ class KubernetesManifestsTest {
 
     /**
      * Each service reaches MySQL as its own account (none names another with SECKILL_MYSQL_USER), with a password of
-     * its
-     * own from the Secret; the ingress's admin listener with one apart from the buyers'; the stream-processor with
-     * none.
-     * Redis likewise: a URL of its own (its ACL user) for each service that uses Redis.
+     * its own from the Secret; the ingress's admin listener with one apart from the buyers'; the stream-processor with
+     * none. Redis likewise: a URL of its own (its ACL user) for each service that uses Redis.
      */
     @ParameterizedTest
     @ValueSource(strings = {"development", "production"})

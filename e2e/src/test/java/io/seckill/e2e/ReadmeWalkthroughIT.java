@@ -55,16 +55,14 @@ class ReadmeWalkthroughIT {
         // A data directory of the test's own: the walk-through starts from an empty system.
         String dataDirectory = REPO.resolve("e2e/target/walkthrough-" + UUID.randomUUID()).toString();
         // In a process group of its own, as a terminal runs a command: Ctrl-C signals that whole group. A terminal's
-        // command
-        // starts with SIGINT at its default; a test started in the background inherits it ignored, which bash cannot
-        // trap.
+        // command starts with SIGINT at its default; a test started in the background inherits it ignored, which bash
+        // cannot trap.
         ProcessBuilder launcher = new ProcessBuilder(
                         "setsid", "env", "--default-signal=INT", "bash", "-c", "exec " + runCommand)
                 .directory(REPO.toFile())
                 .redirectErrorStream(true);
         // Every listener on a port of the system's own choosing, read from its output: a port picked free beforehand
-        // could be
-        // taken by any of the system's own servers before the ingress binds it, after its warm-up.
+        // could be taken by any of the system's own servers before the ingress binds it, after its warm-up.
         launcher.environment().put("SECKILL_HTTP_PORT", "0");
         launcher.environment().put("SECKILL_ADMIN_PORT", "0");
         launcher.environment().put("SECKILL_MANAGEMENT_PORT", "0");

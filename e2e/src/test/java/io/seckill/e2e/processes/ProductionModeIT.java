@@ -20,11 +20,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Production unless told otherwise: an ingress told it runs in production refuses each published
- * development value, an unauthenticated Kafka connection and the development payment port, exits 70 with one line
- * naming the setting and
- * never listens; started against the development servers (whose servers.env says development), it
- * runs and says so in /ready.
+ * Production unless told otherwise: an ingress told it runs in production refuses each published development value, an
+ * unauthenticated Kafka connection and the development payment port, exits 70 with one line naming the setting and
+ * never listens; started against the development servers (whose servers.env says development), it runs and says so in
+ * /ready.
  */
 class ProductionModeIT {
 

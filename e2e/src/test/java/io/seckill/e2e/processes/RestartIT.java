@@ -49,8 +49,7 @@ class RestartIT {
                 }
             });
             // The restarted Redis is not trusted: the sale is closed while the reconciler rebuilds it from MySQL
-            // (buyers get
-            // 503 SALE_RESTORING, Retry-After 1), and sells on once it holds the 20 units left.
+            // (buyers get 503 SALE_RESTORING, Retry-After 1), and sells on once it holds the 20 units left.
             await().atMost(DECIDED)
                     .untilAsserted(
                             () -> assertThat(restarted.figures()).containsAllEntriesOf(SaleFixture.settled(50, 30)));

@@ -5,10 +5,9 @@ import java.util.regex.Pattern;
 
 /**
  * Where the three servers are, the MySQL account a service connects as (its own {@link MySqlAccount}: the statements
- * its
- * code runs on the tables it uses, nothing else) and how it gets into Kafka (each service as its own principal). Every
- * service reads the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link RedisAddress}
- * settings, SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
+ * its code runs on the tables it uses, nothing else) and how it gets into Kafka (each service as its own principal).
+ * Every service reads the same names: SECKILL_MYSQL_URL, SECKILL_MYSQL_USER, SECKILL_MYSQL_PASSWORD, the {@link
+ * RedisAddress} settings, SECKILL_KAFKA_BOOTSTRAP and the {@link KafkaSecurity} settings.
  */
 public record InfraAddresses(
         String mysqlUrl, String mysqlUser, String mysqlPassword, RedisAddress redis, KafkaAccess kafka) {
@@ -47,8 +46,7 @@ public record InfraAddresses(
 
     /**
      * For a service that also uses Redis: besides {@link #forMySqlUser}'s checks, in production Redis is reached as a
-     * user
-     * of its own with a password (an ACL user: {@code redis://USER:PASSWORD@host:port}), never as the all-powerful
+     * user of its own with a password (an ACL user: {@code redis://USER:PASSWORD@host:port}), never as the all-powerful
      * default user or with no password, and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the
      * risk.
      */
@@ -135,10 +133,8 @@ public record InfraAddresses(
     /**
      * The same servers as the ingress's admin listener reaches them: MySQL as an account of its own
      * (SECKILL_ADMIN_MYSQL_USER, {@link MySqlAccount#INGRESS_ADMIN} by default), which may define sales and adjust
-     * stock
-     * where the buyers' account may not. In production its password is a secret of its own, never the buyers'
-     * account's;
-     * in development it defaults to the services' password.
+     * stock where the buyers' account may not. In production its password is a secret of its own, never the buyers'
+     * account's; in development it defaults to the services' password.
      */
     public InfraAddresses forIngressAdmin(Env env) {
         DeploymentMode mode = DeploymentMode.of(env);

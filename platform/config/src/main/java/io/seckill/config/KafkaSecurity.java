@@ -14,8 +14,7 @@ import java.util.Optional;
  *   <li>{@code SECKILL_KAFKA_USER}: the principal (default: the service's own, e.g. {@code seckill-db-sink});</li>
  *   <li>{@code SECKILL_KAFKA_PASSWORD}: its secret (in production at least 12 bytes, never a published value);</li>
  *   <li>{@code SECKILL_KAFKA_TRUSTSTORE}, {@code _TYPE} ({@code PKCS12}, {@code JKS} or {@code PEM}), {@code
- *   _PASSWORD}:
- *       the CAs the broker's certificate is checked against (default: the JVM's);</li>
+ *       _PASSWORD}: the CAs the broker's certificate is checked against (default: the JVM's);</li>
  *   <li>{@code SECKILL_KAFKA_KEYSTORE}, {@code _TYPE}, {@code _PASSWORD}: the client's certificate, for {@code
  *   SSL}.</li>
  * </ul>
@@ -115,8 +114,7 @@ public record KafkaSecurity(
      * The settings {@code env} gives a client acting as {@code principal} (unless {@code SECKILL_KAFKA_USER} names
      * another).
      * @throws IllegalArgumentException naming the setting: an unknown protocol or mechanism, a missing or (in
-     * production)
-     *         published or short password, a production client that would not authenticate
+     *         production) published or short password, a production client that would not authenticate
      */
     public static KafkaSecurity from(Env env, KafkaPrincipal principal) {
         return from(env, principal, USER, PASSWORD);

@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A production service reaches Kafka, MySQL and Redis over verified TLS, Redis as an ACL user of its own; the clear
- * only
- * where {@value PlaintextNetwork#SETTING} names the risk. Development is not asked.
+ * only where {@value PlaintextNetwork#SETTING} names the risk. Development is not asked.
  */
 class PlaintextNetworkTest {
 

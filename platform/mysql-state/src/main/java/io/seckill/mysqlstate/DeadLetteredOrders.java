@@ -12,11 +12,9 @@ import org.jooq.impl.DSL;
 /**
  * Ends an order that can never be decided: REJECTED (DEAD_LETTERED), its outbox row closed, in one transaction that
  * locks the row, so it cannot race the sink (whichever commits first decides; a copy of the order that still reaches
- * the
- * sink finds the decision). What makes an order undecidable is the caller's evidence, checked on the locked row: the
- * sink's own failure on exactly that order, or a row whose payload is itself poison. A dead letter alone is no
- * evidence:
- * anyone who can write the topic could name any order.
+ * the sink finds the decision). What makes an order undecidable is the caller's evidence, checked on the locked row:
+ * the sink's own failure on exactly that order, or a row whose payload is itself poison. A dead letter alone is no
+ * evidence: anyone who can write the topic could name any order.
  */
 public final class DeadLetteredOrders {
 

@@ -14,10 +14,8 @@ public final class DeadLetters {
 
     /**
      * A dead letter as filed: where it sits on the dead-letter topic, where it came from and which stage gave it up
-     * (null
-     * where the record does not say, or said it in a form left out), why, the order it names, what it carried, and
-     * whether
-     * its order's units were released.
+     * (null where the record does not say, or said it in a form left out), why, the order it names, what it carried,
+     * and whether its order's units were released.
      */
     // A letter is written to its row as it is, never compared or hashed.
     @SuppressWarnings("ArrayRecordComponent")

@@ -49,8 +49,7 @@ public final class OutboxLookups {
     /**
      * The orders these rows record, as their columns say (the payload is what was sent, the columns what was checked
      * when it was written), {@code requestedAt} being when MySQL recorded each by its own clock; ids without an order
-     * row
-     * (none, a fence, a key fence) are left out.
+     * row (none, a fence, a key fence) are left out.
      */
     public Map<String, Recorded> recordedOrders(DSLContext db, Collection<String> orderIds) {
         // Not the payload: the sink calls this for every order, and the columns are what it checks.

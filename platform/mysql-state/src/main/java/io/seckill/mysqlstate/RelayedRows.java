@@ -69,8 +69,7 @@ public abstract sealed class RelayedRows permits Outbox, OrderEvents {
 
     /**
      * The same, of the rows sent fewer than {@code maxAttempts} times or acknowledged by the broker at least once:
-     * those
-     * the relay never gives up on.
+     * those the relay never gives up on.
      */
     public List<Due> claimDue(DSLContext db, Instant now, RelayBackoff backoff, int maxAttempts, int limit) {
         return claimDue(db, now, backoff, attempts.lt(maxAttempts).or(acks.gt(0)), limit);

@@ -12,10 +12,10 @@ import org.jooq.impl.DSL;
 /**
  * Gives a cancelled or expired order's units back to MySQL: the SKU's stock and the buyer's purchases, once per order,
  * marked on the order's event row ({@code units_restored_at}) in the same transaction, each written by its table's
- * owner. The reconciler calls it before
- * it gives the units to Redis, so MySQL holds them first, which a rebuild of Redis and the drift check count on; the
- * account that ends orders for buyers never writes stock. Locks are taken on the event rows, then user_purchases, then
- * sku, each in key order (the sink's order for the latter two); a deadlock victim runs again ({@link DeadlockRetry}).
+ * owner. The reconciler calls it before it gives the units to Redis, so MySQL holds them first, which a rebuild of
+ * Redis and the drift check count on; the account that ends orders for buyers never writes stock. Locks are taken on
+ * the event rows, then user_purchases, then sku, each in key order (the sink's order for the latter two); a deadlock
+ * victim runs again ({@link DeadlockRetry}).
  */
 public final class ReturnedUnits {
 

@@ -11,10 +11,9 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
- * The owner of the {@code sku} table: a sale's definition and the stock MySQL holds, which only ever
- * goes down through a conditional charge (its CHECK keeps it from going negative besides), and back up
- * only when an order ends unpaid. Each method
- * runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
+ * The owner of the {@code sku} table: a sale's definition and the stock MySQL holds, which only ever goes down through
+ * a conditional charge (its CHECK keeps it from going negative besides), and back up only when an order ends unpaid.
+ * Each method runs on the {@link DSLContext} it is given, so a caller's transaction can include it.
  */
 public final class Skus {
 

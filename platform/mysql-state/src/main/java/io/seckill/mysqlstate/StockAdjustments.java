@@ -95,8 +95,7 @@ public final class StockAdjustments {
 
     /**
      * Adjustments recorded at least {@code olderThan} ago that Redis does not have yet, oldest first. Their age is
-     * judged
-     * on MySQL's clock, the one that stamped them.
+     * judged on MySQL's clock, the one that stamped them.
      */
     public List<Adjustment> notInRedis(DSLContext db, Duration olderThan, int limit) {
         return db.selectFrom(STOCK_ADJUSTMENTS)

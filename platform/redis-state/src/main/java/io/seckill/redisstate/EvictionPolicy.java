@@ -10,11 +10,10 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Whether Redis may evict what a sale cannot lose. Sale state (stock, reservations, ledgers, sale definitions) has no
  * lifetime; what may go under memory pressure has one: stored idempotent replies (a retry then finds its order in
- * MySQL), rate-limit counters, order-status copies (MySQL answers), spent sale-pass challenges (a replay
- * then gets its buyer a second pass for the same sale, which a fresh challenge would give them too), the rebuild lock
- * (fenced: a rebuild step whose lock
- * is gone stops). So the policy must evict only keys with a lifetime ({@code volatile-*}), or nothing
- * ({@code noeviction}: writes fail when full, nothing is lost), read with {@link RedisMemory}.
+ * MySQL), rate-limit counters, order-status copies (MySQL answers), spent sale-pass challenges (a replay then gets its
+ * buyer a second pass for the same sale, which a fresh challenge would give them too), the rebuild lock (fenced: a
+ * rebuild step whose lock is gone stops). So the policy must evict only keys with a lifetime ({@code volatile-*}), or
+ * nothing ({@code noeviction}: writes fail when full, nothing is lost), read with {@link RedisMemory}.
  */
 public final class EvictionPolicy {
 

@@ -11,10 +11,9 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * Runs the project's Lua scripts by SHA for the stores of this package; a server that lost its script
- * cache is sent the source once.
- * Either each call is its own round trip, or, for a service whose threads call all at once, calls
- * that coincide share one pipeline ({@link #pipelined}).
+ * Runs the project's Lua scripts by SHA for the stores of this package; a server that lost its script cache is sent the
+ * source once. Either each call is its own round trip, or, for a service whose threads call all at once, calls that
+ * coincide share one pipeline ({@link #pipelined}).
  */
 public final class LuaRunner implements AutoCloseable {
 

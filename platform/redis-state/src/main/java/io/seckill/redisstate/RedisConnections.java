@@ -23,8 +23,8 @@ public final class RedisConnections {
 
     /**
      * How often a cluster client asks for the slot map besides when a node answers MOVED or stops answering: a replica
-     * promoted
-     * after its primary died is found within this, even by a client that sent nothing to those slots meanwhile.
+     * promoted after its primary died is found within this, even by a client that sent nothing to those slots
+     * meanwhile.
      */
     private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
     /**

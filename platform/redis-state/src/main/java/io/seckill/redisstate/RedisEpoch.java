@@ -86,10 +86,8 @@ public final class RedisEpoch {
 
     /**
      * Marks the primary as rebuilt for the server run {@code check} saw, answering the rebuild asked for then, if any;
-     * the
-     * request is withdrawn once every primary has answered it (a primary whose marker is lost later is then judged on
-     * its
-     * own, as unmarked).
+     * the request is withdrawn once every primary has answered it (a primary whose marker is lost later is then judged
+     * on its own, as unmarked).
      */
     public void rebuilt(Check check) {
         lua.redis().set(markerKey(check.primary()), new Marker(check.runId(), check.request()).text());
@@ -128,8 +126,7 @@ public final class RedisEpoch {
 
     /**
      * One rebuilder per primary at a time; the lock frees itself after {@code lease}. Only who works is decided here:
-     * each
-     * SKU's rebuild is fenced by its own lock ({@link SaleStore#lockRebuild}).
+     * each SKU's rebuild is fenced by its own lock ({@link SaleStore#lockRebuild}).
      * @return the lease, or empty when another rebuilder holds the primary
      */
     public Optional<PrimaryLease> lockRebuild(Primary primary, Duration lease) {

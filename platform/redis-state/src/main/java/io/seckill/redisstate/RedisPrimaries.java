@@ -16,9 +16,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The primaries of the Redis the services use, each with the hash slots it serves: the one node of a single Redis
- * (every
- * slot), or each shard's primary of a cluster, as the cluster's slot map says now. What is true of one server (its run,
- * its memory, its eviction policy) is asked of each primary; a SKU's state lives on the primary serving its slot.
+ * (every slot), or each shard's primary of a cluster, as the cluster's slot map says now. What is true of one server
+ * (its run, its memory, its eviction policy) is asked of each primary; a SKU's state lives on the primary serving its
+ * slot.
  */
 public final class RedisPrimaries {
 

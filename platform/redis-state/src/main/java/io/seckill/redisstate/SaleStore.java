@@ -154,8 +154,7 @@ public final class SaleStore {
 
     /**
      * {@link #state} once the transfers between the SKU's buckets left unfinished for {@code grace} are finished: what
-     * a
-     * check at rest compares. A SKU of one bucket has none, and costs one call.
+     * a check at rest compares. A SKU of one bucket has none, and costs one call.
      */
     public RedisSkuState stateWithTransfersFinished(long skuId, Duration grace) {
         SaleLayout kept = layouts.kept(skuId);
@@ -265,10 +264,8 @@ public final class SaleStore {
 
     /**
      * Loads or replaces a sale as MySQL defined it under {@code version}, its stock split over {@code buckets}, unless
-     * a
-     * newer definition is loaded or undecided reservations (or units moving between buckets) forbid replacing it. A
-     * sale
-     * being replaced is closed first ({@link #closeSale}), so nothing moves while its buckets are written.
+     * a newer definition is loaded or undecided reservations (or units moving between buckets) forbid replacing it. A
+     * sale being replaced is closed first ({@link #closeSale}), so nothing moves while its buckets are written.
      */
     public SaleLoad loadSale(
             long skuId,
@@ -367,8 +364,7 @@ public final class SaleStore {
 
     /**
      * Adds or removes free stock once per adjustment id, in the SKU's first bucket; a removal takes only free units,
-     * and
-     * borrows from the other buckets what the first lacks.
+     * and borrows from the other buckets what the first lacks.
      */
     public Adjusted adjustStock(long skuId, String adjustmentId, int delta) {
         SaleLayout layout = layouts.reread(skuId);
@@ -472,9 +468,8 @@ public final class SaleStore {
      * Replaces a SKU's sale state with {@code sale}, in {@code sale.stockBuckets()} buckets: free stock = MySQL stock -
      * units in flight, split evenly; each bucket's ledger = the orders in flight of the buyers homed on it, each
      * buyer's units = decided + in flight. Written in steps, each bucket's sale last, so buyers are refused (not
-     * loaded)
-     * until it is whole; each step only while the bucket's fence holds {@code lease}'s token, the layout only while the
-     * lease holds the SKU's lock. The buckets of the layout it replaces are deleted.
+     * loaded) until it is whole; each step only while the bucket's fence holds {@code lease}'s token, the layout only
+     * while the lease holds the SKU's lock. The buckets of the layout it replaces are deleted.
      * @throws RebuildFenced when a later rebuilder took over: the steps written so far leave the sale not loaded
      *         (refused to buyers) for it to rebuild
      */
@@ -614,8 +609,7 @@ public final class SaleStore {
     public RedisSkuState state(long skuId) {
         SkuKeys single = new SkuKeys(skuId);
         // One read of the layout with a single bucket's stock and pending (one slot): a reservation moving units from
-        // one
-        // to the other cannot fall between them, and a SKU of one bucket costs one call.
+        // one to the other cannot fall between them, and a SKU of one bucket costs one call.
         List<String> values = lua.redis().mget(SkuKeys.layout(skuId), single.stock(), single.pending());
         SaleLayout layout = layouts.read(skuId, values.get(0));
         if (layout.buckets() == 1) {

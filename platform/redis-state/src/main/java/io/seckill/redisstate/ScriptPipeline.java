@@ -90,9 +90,8 @@ final class ScriptPipeline implements AutoCloseable {
 
     /**
      * On a cluster, one pipeline per primary, each on a connection of its own: a primary that fails (down, failing
-     * over)
-     * fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection fails
-     * alone.
+     * over) fails only the calls sent to it, and every other call keeps its reply. A call that cannot get a connection
+     * fails alone.
      */
     private static Map<Connection, List<Call>> byPrimary(RedisClusterClient cluster, List<Call> batch) {
         // A connection asked for once per slot (a hot SKU's calls share one), then one kept per primary.
@@ -139,8 +138,7 @@ final class ScriptPipeline implements AutoCloseable {
             } catch (JedisDataException e) {
                 if (isNoScript(e) || isRedirect(e)) {
                     // Run alone through the client: the source for a server that lost its script cache, the client's
-                    // own
-                    // routing for a slot that moved (the script did not run where it was sent).
+                    // own routing for a slot that moved (the script did not run where it was sent).
                     runFromSource(redis, call);
                 } else {
                     call.result().completeExceptionally(e);

@@ -4,15 +4,14 @@ import java.util.List;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Redis key names of one stock bucket of a SKU. A SKU's stock is split over 1 to {@value #MOST_BUCKETS} buckets
- * ({@link SaleLayout}); each bucket is a whole small sale of its own (its share of the stock, a copy of the sale's
- * terms,
- * the ledger and per-buyer counts of the buyers homed on it), and all of one bucket's keys share one hash tag, so every
+ * Redis key names of one stock bucket of a SKU. A SKU's stock is split over 1 to {@value #MOST_BUCKETS} buckets ({@link
+ * SaleLayout}); each bucket is a whole small sale of its own (its share of the stock, a copy of the sale's terms, the
+ * ledger and per-buyer counts of the buyers homed on it), and all of one bucket's keys share one hash tag, so every
  * script works unchanged on Redis Cluster. A SKU of one bucket keeps the tag {@code {sku:ID}}; bucket {@code i} of
- * {@code n > 1} has a tag of its own ({@code {sku:ID:b<i>of<n>.<nonce>}}) whose slot lies in the middle of the
- * {@code i}-th of {@code n} equal slot ranges (turned by the SKU's own slot, so different SKUs' first buckets spread
- * too): on a cluster whose slots are split evenly over its primaries, a SKU of as many buckets as primaries has one
- * bucket on each.
+ * {@code n > 1} has a tag of its own ({@code {sku:ID:b<i>of<n>.<nonce>}}) whose slot lies in the middle of the {@code
+ * i}-th of {@code n} equal slot ranges (turned by the SKU's own slot, so different SKUs' first buckets spread too): on
+ * a cluster whose slots are split evenly over its primaries, a SKU of as many buckets as primaries has one bucket on
+ * each.
  *
  * <ul>
  *   <li>{@code stock}: units still free to reserve in this bucket (integer, never negative)</li>
@@ -25,8 +24,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *   <li>{@code outgoing}: hash transferId -> "toBucket|units|atMs", units taken from here for another bucket and not
  *       yet known to have arrived</li>
  *   <li>{@code incoming}: set of the transfer ids applied here (a transfer adds its units once)</li>
- * </ul>
- * The SKU's rebuild lock, its token counter and its {@link #layout} live under {@code {sku:ID}}, whatever its buckets.
+ * </ul> The SKU's rebuild lock, its token counter and its {@link #layout} live under {@code {sku:ID}}, whatever its
+ * buckets.
  */
 public final class SkuKeys {
 

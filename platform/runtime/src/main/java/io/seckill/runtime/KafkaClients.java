@@ -78,11 +78,10 @@ public final class KafkaClients {
 
     /**
      * Creates every catalogued topic that does not exist yet as {@code layout} says: its partitions, and its
-     * replication
-     * on this cluster's brokers. An existing topic laid out otherwise is left as it is (adding partitions moves keys
-     * between them, which only an operator can decide while the topic is drained; reassigning replicas is an operator's
-     * job too) and reported in the log. Fails when the cluster does not answer within {@code timeout}, or when the
-     * replication asked for needs more brokers than it has.
+     * replication on this cluster's brokers. An existing topic laid out otherwise is left as it is (adding partitions
+     * moves keys between them, which only an operator can decide while the topic is drained; reassigning replicas is an
+     * operator's job too) and reported in the log. Fails when the cluster does not answer within {@code timeout}, or
+     * when the replication asked for needs more brokers than it has.
      * @return the replication the topics are created with, for the topics a client creates itself (Kafka Streams')
      */
     public static TopicLayout.Replication ensureTopics(KafkaAccess kafka, TopicLayout layout, Duration timeout) {

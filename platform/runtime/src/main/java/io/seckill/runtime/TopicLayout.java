@@ -60,8 +60,7 @@ public record TopicLayout(int partitions, OptionalInt replicationFactor, Optiona
     /**
      * The replication on a cluster of {@code brokers}.
      * @throws IllegalStateException when the factor asked for needs more brokers than the cluster has, or the minimum
-     * in
-     *         sync asked for exceeds the factor
+     *         in sync asked for exceeds the factor
      */
     public Replication replicationOn(int brokers) {
         int factor = replicationFactor.orElse(Math.min(PREFERRED_FACTOR, brokers));

@@ -99,9 +99,8 @@ class KafkaAclsIT {
 
     /**
      * Only the hanging-transaction repair's login may look at another producer's transaction on a topic its service
-     * does
-     * not read, and abort it (writing its markers takes the cluster's ClusterAction): the reconciler's own login can do
-     * neither, so a stolen reconciler credential writes no transaction marker.
+     * does not read, and abort it (writing its markers takes the cluster's ClusterAction): the reconciler's own login
+     * can do neither, so a stolen reconciler credential writes no transaction marker.
      */
     @Test
     void onlyTheRepairsLoginDescribesAndAbortsAnotherProducersTransaction() throws Exception {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Records refused by their source check, forged with a service's credential, cost a bounded number of dead letters:
- * each
- * is counted, and only the minute's first of each topic and reason reach the dead-letter topic (and from there MySQL).
+ * each is counted, and only the minute's first of each topic and reason reach the dead-letter topic (and from there
+ * MySQL).
  */
 class UnsupportedRecordsIT {
 

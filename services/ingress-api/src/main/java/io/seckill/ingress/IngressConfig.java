@@ -63,8 +63,7 @@ public record IngressConfig(
 
     /**
      * The MySQL connections of the buyers' routes other than buying (status, list, payment, cancellation), apart from
-     * the
-     * buy path's: however much of that traffic comes, it never takes a connection the outbox writes need. A request
+     * the buy path's: however much of that traffic comes, it never takes a connection the outbox writes need. A request
      * that waits longer than {@code connectionWait} for one is answered 503.
      */
     public record QueryPool(int size, Duration connectionWait) {}

@@ -53,8 +53,7 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
 
     /**
      * Where each side listens: buyers on {@code buyersHost} (null: every interface), the admin API on its own (by
-     * default this
-     * host's only).
+     * default this host's only).
      */
     record Listeners(String buyersHost, int buyersPort, String adminHost, int adminPort) {
 

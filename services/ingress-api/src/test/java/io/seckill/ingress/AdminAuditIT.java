@@ -70,8 +70,7 @@ class AdminAuditIT {
 
     /**
      * A refused attempt is recorded, read or write: from where, what it asked, its status, whom a valid token without
-     * the
-     * role named, never its body; and it changes nothing.
+     * the role named, never its body; and it changes nothing.
      */
     @Test
     void aRefusedAttemptIsRecordedWithoutItsBodyAndChangesNothing() {

@@ -27,8 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gateway mode only when asked for and only for the gateway, an identity provider's tokens by the keys it
- * publishes, and
- * no ingress without its secrets.
+ * publishes, and no ingress without its secrets.
  */
 class AuthModesIT {
 

@@ -38,8 +38,7 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * every bad request gets its status and stable code as problem+json, and
- * leaves Redis and MySQL exactly as they were.
+ * every bad request gets its status and stable code as problem+json, and leaves Redis and MySQL exactly as they were.
  */
 class BadRequestIT {
 

@@ -173,8 +173,7 @@ class OrderLifecycleIT {
 
     /**
      * The ending's event as the ingress leaves it: written with the ending in MySQL, due at once, for the reconciler's
-     * relay
-     * to publish (the ingress may not write the lifecycle topic); never on the topic from here.
+     * relay to publish (the ingress may not write the lifecycle topic); never on the topic from here.
      */
     private OrderLifecycleEvent lifecycleEventOf(String orderId) {
         var row = fixture.sql().select(ORDER_EVENTS.PAYLOAD, ORDER_EVENTS.RELAY_AFTER, DSL.currentTimestamp(3))

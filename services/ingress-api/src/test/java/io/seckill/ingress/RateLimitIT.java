@@ -95,9 +95,8 @@ class RateLimitIT {
 
     /**
      * Past its budget of refused tokens, an address has its tokens refused unread (429) for the window, valid or not,
-     * but
-     * for one verified before (answered from memory, it costs nothing to read), while buyers elsewhere buy: a flood of
-     * forged tokens costs no signature check, no Redis call and no memory.
+     * but for one verified before (answered from memory, it costs nothing to read), while buyers elsewhere buy: a flood
+     * of forged tokens costs no signature check, no Redis call and no memory.
      */
     @Test
     void anAddressThatShowedTooManyRefusedTokensHasItsNextOnesRefusedUnread() throws Exception {
@@ -134,8 +133,7 @@ class RateLimitIT {
 
     /**
      * Status, list, payment and cancellation share a limit of their own (polling is not buying): the excess of a burst
-     * of
-     * polls is refused with Retry-After, the buyer's other order routes too, while buying still counts apart.
+     * of polls is refused with Retry-After, the buyer's other order routes too, while buying still counts apart.
      */
     @Test
     void aBuyersOrderRoutesHaveALimitOfTheirOwn() throws Exception {

@@ -11,15 +11,13 @@ import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
 /**
- * What a failed stream thread means for the client. A broker that cannot be reached is waited out:
- * the thread is replaced. So is a transaction the broker ended under the thread (a broker restarted
- * after a crash aborts the transactions it finds open: the next commit is refused as an invalid
- * transaction state, or the producer is fenced): a new thread starts a new producer and redoes the
- * work from the committed offsets, which exactly-once makes safe. Source topics missing at a rebalance are waited out
- * for a grace period too,
- * because a broker restarting after a crash reports its topics missing until it has loaded them; if
- * they stay missing (deleted), the client shuts down. Anything else shuts the client down at once,
- * and a client in ERROR ends its process.
+ * What a failed stream thread means for the client. A broker that cannot be reached is waited out: the thread is
+ * replaced. So is a transaction the broker ended under the thread (a broker restarted after a crash aborts the
+ * transactions it finds open: the next commit is refused as an invalid transaction state, or the producer is fenced): a
+ * new thread starts a new producer and redoes the work from the committed offsets, which exactly-once makes safe.
+ * Source topics missing at a rebalance are waited out for a grace period too, because a broker restarting after a crash
+ * reports its topics missing until it has loaded them; if they stay missing (deleted), the client shuts down. Anything
+ * else shuts the client down at once, and a client in ERROR ends its process.
  */
 final class StreamFailurePolicy {
 

@@ -70,9 +70,8 @@ public final class StreamProcessor implements AutoCloseable {
             OpenedResources opened) {
         StateDirectorySlot stateDirectory = opened.add(StateDirectorySlot.claim(config.stateParent()));
         // The de-duplication store opens its first RocksDB segment at the first order, and RocksDB's class, on first
-        // use,
-        // unpacks its native library from the jar and loads it: done here, before ready, so a sale's first orders do
-        // not wait.
+        // use, unpacks its native library from the jar and loads it: done here, before ready, so a sale's first orders
+        // do not wait.
         RocksDB.loadLibrary();
         Properties props = config.infra().kafka().clientProperties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -99,13 +98,10 @@ public final class StreamProcessor implements AutoCloseable {
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 KafkaClients.HEARTBEAT_INTERVAL_MS);
         // A transaction left open by an instance killed with kill -9 blocks read_committed readers of its output until
-        // the
-        // coordinator aborts it, which argues for short; a transaction open when a broker dies lasts until that
-        // broker's
-        // partitions have new leaders (its session timeout and more), and aborting it fences the thread, whose tasks
-        // then
-        // move in a rebalance. Streams' own 10 s outlasts a broker's failover; a restarted instance aborts its old
-        // transactions at once (the same transactional ids, from its state directory).
+        // the coordinator aborts it, which argues for short; a transaction open when a broker dies lasts until that
+        // broker's partitions have new leaders (its session timeout and more), and aborting it fences the thread, whose
+        // tasks then move in a rebalance. Streams' own 10 s outlasts a broker's failover; a restarted instance aborts
+        // its old transactions at once (the same transactional ids, from its state directory).
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), TRANSACTION_TIMEOUT_MS);
         // Leaves the group on the way out, so that the others take its partitions now, not a session timeout later.
         KafkaStreams streams = opened.add(

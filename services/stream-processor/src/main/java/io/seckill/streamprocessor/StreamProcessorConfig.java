@@ -8,13 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR (the parent of
- * each instance's own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1),
- * SECKILL_STREAMS_STANDBY_REPLICAS (0), SECKILL_DEDUP_TTL_MS (86400000), the topics' layout ({@link TopicLayout}),
- * SECKILL_MISSING_TOPICS_GRACE_MS (60000: how long input topics may be missing before the client stops),
- * SECKILL_STREAMS_COMMIT_INTERVAL_MS (100, at most 1000: how often the de-duplicated orders' transaction is committed,
- * which is
- * when the sink can read them).
+ * SECKILL_STREAMS_APPLICATION_ID (seckill-stream-processor), SECKILL_STREAMS_STATE_DIR (the parent of each instance's
+ * own state directory; {java.io.tmpdir}/seckill-streams), SECKILL_STREAMS_THREADS (1), SECKILL_STREAMS_STANDBY_REPLICAS
+ * (0), SECKILL_DEDUP_TTL_MS (86400000), the topics' layout ({@link TopicLayout}), SECKILL_MISSING_TOPICS_GRACE_MS
+ * (60000: how long input topics may be missing before the client stops), SECKILL_STREAMS_COMMIT_INTERVAL_MS (100, at
+ * most 1000: how often the de-duplicated orders' transaction is committed, which is when the sink can read them).
  */
 public record StreamProcessorConfig(
         InfraAddresses infra,

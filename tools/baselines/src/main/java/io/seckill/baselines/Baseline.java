@@ -12,8 +12,7 @@ public enum Baseline {
     REDIS_QUEUE("redis-queue"),
     /**
      * The physical limit every design is measured against: the same HTTP stack reading the same request, answering
-     * every
-     * buy with the loser's 409 from memory; no store, no token, nothing sold.
+     * every buy with the loser's 409 from memory; no store, no token, nothing sold.
      */
     NO_OP("no-op");
 

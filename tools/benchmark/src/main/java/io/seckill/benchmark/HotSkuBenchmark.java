@@ -27,11 +27,9 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * One hot SKU's sale on a Redis Cluster of three primaries, its stock in one bucket and then in the buckets the ingress
  * chooses (one per primary), rounds alternating the two on the same processes: how the sale's Redis calls spread over
- * the
- * primaries, with requests/s and latency. A call is a script call ({@code EVALSHA}, {@code EVAL}: every call of the buy
- * path and of settlement is one), counted from each primary's {@code INFO commandstats} before and after the sale
- * (Redis
- * counts the commands a script runs under their own names too; those are not calls); each primary's CPU from its
+ * the primaries, with requests/s and latency. A call is a script call ({@code EVALSHA}, {@code EVAL}: every call of the
+ * buy path and of settlement is one), counted from each primary's {@code INFO commandstats} before and after the sale
+ * (Redis counts the commands a script runs under their own names too; those are not calls); each primary's CPU from its
  * {@code INFO cpu}. Every buyer asks once for one unit; buyers are rate-limited per buyer as in production (the
  * per-address limit stays off: the generator is one address).
  */

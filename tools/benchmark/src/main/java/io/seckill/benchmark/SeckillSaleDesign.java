@@ -29,9 +29,8 @@ import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
- * seckill as a user runs it on the development servers: {@code bin/seckill all} (the four services in one process)
- * or each service its own process ({@link Topology}), buyers named by a gateway ({@code
- * SECKILL_AUTH_MODE=trusted-header},
+ * seckill as a user runs it on the development servers: {@code bin/seckill all} (the four services in one process) or
+ * each service its own process ({@link Topology}), buyers named by a gateway ({@code SECKILL_AUTH_MODE=trusted-header},
  * as the baselines read them), no rate limit (every request comes from one address).
  */
 final class SeckillSaleDesign implements SaleDesign {

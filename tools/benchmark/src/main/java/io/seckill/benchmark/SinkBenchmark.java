@@ -27,9 +27,8 @@ import picocli.CommandLine.Option;
 /**
  * Orders per second into MySQL: the db-sink's writer checking each order against its outbox row and deciding a poll's
  * worth of orders per SKU in one transaction, against the same writer deciding one order per transaction, on the same
- * orders and the
- * same server (the development servers' MariaDB, its own process), on one hot SKU and spread over 8.
- * One thread each, as one sink instance consumes one partition.
+ * orders and the same server (the development servers' MariaDB, its own process), on one hot SKU and spread over 8. One
+ * thread each, as one sink instance consumes one partition.
  */
 @Command(
         name = "sink-benchmark",

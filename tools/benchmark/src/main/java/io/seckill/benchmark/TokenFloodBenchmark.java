@@ -26,14 +26,13 @@ import picocli.CommandLine.Option;
 
 /**
  * A hostile buyer beside a sale: each round runs a sale alone, then the same sale again (a fresh SKU, fresh buyers)
- * while
- * one buyer's valid token is sent {@code --flood-requests} ways (padded past its signature up to 8 KiB) at a fixed
- * rate.
- * The services run as production runs them, each its own process, buyers showing bearer tokens, the ingress's heap as
- * compose gives it. Prints how the flood was answered (every request must be refused), the ingress's heap after a full
- * GC before and after the flood, and the sale's winners' p50/p99 alone and beside the flood with what each sale sold
- * and confirmed; then the medians. The per-address limit stays off (the sale's buyers share the generator's one
- * address); the flood names its own address in {@code X-Forwarded-For}, believed from the loopback proxy.
+ * while one buyer's valid token is sent {@code --flood-requests} ways (padded past its signature up to 8 KiB) at a
+ * fixed rate. The services run as production runs them, each its own process, buyers showing bearer tokens, the
+ * ingress's heap as compose gives it. Prints how the flood was answered (every request must be refused), the ingress's
+ * heap after a full GC before and after the flood, and the sale's winners' p50/p99 alone and beside the flood with what
+ * each sale sold and confirmed; then the medians. The per-address limit stays off (the sale's buyers share the
+ * generator's one address); the flood names its own address in {@code X-Forwarded-For}, believed from the loopback
+ * proxy.
  */
 @Command(
         name = "token-flood",

@@ -24,19 +24,17 @@ import picocli.CommandLine.Option;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A whole flash sale, start to finish, against each design on the same servers with the same load
- * generator: {@code --units} over {@code --skus} SKUs, {@code --buyers} buyers making {@code --attempts}
- * attempts each for 1-3 units, all arriving as fast as {@code --connections} connections can send them
- * (closed loop) or at {@code --rate} requests per second (open loop). Per design: the time until every
- * buyer had an answer, requests/s, latency of winners and losers, the drain (answer to order in MySQL)
- * and what the stores hold afterwards (oversold, lost, over the limit, drift), and requests/s as a share of the no-op
- * design's (the same HTTP stack answering 409 from memory: what the machine can answer at all). First the cold rounds:
- * every
- * design's processes started afresh and their first sale measured, as a sale starts in production (services
- * up and ready, the buy path never used). Then, on the last cold round's processes, warm-up rounds and the
- * warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the warm rounds
- * (and the worst round's correctness) as tables, Markdown and a PNG chart under
- * {@code tools/benchmark/target/whole-sale-*}/report.
+ * A whole flash sale, start to finish, against each design on the same servers with the same load generator: {@code
+ * --units} over {@code --skus} SKUs, {@code --buyers} buyers making {@code --attempts} attempts each for 1-3 units, all
+ * arriving as fast as {@code --connections} connections can send them (closed loop) or at {@code --rate} requests per
+ * second (open loop). Per design: the time until every buyer had an answer, requests/s, latency of winners and losers,
+ * the drain (answer to order in MySQL) and what the stores hold afterwards (oversold, lost, over the limit, drift), and
+ * requests/s as a share of the no-op design's (the same HTTP stack answering 409 from memory: what the machine can
+ * answer at all). First the cold rounds: every design's processes started afresh and their first sale measured, as a
+ * sale starts in production (services up and ready, the buy path never used). Then, on the last cold round's processes,
+ * warm-up rounds and the warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the
+ * warm rounds (and the worst round's correctness) as tables, Markdown and a PNG chart under {@code
+ * tools/benchmark/target/whole-sale-*}/report.
  */
 @Command(
         name = "whole-sale",

@@ -109,8 +109,7 @@ final class WholeSaleReport {
     /**
      * What the machine can answer at all: the no-op design's median requests/s over its warm rounds (over its cold ones
      * in a run without warm rounds). Cold rounds are measured against it too: a stack with no state has no cold sale of
-     * its
-     * own, only a JVM still compiling, which is no limit of the machine's.
+     * its own, only a JVM still compiling, which is no limit of the machine's.
      */
     private Optional<Double> noOpLimit() {
         List<WholeSaleRound> limit =

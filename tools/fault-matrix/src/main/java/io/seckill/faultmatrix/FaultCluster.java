@@ -50,13 +50,12 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The system the fault matrix breaks: development servers and one process per service (two
- * ingresses, so buyers keep a door while one is down, and two stream-processors), topics of 12 partitions, each started
- * by {@code bin/seckill}, plus the
- * matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's
- * periods so that what it repairs is repaired within the matrix's bound. A supervisor starts again any
- * service that ended on its own, as compose's {@code restart: on-failure} or systemd would (a service
- * that cannot continue exits for exactly that), and counts it.
+ * The system the fault matrix breaks: development servers and one process per service (two ingresses, so buyers keep a
+ * door while one is down, and two stream-processors), topics of 12 partitions, each started by {@code bin/seckill},
+ * plus the matrix's own clients of MySQL and Redis to judge the outcome. Settings shorten the reconciler's periods so
+ * that what it repairs is repaired within the matrix's bound. A supervisor starts again any service that ended on its
+ * own, as compose's {@code restart: on-failure} or systemd would (a service that cannot continue exits for exactly
+ * that), and counts it.
  */
 final class FaultCluster implements AutoCloseable {
 
@@ -303,9 +302,8 @@ final class FaultCluster implements AutoCloseable {
 
     /**
      * kill -9 of a Redis Cluster primary holding {@code skuId}'s keys (its layout's, when that one still has a replica
-     * to
-     * take over: an earlier row's victim is not started again, so the replica promoted then has none); returns once a
-     * replica serves the victim's slots in its place.
+     * to take over: an earlier row's victim is not started again, so the replica promoted then has none); returns once
+     * a replica serves the victim's slots in its place.
      * @return when the replica was seen promoted ({@link System#nanoTime()}): the repair
      */
     long killRedisPrimaryAndAwaitPromotion(long skuId) throws InterruptedException {
@@ -356,8 +354,7 @@ final class FaultCluster implements AutoCloseable {
 
     /**
      * The active controller of the three-broker Kafka cluster (the metadata quorum's leader), or the first node that is
-     * not.
-     * Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its
+     * not. Found ahead of the fault: on a busy machine the lookup alone takes seconds, and the fault must strike at its
      * moment.
      * @throws IllegalStateException when the node leads no partition: killing it would test no failover
      */
@@ -419,8 +416,7 @@ final class FaultCluster implements AutoCloseable {
     /**
      * Waits until the cluster has noticed that {@code node} died (it left some partition's in-sync replicas) and then
      * until it is registered again and back in the in-sync replicas of every partition. Right after a kill the dead
-     * node
-     * still counts as in sync, until its session times out: the first half keeps that from passing for its return.
+     * node still counts as in sync, until its session times out: the first half keeps that from passing for its return.
      */
     void awaitKafkaNodeBack(int node) throws InterruptedException {
         AtomicBoolean missed = new AtomicBoolean();
@@ -474,8 +470,7 @@ final class FaultCluster implements AutoCloseable {
 
     /**
      * Looks at the cluster every {@code pauseMillis} until {@code check} gives a value, through one admin client; a
-     * look
-     * that fails (a request to a dead node, the quorum electing, an election refused for now) counts as not yet.
+     * look that fails (a request to a dead node, the quorum electing, an election refused for now) counts as not yet.
      * @return the value, empty when {@code bound} passed without one
      */
     private <T> Optional<T> untilKafka(Duration bound, long pauseMillis, KafkaCheck<T> check)

@@ -94,8 +94,7 @@ final class FaultInjector {
     /**
      * Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired.
      * @return when the repair happened ({@link System#nanoTime()}): for a killed ingress, the kill itself, since only
-     * the
-     *         reconciler's sweep gives its reservations back and a restart repairs nothing of them
+     *         the reconciler's sweep gives its reservations back and a restart repairs nothing of them
      */
     long injectAndRepair(Fault fault, List<Long> skus) throws Exception {
         switch (fault) {
@@ -180,8 +179,7 @@ final class FaultInjector {
                 node.id(),
                 (failedOverAt - killedAt) / 1e9);
         // A thread of this one's making: it inherits the class loader the Kafka client finds its classes with (the
-        // common
-        // pool's threads do not, under exec:java).
+        // common pool's threads do not, under exec:java).
         restarting = CompletableFuture.runAsync(
                 () -> {
                     try {
@@ -197,8 +195,7 @@ final class FaultInjector {
 
     /**
      * Waits for a killed service (or broker) that is coming back to be ready again; a broker's partitions are then led
-     * by
-     * their preferred replicas again, so that each row's kill finds the leadership spread.
+     * by their preferred replicas again, so that each row's kill finds the leadership spread.
      */
     void awaitRestarts() throws InterruptedException, ExecutionException {
         restarting.get();

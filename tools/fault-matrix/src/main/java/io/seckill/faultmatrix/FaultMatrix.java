@@ -29,14 +29,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The fault matrix: each service its own process, a sale over three SKUs (300, 150 and 50 units,
- * 1-3 units per buyer, at most 3 each; the bucketed rows' sale is one SKU of 500 units in 8 buckets) taken by a few
- * thousand buyers through two ingresses, and one
- * fault per row, injected at one {@link Moment} of the sale: its first second, or its tail while the
- * last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders in
- * MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the
- * fault until everything settled, and whether a new sale works afterwards. One cluster serves every
- * row that needs the same {@link Servers} in turn, after a sale without a fault; each sale has SKUs of its own.
+ * The fault matrix: each service its own process, a sale over three SKUs (300, 150 and 50 units, 1-3 units per buyer,
+ * at most 3 each; the bucketed rows' sale is one SKU of 500 units in 8 buckets) taken by a few thousand buyers through
+ * two ingresses, and one fault per row, injected at one {@link Moment} of the sale: its first second, or its tail while
+ * the last winners are accepted. Per row: the 202s, what became of them, stuck orders, oversold units, ghosts (orders
+ * in MySQL whose buyer was answered with an error), drift at rest, the seconds from the repair of the fault until
+ * everything settled, and whether a new sale works afterwards. One cluster serves every row that needs the same {@link
+ * Servers} in turn, after a sale without a fault; each sale has SKUs of its own.
  */
 @Command(
         name = "fault-matrix",

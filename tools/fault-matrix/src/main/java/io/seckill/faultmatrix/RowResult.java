@@ -7,8 +7,7 @@ import java.util.Locale;
  * One row of the fault matrix: what the buyers were told and what became of their orders.
  * @param ghosts orders recorded in MySQL whose buyer was answered with an error
  * @param mischarged the sum over the sale's SKUs of |first stock - MySQL stock - units confirmed|: a decision applied
- * twice
- *                   (or lost) charges the stock once too often (or never), which no orders row shows
+ *                   twice (or lost) charges the stock once too often (or never), which no orders row shows
  * @param drift the sum over the sale's SKUs of |Redis stock + pending - MySQL stock| at the end
  * @param convergeSeconds from the repair of the fault to every accepted order decided and the stores
  *                        agreeing, or -1 when that did not happen within the matrix's patience
@@ -17,8 +16,7 @@ import java.util.Locale;
  * @param supervisorRestarts services that ended on their own during the row and were started again: a fault the
  *                           system is built to outlive ends no service (a repair that splits a live transaction does)
  * @param waitedOn what the sale waited on after the repair, each from when it was first seen (see {@link
- * SaleAtRest.Rest}):
- *                 a row slow to converge says which part held it
+ *                 SaleAtRest.Rest}): a row slow to converge says which part held it
  */
 public record RowResult(
         Fault fault,

@@ -9,9 +9,8 @@ enum Servers {
     SINGLE,
     /**
      * What a shop past one host runs: Redis as a cluster of 3 primaries with a replica each, and Kafka as a KRaft
-     * cluster
-     * of 3 brokers, each a controller (topics 3 replicas, 2 in sync). One set for both stores' rows, for the suite's
-     * clock.
+     * cluster of 3 brokers, each a controller (topics 3 replicas, 2 in sync). One set for both stores' rows, for the
+     * suite's clock.
      */
     CLUSTERS;
 

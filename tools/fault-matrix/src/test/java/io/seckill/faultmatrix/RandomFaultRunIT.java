@@ -6,10 +6,9 @@ import io.seckill.processdriver.SeckillProcess;
 import org.junit.jupiter.api.Test;
 
 /**
- * The randomized fault run's lean version: 13 short sales under faults drawn from a fixed seed (with it, every
- * kind but the servers' kill, the one that takes half a minute, at least once), every promise held after each. The full
- * run
- * is {@code mvn -q -pl :fault-matrix exec:java@random-faults} (200 sales, a new seed each time).
+ * The randomized fault run's lean version: 13 short sales under faults drawn from a fixed seed (with it, every kind but
+ * the servers' kill, the one that takes half a minute, at least once), every promise held after each. The full run is
+ * {@code mvn -q -pl :fault-matrix exec:java@random-faults} (200 sales, a new seed each time).
  */
 class RandomFaultRunIT {
 

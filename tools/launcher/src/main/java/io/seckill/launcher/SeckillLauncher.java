@@ -13,9 +13,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Development mode ({@code bin/seckill all [--fresh]}, unless SECKILL_MODE says production): starts (or finds, from the
- * environment) Kafka,
- * Redis and MySQL with their data in the data directory, runs every service in this JVM, prints where
- * everything listens, and stops cleanly on Ctrl-C. Started again, it carries on where it stopped.
+ * environment) Kafka, Redis and MySQL with their data in the data directory, runs every service in this JVM, prints
+ * where everything listens, and stops cleanly on Ctrl-C. Started again, it carries on where it stopped.
  */
 public final class SeckillLauncher {
 

@@ -64,8 +64,7 @@ public final class SeckillSystem implements AutoCloseable {
 
     /**
      * Starts the services SECKILL_LAUNCH lists, all reporting to one host (one management port), each reaching the
-     * servers
-     * as {@code addressesOf} gives them for its principal.
+     * servers as {@code addressesOf} gives them for its principal.
      */
     public static SeckillSystem start(Env env, Function<KafkaPrincipal, InfraAddresses> addressesOf, ServiceHost host) {
         return new SeckillSystem(env, addressesOf, host);

@@ -63,8 +63,7 @@ record EmbeddedKafka(KafkaRaftServer server, KafkaNodeConfig.NodePorts ports, Ka
     @Override
     public void close() {
         // A broker and controller in one node close their registration channel twice as they stop, and its client says
-        // so
-        // at WARN. The services' own clients are closed before their servers stop, so only the broker's are quieted
+        // so at WARN. The services' own clients are closed before their servers stop, so only the broker's are quieted
         // here.
         org.slf4j.Logger clients = LoggerFactory.getLogger(NetworkClient.class);
         Level level = clients instanceof Logger logback ? logback.getLevel() : null;

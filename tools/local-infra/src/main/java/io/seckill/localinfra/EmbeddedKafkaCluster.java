@@ -28,15 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real KRaft cluster of {@value #NODES} nodes, each a broker and a voter of the controller quorum ({@link
- * KafkaNodeConfig}),
- * each in a JVM of its own ({@link KafkaNodeMain}) and a folder of its own ({@code node-1} ...), so that one can be
- * killed
- * alone. Topics get 3 replicas and need 2 in sync: the cluster loses no acknowledged write and keeps taking writes with
- * one node down, and the quorum keeps a controller. A node that dies (a crash, a kill -9) is started again on its data
- * a
- * second later, as systemd or Kubernetes would; the other two go on without it meanwhile. New storage is formatted
- * here,
- * every node with one cluster id; kept storage comes back as it was.
+ * KafkaNodeConfig}), each in a JVM of its own ({@link KafkaNodeMain}) and a folder of its own ({@code node-1} ...), so
+ * that one can be killed alone. Topics get 3 replicas and need 2 in sync: the cluster loses no acknowledged write and
+ * keeps taking writes with one node down, and the quorum keeps a controller. A node that dies (a crash, a kill -9) is
+ * started again on its data a second later, as systemd or Kubernetes would; the other two go on without it meanwhile.
+ * New storage is formatted here, every node with one cluster id; kept storage comes back as it was.
  */
 final class EmbeddedKafkaCluster implements EmbeddedBrokers {
 

@@ -10,9 +10,8 @@ import redis.embedded.RedisServer;
 
 /**
  * A real redis-server binary (embedded-redis's, run as a {@link RedisProcess}) on a loopback port. Scratch storage runs
- * without
- * persistence; kept storage appends every write to a log flushed each second, as a production
- * Redis holding reservations would, so a restart keeps the sale.
+ * without persistence; kept storage appends every write to a log flushed each second, as a production Redis holding
+ * reservations would, so a restart keeps the sale.
  */
 record EmbeddedRedis(RedisProcess server, int port, Storage storage) implements RunningServer {
 

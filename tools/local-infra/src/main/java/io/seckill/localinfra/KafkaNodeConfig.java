@@ -22,15 +22,13 @@ import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * What every embedded KRaft node has in common, alone or one of a cluster: a broker and a voter of the controller
- * quorum
- * that, as a production broker would, authenticates every client (SASL/SCRAM on the clients' listener) and authorises
- * each
- * request with the standard authorizer: nothing is allowed that no ACL allows. The nodes' own connections (to the
- * controllers and between replicas) use a listener of their own with a login made for the run, which is the one super
- * user besides the operator's principal.
+ * quorum that, as a production broker would, authenticates every client (SASL/SCRAM on the clients' listener) and
+ * authorises each request with the standard authorizer: nothing is allowed that no ACL allows. The nodes' own
+ * connections (to the controllers and between replicas) use a listener of their own with a login made for the run,
+ * which is the one super user besides the operator's principal.
  * @param replication the replicas of the broker's own topics (consumer offsets, transaction state) and of a topic
- * created
- *                    without a factor: as many as the cluster has nodes, up to 3, writes acknowledged by all but one
+ *                    created without a factor: as many as the cluster has nodes, up to 3, writes acknowledged by all
+ *                    but one
  */
 record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
 
@@ -107,15 +105,13 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                 Map.entry("share.coordinator.state.topic.min.isr", minInsync),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 // A node that stops heartbeating is fenced (its partitions led by others) after 2 s, not Kafka's 9 s:
-                // short, so a
-                // test's failover takes seconds, with eight heartbeats a session so that a busy machine does not fence
-                // a live node;
-                // production clusters keep the default unless they measured otherwise.
+                // short, so a test's failover takes seconds, with eight heartbeats a session so that a busy machine
+                // does not fence a live node; production clusters keep the default unless they measured otherwise.
                 Map.entry("broker.heartbeat.interval.ms", "250"),
                 Map.entry("broker.session.timeout.ms", "2000"),
                 // A dead active controller is replaced after 1 s without its fetches, not 2: the fencing above only
-                // starts
-                // once a new one is active. The pre-vote a follower runs first keeps a slow but live leader in place.
+                // starts once a new one is active. The pre-vote a follower runs first keeps a slow but live leader in
+                // place.
                 Map.entry("controller.quorum.fetch.timeout.ms", "1000"),
                 // Transactions of a killed producer are aborted within a second of their timeout, not ten.
                 Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));

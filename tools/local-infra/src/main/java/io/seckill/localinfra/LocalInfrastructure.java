@@ -120,8 +120,7 @@ public final class LocalInfrastructure {
             Set<MySqlAccount> grantees;
             if (mysqlUrl != null) {
                 // A given server: each service connects as its own account (one the development servers made), or,
-                // where
-                // SECKILL_MYSQL_USER names one, every service as that one (a bare server's owner, in a test run).
+                // where SECKILL_MYSQL_USER names one, every service as that one (a bare server's owner, in a test run).
                 String user = env.string(InfraAddresses.MYSQL_USER, null);
                 password = env.string(InfraAddresses.MYSQL_PASSWORD, "");
                 accounts = user == null
@@ -222,10 +221,8 @@ public final class LocalInfrastructure {
 
     /**
      * The servers, Kafka as the operator (a super user: test harnesses write any topic), MySQL with the services'
-     * password
-     * and no account of a service's ({@link #addressesFor} gives each service its own; {@link #ownerAddresses} the
-     * schema's
-     * owner).
+     * password and no account of a service's ({@link #addressesFor} gives each service its own; {@link #ownerAddresses}
+     * the schema's owner).
      */
     public InfraAddresses addresses() {
         return addresses;

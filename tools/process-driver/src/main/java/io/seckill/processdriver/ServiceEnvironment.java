@@ -5,11 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The environment a driven service process starts with, on top of what {@code bin/seckill} reads from
- * the development servers' {@code servers.env}: the one place that names the {@code SECKILL_*} settings
- * a test or a benchmark changes. Every driven process takes free ports (buyers', admin and management) and runs without
- * rate limits
- * (its buyers all come from one address); the rest is chosen per use.
+ * The environment a driven service process starts with, on top of what {@code bin/seckill} reads from the development
+ * servers' {@code servers.env}: the one place that names the {@code SECKILL_*} settings a test or a benchmark changes.
+ * Every driven process takes free ports (buyers', admin and management) and runs without rate limits (its buyers all
+ * come from one address); the rest is chosen per use.
  */
 public final class ServiceEnvironment {
 

@@ -100,8 +100,7 @@ public final class AccessTokens {
 
     /**
      * @return whom {@code token} names if it passed every check lately and is still unexpired, else null ({@link
-     * #verify}
-     *         tells why): a map lookup, no signature read
+     *         #verify} tells why): a map lookup, no signature read
      */
     public Caller verifiedLately(String token) {
         // Only canonical tokens are remembered: any other spelling is passed over by a scan, never hashed.

@@ -11,20 +11,18 @@ import java.time.Instant;
 
 /**
  * Tokens verified lately, by their SHA-256 digest, with whom they name: a buyer shows the same token on every request
- * of
- * a sale (challenge, pass, buy, retries, status), and its signature and claims checked once are checked for good. An
+ * of a sale (challenge, pass, buy, retries, status), and its signature and claims checked once are checked for good. An
  * entry is used only until its token's own expiry (the clock skew included) and no longer than {@code trust} after it
  * was verified, the time a provider's key is trusted after its last fetch, so a key withdrawn from the JWKS stops
- * vouching for its tokens here as soon as it would there; both are checked on every use against the clock the
- * verifier reads. Only tokens that passed every check are kept; a refused one is verified again each time it is shown.
- * Bounded by bytes, not count: an entry's size is its digest's, not its token's, and its subject's.
+ * vouching for its tokens here as soon as it would there; both are checked on every use against the clock the verifier
+ * reads. Only tokens that passed every check are kept; a refused one is verified again each time it is shown. Bounded
+ * by bytes, not count: an entry's size is its digest's, not its token's, and its subject's.
  */
 final class RecentTokens {
 
     /**
      * What an entry holds besides its subject's characters: the cache's node, the digest key (object and 32-byte
-     * array),
-     * the verified record, the caller and the subject's string object.
+     * array), the verified record, the caller and the subject's string object.
      */
     static final int ENTRY_OVERHEAD_BYTES = 256;
 

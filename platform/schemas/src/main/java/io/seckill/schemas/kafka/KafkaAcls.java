@@ -86,10 +86,9 @@ public final class KafkaAcls {
             }
             case TRANSACTION_REPAIR -> {
                 // The producers on every partition it watches (DescribeProducers wants Read on the topic): the
-                // catalogued
-                // topics, the stream-processor's internal ones and the consumer offsets, where transactional offset
-                // commits
-                // land (a transaction left hanging there blocks every read_committed group's committed offsets).
+                // catalogued topics, the stream-processor's internal ones and the consumer offsets, where transactional
+                // offset commits land (a transaction left hanging there blocks every read_committed group's committed
+                // offsets).
                 for (Topic<?> topic : Topic.all()) {
                     grants.topic(topic, AclOperation.DESCRIBE);
                     grants.topic(topic, AclOperation.READ);

@@ -12,11 +12,9 @@ import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * The topic catalogue: every topic the pipeline uses, the type its values hold and how they are
- * encoded and how it is cleaned (how many partitions each has is a deployment setting). The order topics are keyed by
- * SKU id
- * ({@link SkuKey}) so one SKU's records stay ordered in one partition; {@link #ORDER_LIFECYCLE} by order id, so one
- * order's events do.
+ * The topic catalogue: every topic the pipeline uses, the type its values hold and how they are encoded and how it is
+ * cleaned (how many partitions each has is a deployment setting). The order topics are keyed by SKU id ({@link SkuKey})
+ * so one SKU's records stay ordered in one partition; {@link #ORDER_LIFECYCLE} by order id, so one order's events do.
  *
  * @param <V> what a record's value decodes to
  */

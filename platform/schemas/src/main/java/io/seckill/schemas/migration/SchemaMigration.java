@@ -33,8 +33,7 @@ public final class SchemaMigration {
     /**
      * @param grantees the accounts granted their statements (from any host; an account must exist already, made by the
      *                 server's administrator); none for a single-account development database, whose services connect
-     *                 as
-     *                 the migration account itself
+     *                 as the migration account itself
      * @return the number of migrations applied now
      */
     public static int apply(

@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
  * code sends (the sale's Lua scripts by {@code EVALSHA}, whose inner commands Redis checks too) on the key families it
  * works on. No user may {@code FLUSHALL}, {@code CONFIG}, {@code KEYS}, {@code DEBUG} or any command not listed; the
  * ingress cannot write the reconciler's rebuild markers, the reconciler cannot touch the buyers' rate limits, replies
- * or
- * passes. Redis 6.2's rule syntax, which later releases read alike.
+ * or passes. Redis 6.2's rule syntax, which later releases read alike.
  */
 public enum RedisUser {
     /** Sells (the sale's keys), remembers replies, counts rate limits, spends pass challenges, asks for a rebuild. */
@@ -27,8 +26,7 @@ public enum RedisUser {
             List.of()),
     /**
      * Settles, releases and returns units (the sale's keys), copies order statuses, rebuilds a lost Redis; its leak
-     * sweep
-     * pages through a sale's ledger ({@code HSCAN}).
+     * sweep pages through a sale's ledger ({@code HSCAN}).
      */
     RECONCILER(
             "seckill-reconciler",
@@ -37,8 +35,7 @@ public enum RedisUser {
 
     /**
      * What every user may run: the connection's own commands, the server's release and memory ({@code INFO}), the
-     * cluster's
-     * layout, the scripts, and the data commands the code and the scripts send.
+     * cluster's layout, the scripts, and the data commands the code and the scripts send.
      */
     static final List<String> COMMANDS = List.of(
             "+ping",
@@ -101,8 +98,7 @@ public enum RedisUser {
 
     /**
      * The user's rules after its password ({@code >password}, given apart so that it is never in a file or a log line
-     * this
-     * project writes): its key patterns, then every command denied but those every user runs and its own.
+     * this project writes): its key patterns, then every command denied but those every user runs and its own.
      */
     public String rules() {
         return "resetkeys " + keyPatterns + " resetchannels -@all " + String.join(" ", COMMANDS) + ownCommands;

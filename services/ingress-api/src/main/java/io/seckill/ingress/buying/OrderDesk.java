@@ -34,14 +34,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The buy endpoint. In order: who buys, is the request well-formed and its sale pass (if it shows one) good, is the
- * SKU known sold out here
- * (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
- * answered from Redis alone. A winner's order is written to the outbox, then published; the 202 means
- * it can no longer be lost. When the write fails, the answer follows the order's fate as
- * {@link OrderFence} settles it: 503 only once the order can never be recorded (its reservation
- * released), 202 when it was recorded after all or when MySQL cannot tell yet (the order is then
- * decided later either way, and its status says how).
+ * The buy endpoint. In order: who buys, is the request well-formed and its sale pass (if it shows one) good, is the SKU
+ * known sold out here (answered from memory, no Redis), rate limits, then one atomic Lua call decides. Losers are
+ * answered from Redis alone. A winner's order is written to the outbox, then published; the 202 means it can no longer
+ * be lost. When the write fails, the answer follows the order's fate as {@link OrderFence} settles it: 503 only once
+ * the order can never be recorded (its reservation released), 202 when it was recorded after all or when MySQL cannot
+ * tell yet (the order is then decided later either way, and its status says how).
  *
  * <p>With an {@code Idempotency-Key} the rate limit and the key's lookup come first, because a retry
  * of an order that won must get its 202 back even after the SKU sold out. The key is also written with

@@ -37,8 +37,7 @@ public final class OrderPublisher {
 
     /**
      * Sends a rehearsed order of the warm-up's hidden sale the way a winner's is sent, marked ({@link WarmUpHeaders})
-     * so
-     * that the pipeline runs it through and keeps nothing of it; nothing sends it again, {@code failed} hears of a
+     * so that the pipeline runs it through and keeps nothing of it; nothing sends it again, {@code failed} hears of a
      * send that did not reach the broker.
      */
     public void publishWarmUp(OrderRequested order, Consumer<Exception> failed) {

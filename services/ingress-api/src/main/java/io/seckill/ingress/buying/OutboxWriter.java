@@ -70,9 +70,9 @@ public final class OutboxWriter implements AutoCloseable {
 
     /**
      * A winner's outbox write, rehearsed: a fresh order of one unit, encoded as the buy path encodes it, inserted by
-     * the
-     * same statement in a transaction that is then rolled back, so the code runs and no row, lock or key is left. For
-     * the warm-up before a sale; it goes around the batching threads, which a batch of one would not warm any better.
+     * the same statement in a transaction that is then rolled back, so the code runs and no row, lock or key is left.
+     * For the warm-up before a sale; it goes around the batching threads, which a batch of one would not warm any
+     * better.
      * @return the order rehearsed, for the warm-up to send down the pipeline
      */
     public OrderRequested rehearseWrite(long skuId, String userId) {

@@ -8,8 +8,7 @@ import java.util.Map;
  * only it (no other origin can be injected into them), no page may frame them (no click-jacking an operator into a
  * rebuild), a response is never read as another type than it says, and nothing it answers (sales, audit, tokens typed
  * into the page) is kept by a cache; the versioned libraries under {@code /webjars} alone keep their long caching,
- * being
- * public and unchanging.
+ * being public and unchanging.
  */
 public final class AdminResponseHeaders {
 

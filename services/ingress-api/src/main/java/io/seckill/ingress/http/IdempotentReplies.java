@@ -18,14 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code Idempotency-Key}: the first request with a key does the work and its answer is stored; every
- * retry with the same key and the same request gets that same answer, also while the first is still
- * running (it waits for it). The same key with a different request is refused. Server errors are not
- * stored: the retry tries again; nor are refusals (4xx), which changed nothing, so one client's fresh keys
- * cannot fill Redis with them, except the one refusal a retry must see again (below). Keys expire after the
- * configured time. A request paused past its
- * claim's lease loses the key to a retry; the retry's refusal then passes through the caller's check,
- * since the paused request may still finish what the refusal denies.
+ * {@code Idempotency-Key}: the first request with a key does the work and its answer is stored; every retry with the
+ * same key and the same request gets that same answer, also while the first is still running (it waits for it). The
+ * same key with a different request is refused. Server errors are not stored: the retry tries again; nor are refusals
+ * (4xx), which changed nothing, so one client's fresh keys cannot fill Redis with them, except the one refusal a retry
+ * must see again (below). Keys expire after the configured time. A request paused past its claim's lease loses the key
+ * to a retry; the retry's refusal then passes through the caller's check, since the paused request may still finish
+ * what the refusal denies.
  */
 public final class IdempotentReplies {
 
@@ -43,11 +42,10 @@ public final class IdempotentReplies {
     }
 
     /**
-     * How long a claim holds: longer than the slowest request can take ({@code longestRequest}: for a
-     * buy, the outbox wait, then the fence's), so a retry never runs beside the first; if the first request's process
-     * died, the key
-     * can be taken over after this. The key is in MySQL with the order besides, so even a claim that
-     * lapsed cannot make a second order.
+     * How long a claim holds: longer than the slowest request can take ({@code longestRequest}: for a buy, the outbox
+     * wait, then the fence's), so a retry never runs beside the first; if the first request's process died, the key can
+     * be taken over after this. The key is in MySQL with the order besides, so even a claim that lapsed cannot make a
+     * second order.
      */
     public static Duration claimTtl(Duration longestRequest) {
         return longestRequest.plus(CLAIM_MARGIN);
@@ -146,8 +144,7 @@ public final class IdempotentReplies {
     /**
      * Keeps the reply for the key's retries. The work is done whatever happens here, so the reply goes to the client
      * even when Redis cannot take it (an order recorded must never be answered as a failure): the claim then lapses,
-     * and
-     * the retry that takes it over learns the truth where the work left it (a buy's order, by its key in MySQL).
+     * and the retry that takes it over learns the truth where the work left it (a buy's order, by its key in MySQL).
      */
     private void store(String userId, String key, String owner, Reply reply) {
         try {

@@ -27,14 +27,12 @@ import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 
 /**
- * A buyer's own orders. {@code GET /api/v1/orders/{orderId}}: Redis answers while the order is pending,
- * so polling during the storm never reaches MySQL; a decided order comes from MySQL, with its lifecycle
- * (payment deadline, paid, cancelled, expired) and the time of each step. Someone else's order is
- * indistinguishable from one that does not exist (404). {@code GET /api/v1/orders?skuId=}: every order
- * the buyer made of one SKU, from MySQL, so a buyer whose connection dropped before the answer can find
- * out what became of the request. Both are rate-limited per buyer and per address ({@link
- * RateLimitCounters.Scope#ORDERS}),
- * and {@code dsl} is the query pool, apart from the buy path's.
+ * A buyer's own orders. {@code GET /api/v1/orders/{orderId}}: Redis answers while the order is pending, so polling
+ * during the storm never reaches MySQL; a decided order comes from MySQL, with its lifecycle (payment deadline, paid,
+ * cancelled, expired) and the time of each step. Someone else's order is indistinguishable from one that does not exist
+ * (404). {@code GET /api/v1/orders?skuId=}: every order the buyer made of one SKU, from MySQL, so a buyer whose
+ * connection dropped before the answer can find out what became of the request. Both are rate-limited per buyer and per
+ * address ({@link RateLimitCounters.Scope#ORDERS}), and {@code dsl} is the query pool, apart from the buy path's.
  */
 public record OrderStatusDesk(
         BuyerIdentity identity,

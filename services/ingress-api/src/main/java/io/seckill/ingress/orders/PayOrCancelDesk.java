@@ -25,13 +25,12 @@ import java.util.function.Supplier;
 import org.jooq.DSLContext;
 
 /**
- * A buyer pays or cancels their own confirmed order: {@code POST /api/v1/orders/{orderId}/payment} and
- * {@code POST /api/v1/orders/{orderId}/cancellation}. MySQL decides ({@link OrderEndings}); the answer is
- * the order as it stands, 200 when it ended as asked (also when it already had: the same payment again, a
- * second cancellation), else 409 naming how it stands. The ending's event is written with it in MySQL, due at
- * once: the reconciler's relay publishes it (the ingress, facing the internet, may not write the lifecycle topic)
- * and the reconciler returns a cancelled order's units to Redis.
- * With an {@code Idempotency-Key}, a retry gets the first answer.
+ * A buyer pays or cancels their own confirmed order: {@code POST /api/v1/orders/{orderId}/payment} and {@code POST
+ * /api/v1/orders/{orderId}/cancellation}. MySQL decides ({@link OrderEndings}); the answer is the order as it stands,
+ * 200 when it ended as asked (also when it already had: the same payment again, a second cancellation), else 409 naming
+ * how it stands. The ending's event is written with it in MySQL, due at once: the reconciler's relay publishes it (the
+ * ingress, facing the internet, may not write the lifecycle topic) and the reconciler returns a cancelled order's units
+ * to Redis. With an {@code Idempotency-Key}, a retry gets the first answer.
  */
 public final class PayOrCancelDesk implements Feature {
 

@@ -18,10 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pipeline's business figures, as the reconciler sees them: compensations applied, orders expired
- * and units returned, dead letters
- * by stage and reason, relay re-sends and backlog, the oldest undecided order's age, each SKU's pending
- * reservations and drift, and each consumer group's lag. Gauges hold the last measurement.
+ * The pipeline's business figures, as the reconciler sees them: compensations applied, orders expired and units
+ * returned, dead letters by stage and reason, relay re-sends and backlog, the oldest undecided order's age, each SKU's
+ * pending reservations and drift, and each consumer group's lag. Gauges hold the last measurement.
  */
 public final class ReconcilerMetrics {
 

@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes the lifecycle topic: a cancelled or expired order's units go back to MySQL ({@link ReturnedUnits}), then
- * to Redis. An event counts only when the order's row shows it ended that way (same facts, that status); any other is
+ * Consumes the lifecycle topic: a cancelled or expired order's units go back to MySQL ({@link ReturnedUnits}), then to
+ * Redis. An event counts only when the order's row shows it ended that way (same facts, that status); any other is
  * refused ({@link UnsupportedRecords}) and completes no row. Its units go back to each once per order (the stock and
  * the buyer's purchases, the buyer's slot in Redis), and every consumed event's row is completed. A sale Redis does not
- * hold right now (being rebuilt from MySQL, which counts the units
- * already) leaves its event open: the relay brings it again, and the rebuild marks it returned if it saw it.
+ * hold right now (being rebuilt from MySQL, which counts the units already) leaves its event open: the relay brings it
+ * again, and the rebuild marks it returned if it saw it.
  */
 public final class StockReturns {
 

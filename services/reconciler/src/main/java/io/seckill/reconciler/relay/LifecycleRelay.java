@@ -13,11 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Re-publishes lifecycle events whose row is still open when it comes due: the direct publish after the
- * ending's commit was lost, or the reconciler could not consume it yet. Claimed first
- * ({@link RelayedRows#claimDue}, each send spaced further from the last), sent after the claim committed,
- * each claim settled by the broker's answer ({@link RelaySends}).
- * A re-send is a duplicate at worst: giving the units back to Redis happens once per order.
+ * Re-publishes lifecycle events whose row is still open when it comes due: the direct publish after the ending's commit
+ * was lost, or the reconciler could not consume it yet. Claimed first ({@link RelayedRows#claimDue}, each send spaced
+ * further from the last), sent after the claim committed, each claim settled by the broker's answer ({@link
+ * RelaySends}). A re-send is a duplicate at worst: giving the units back to Redis happens once per order.
  */
 public record LifecycleRelay(RelaySends sends, RelayBackoff backoff, int batchSize, Clock clock) {
 

@@ -48,10 +48,8 @@ import org.slf4j.LoggerFactory;
  *   <li>or the coordinator knows nothing of it: its last write is older than {@code after}, and this job
  *       has itself seen it open, unchanged, for {@code after} without a gap (a stall of the broker or of this
  *       process makes record times old, so observation starts over after any gap).</li>
- * </ul>
- * The producer state and the coordinator are read again just before the abort. Each hanging one is
- * logged by partition, producer id, epoch and evidence, counted, and shown by the readiness check until
- * gone.
+ * </ul> The producer state and the coordinator are read again just before the abort. Each hanging one is logged by
+ * partition, producer id, epoch and evidence, counted, and shown by the readiness check until gone.
  */
 public final class HangingTransactions {
 
@@ -197,10 +195,8 @@ public final class HangingTransactions {
 
     /**
      * Open transactions seen by an earlier check too (a live one commits long before the next), each with the evidence
-     * to
-     * check it by: the coordinator's later ending, or, past the bound by their last write and this job's own
-     * observation,
-     * the coordinator's silence. The coordinator is asked just before the abort.
+     * to check it by: the coordinator's later ending, or, past the bound by their last write and this job's own
+     * observation, the coordinator's silence. The coordinator is asked just before the abort.
      */
     private List<Candidate> candidates(TopicPartition partition, PartitionProducerState state, long cutoff, long now) {
         List<Candidate> candidates = new ArrayList<>();

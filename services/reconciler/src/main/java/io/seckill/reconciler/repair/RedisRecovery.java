@@ -47,8 +47,8 @@ public final class RedisRecovery {
     private final ReconcilerMetrics metrics;
     /**
      * Gives-back of rebuild locks this reconciler holds but could not give back (Redis did not answer): left alone,
-     * they
-     * would keep every rebuild of their primary or SKU off for the whole lease. Only the watch's one thread touches it.
+     * they would keep every rebuild of their primary or SKU off for the whole lease. Only the watch's one thread
+     * touches it.
      */
     private final Deque<Runnable> owedUnlocks = new ArrayDeque<>();
 
@@ -93,8 +93,7 @@ public final class RedisRecovery {
         }
         try {
             // A SKU's keys as its definition lays them out and as Redis records their layout (the same, unless the
-            // record
-            // was what the primary lost).
+            // record was what the primary lost).
             List<Long> lost = buckets.keySet().stream()
                     .filter(sku -> check.primary().serves(saleStore.layout(sku))
                             || check.primary().serves(new SaleLayout(sku, buckets.get(sku))))
@@ -122,8 +121,7 @@ public final class RedisRecovery {
                     Optional<SaleStore.RebuildLease> skuLease = saleStore.lockRebuild(skuId, LOCK_LEASE);
                     if (skuLease.isEmpty()) {
                         // A rebuilder of the SKU that lost the primary's lock is still within its SKU's lease: the
-                        // primary is
-                        // marked once a check finds every SKU rebuilt.
+                        // primary is marked once a check finds every SKU rebuilt.
                         whole = false;
                         continue;
                     }
@@ -161,10 +159,8 @@ public final class RedisRecovery {
 
     /**
      * Gives a lock back, or, when Redis does not answer, owes it to the next check (the rebuild's own failure goes on
-     * up).
-     * Once one give-back of this check went unanswered the rest are owed without asking: a rebuild holds a lock per
-     * SKU, and
-     * waiting out Redis's timeout for each would hold the watch up for minutes.
+     * up). Once one give-back of this check went unanswered the rest are owed without asking: a rebuild holds a lock
+     * per SKU, and waiting out Redis's timeout for each would hold the watch up for minutes.
      */
     private void unlock(Runnable unlock) {
         if (!owedUnlocks.isEmpty()) {

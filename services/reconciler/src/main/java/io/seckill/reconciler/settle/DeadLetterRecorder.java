@@ -31,18 +31,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Files dead letters in MySQL with their reason: every one that decides or releases something, and of those that change
  * nothing (no order named, or one they prove nothing about) the first {@value #INERT_FILED_PER_MINUTE} a minute, the
- * rest
- * counted ({@code seckill_dead_letters_unfiled_total}); the topic keeps them all for its retention. When the poison is
- * an order request (it failed on
- * the request path) that still names its order (orderId and skuId readable), the database never
- * decided that order and the order's own outbox row is poison too (its payload no valid order request
- * saying what its columns say), the order can never be decided: it is decided REJECTED (DEAD_LETTERED)
- * ({@link DeadLetteredOrders}, which cannot race the sink), and only then does its reservation go back.
- * A dead letter naming an order whose row is sound proves nothing, whoever wrote it: it is filed and
- * counted, and the order is left to the pipeline. Poison from elsewhere (a broken result or compensation) releases
- * nothing: the order behind it was decided and its stock is accounted for; nor does poison naming an
- * order with no open row (the leak sweep settles a reservation no row stands for).
- * Idempotent: the row is keyed by its dead-letter position, the release by the Redis ledger.
+ * rest counted ({@code seckill_dead_letters_unfiled_total}); the topic keeps them all for its retention. When the
+ * poison is an order request (it failed on the request path) that still names its order (orderId and skuId readable),
+ * the database never decided that order and the order's own outbox row is poison too (its payload no valid order
+ * request saying what its columns say), the order can never be decided: it is decided REJECTED (DEAD_LETTERED) ({@link
+ * DeadLetteredOrders}, which cannot race the sink), and only then does its reservation go back. A dead letter naming an
+ * order whose row is sound proves nothing, whoever wrote it: it is filed and counted, and the order is left to the
+ * pipeline. Poison from elsewhere (a broken result or compensation) releases nothing: the order behind it was decided
+ * and its stock is accounted for; nor does poison naming an order with no open row (the leak sweep settles a
+ * reservation no row stands for). Idempotent: the row is keyed by its dead-letter position, the release by the Redis
+ * ledger.
  */
 public record DeadLetterRecorder(
         DSLContext dsl,
@@ -149,10 +147,9 @@ public record DeadLetterRecorder(
 
     /**
      * Decides the order REJECTED (DEAD_LETTERED) and closes its row, if its row is open, the order undecided and the
-     * row's
-     * own payload is poison: then no copy of it, relayed or not, can ever be decided. A dead letter naming an order
-     * whose
-     * row is sound proves nothing (the sink rejects what it fails on itself); it is filed for a human and counted.
+     * row's own payload is poison: then no copy of it, relayed or not, can ever be decided. A dead letter naming an
+     * order whose row is sound proves nothing (the sink rejects what it fails on itself); it is filed for a human and
+     * counted.
      */
     private Optional<OrderResult> rejectedAsDeadLettered(String orderId) {
         DeadLetteredOrders.Outcome outcome =

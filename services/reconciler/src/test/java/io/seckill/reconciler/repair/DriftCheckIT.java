@@ -100,8 +100,7 @@ class DriftCheckIT {
 
     /**
      * MySQL added stock that Redis never took (the ingress died between the two): that is an addition on its way,
-     * applied
-     * once by the reconciler, not drift. Corrected as drift first, it would be added a second time.
+     * applied once by the reconciler, not drift. Corrected as drift first, it would be added a second time.
      */
     @Test
     void anAdditionRedisNeverTookIsAppliedOnceNotCorrectedAsDrift() {

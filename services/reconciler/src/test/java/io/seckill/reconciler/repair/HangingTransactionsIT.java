@@ -116,8 +116,7 @@ class HangingTransactionsIT {
 
     /**
      * A broker crash's trace: the producer's transaction ended by its coordinator (here committed, the epoch moving on)
-     * while
-     * a partition of it still waits for a marker. Aborted at the next check, long before the bound.
+     * while a partition of it still waits for a marker. Aborted at the next check, long before the bound.
      */
     @Test
     void aTransactionItsCoordinatorEndedAtALaterEpochIsAbortedAtTheNextCheck() throws Exception {

@@ -113,9 +113,8 @@ class LeakedReservationSweepIT {
 
     /**
      * The sink decides an order and completes its outbox row in one commit. Landing between the sweep's reads of the
-     * two
-     * tables, that commit must not make a sold order look dead-lettered (no decision, row completed) and its units go
-     * back.
+     * two tables, that commit must not make a sold order look dead-lettered (no decision, row completed) and its units
+     * go back.
      */
     @Test
     void anOrderTheSinkDecidesBetweenTheSweepsReadsKeepsItsUnits() {

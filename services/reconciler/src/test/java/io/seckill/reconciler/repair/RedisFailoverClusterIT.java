@@ -35,13 +35,11 @@ import redis.clients.jedis.params.ClientKillParams;
 
 /**
  * On a real Redis Cluster of three primaries with a replica each (this JVM's servers): a sale over SKUs on every
- * primary,
- * bought concurrently through pipelines, never oversold; then a primary killed (SIGKILL) after its replica missed its
- * last reservations (the replica stopped, SIGSTOP, and its link cut while they were made). Replication is asynchronous,
- * so the promoted
- * replica does not hold them, while MySQL's outbox does (each order is recorded before its buyer hears 202): the
- * recovery sees a primary of another server run and rebuilds that primary's SKUs from MySQL, the lost reservations
- * included, within 10 s of the promotion, and leaves the other primaries' SKUs alone.
+ * primary, bought concurrently through pipelines, never oversold; then a primary killed (SIGKILL) after its replica
+ * missed its last reservations (the replica stopped, SIGSTOP, and its link cut while they were made). Replication is
+ * asynchronous, so the promoted replica does not hold them, while MySQL's outbox does (each order is recorded before
+ * its buyer hears 202): the recovery sees a primary of another server run and rebuilds that primary's SKUs from MySQL,
+ * the lost reservations included, within 10 s of the promotion, and leaves the other primaries' SKUs alone.
  */
 class RedisFailoverClusterIT {
 

@@ -184,12 +184,9 @@ class RedisRecoveryIT {
 
     /**
      * Redis stops (SIGSTOP) in the middle of a rebuild and stays stopped while the rebuilder gives its locks back: once
-     * it
-     * answers again, the same reconciler's next check gives back what it still holds and finishes the rebuild, long
-     * before
-     * the locks' lease would have freed them. The rebuild holds a lock per SKU: the stopped Redis costs it one timeout,
-     * not
-     * one per lock.
+     * it answers again, the same reconciler's next check gives back what it still holds and finishes the rebuild, long
+     * before the locks' lease would have freed them. The rebuild holds a lock per SKU: the stopped Redis costs it one
+     * timeout, not one per lock.
      */
     @Test
     void aRebuildCutShortByAStoppedRedisIsFinishedAtTheNextCheck() throws Exception {

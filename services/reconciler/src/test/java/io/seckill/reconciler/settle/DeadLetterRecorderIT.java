@@ -133,8 +133,7 @@ class DeadLetterRecorderIT {
 
     /**
      * A flood of dead letters that change nothing (whoever may write the topic can send them) files a minute's sample
-     * and
-     * counts the rest; one that returns a reservation beside them is filed and does its work whatever the flood.
+     * and counts the rest; one that returns a reservation beside them is filed and does its work whatever the flood.
      */
     @Test
     void aFloodOfDeadLettersThatChangeNothingFilesAMinutesSampleWhileOneThatReleasesIsFiled() {
@@ -239,9 +238,8 @@ class DeadLetterRecorderIT {
 
     /**
      * The sink decides the order (a relayed copy reached it) while the recorder is looking at the poison: whichever
-     * commits
-     * first decides, and the reservation follows that decision. The sink's commit is started right after the recorder's
-     * first statement and given two seconds: it lands in between unless the recorder holds the order's row.
+     * commits first decides, and the reservation follows that decision. The sink's commit is started right after the
+     * recorder's first statement and given two seconds: it lands in between unless the recorder holds the order's row.
      */
     @Test
     void aDecisionTheSinkCommitsMeanwhileIsNeverUndoneInRedis() throws Exception {

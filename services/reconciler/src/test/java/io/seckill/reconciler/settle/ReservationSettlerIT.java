@@ -55,8 +55,7 @@ class ReservationSettlerIT {
 
     /**
      * Between a rebuild's first step and its last (the sale not loaded), a settlement would be undone by the last
-     * step's
-     * snapshot: the batch fails, for the consumer loop to run it again, and settles once the sale is open (P5).
+     * step's snapshot: the batch fails, for the consumer loop to run it again, and settles once the sale is open (P5).
      */
     @Test
     void aBatchWhoseSaleIsBeingRebuiltFailsAndSettlesOnceTheSaleIsOpen() throws Exception {
@@ -88,9 +87,8 @@ class ReservationSettlerIT {
 
     /**
      * Well-formed lies from a producer that may write these topics: a rejection of a confirmed order, a confirmation
-     * and
-     * a compensation for an order MySQL never decided, a compensation giving back more units than the rejected order
-     * held. Nothing is settled, released or shown to the buyer; each is counted as refused.
+     * and a compensation for an order MySQL never decided, a compensation giving back more units than the rejected
+     * order held. Nothing is settled, released or shown to the buyer; each is counted as refused.
      */
     @Test
     void resultsAndCompensationsMySqlDoesNotHoldChangeNothing() throws Exception {
