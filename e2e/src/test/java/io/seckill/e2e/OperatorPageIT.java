@@ -2,16 +2,13 @@ package io.seckill.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.seckill.ingress.HttpApi;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,12 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The operator page in a real browser (Debian's Chromium, headless, through its chromedriver): an admin signs in,
@@ -45,21 +38,8 @@ class OperatorPageIT {
 
     @Test
     void anAdminDefinesASaleOnThePageAndWatchesItSellOut() throws Exception {
-        Optional<Path> chromium = executable("chromium");
-        Optional<Path> driverBinary = executable("chromedriver");
-        assumeTrue(
-                chromium.isPresent() && driverBinary.isPresent(),
-                "Chromium or chromedriver is not installed (Debian: apt-get install chromium chromium-driver): the"
-                        + " operator page's browser test is not run");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(driverBinary.get().toFile())
-                .usingAnyFreePort()
-                .build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium.get().toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1300");
-        WebDriver browser = new ChromeDriver(service, options);
-        try {
+        try (HeadlessChromium chromium = HeadlessChromium.start("operator page", 1500, 1300)) {
+            WebDriver browser = chromium.browser;
             browser.get("http://127.0.0.1:" + pipeline.system.adminPort() + "/watch/");
             browser.findElement(By.id("token")).sendKeys(HttpApi.ADMIN_TOKEN);
             browser.findElement(By.id("sign-in-button")).click();
@@ -124,11 +104,8 @@ class OperatorPageIT {
 
             ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0);");
             Path screenshot = Path.of("target", "operator-page.png");
-            Files.write(screenshot, ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
+            chromium.screenshot(screenshot);
             assertThat(Files.size(screenshot)).isPositive();
-        } finally {
-            browser.quit();
-            service.stop();
         }
     }
 
@@ -161,12 +138,5 @@ class OperatorPageIT {
         Map<String, String> shown = new TreeMap<>();
         ((Map<?, ?>) row).forEach((field, text) -> shown.put(field.toString(), text.toString()));
         return shown;
-    }
-
-    private static Optional<Path> executable(String name) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator, -1))
-                .map(directory -> Path.of(directory, name))
-                .filter(Files::isExecutable)
-                .findFirst();
     }
 }

@@ -19,7 +19,8 @@ public final class Skus {
 
     /**
      * A sale as an admin defines it; {@code passRequired}: buying needs a sale pass; {@code stockBuckets}: how many
-     * buckets its stock is split over in Redis (null for a sale defined before buckets: one).
+     * buckets its stock is split over in Redis (null for a sale defined before buckets: one);
+     * {@code admissionPerSecond}: how many buyers a second its waiting room admits (null: no waiting room).
      */
     public record Sale(
             long skuId,
@@ -29,7 +30,8 @@ public final class Skus {
             Instant startsAt,
             Instant endsAt,
             boolean passRequired,
-            Integer stockBuckets) {
+            Integer stockBuckets,
+            Integer admissionPerSecond) {
 
         public int bucketsOrOne() {
             return stockBuckets == null ? 1 : stockBuckets;
@@ -57,7 +59,8 @@ public final class Skus {
                 row.getStartsAt(),
                 row.getEndsAt(),
                 row.getPassRequired(),
-                row.getStockBuckets() == null ? null : row.getStockBuckets().intValue());
+                row.getStockBuckets() == null ? null : row.getStockBuckets().intValue(),
+                row.getAdmissionPerSecond());
     }
 
     public boolean exists(DSLContext db, long skuId) {
@@ -77,6 +80,7 @@ public final class Skus {
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
                 .set(SKU.PASS_REQUIRED, sale.passRequired())
                 .set(SKU.STOCK_BUCKETS, buckets(sale))
+                .set(SKU.ADMISSION_PER_SECOND, sale.admissionPerSecond())
                 .onDuplicateKeyUpdate()
                 .set(SKU.NAME, sale.name())
                 .set(SKU.INITIAL_STOCK, sale.stock()).set(SKU.STOCK, sale.stock())
@@ -84,6 +88,7 @@ public final class Skus {
                 .set(SKU.STARTS_AT, sale.startsAt()).set(SKU.ENDS_AT, sale.endsAt())
                 .set(SKU.PASS_REQUIRED, sale.passRequired())
                 .set(SKU.STOCK_BUCKETS, buckets(sale))
+                .set(SKU.ADMISSION_PER_SECOND, sale.admissionPerSecond())
                 .set(SKU.VERSION, SKU.VERSION.plus(1))
                 .set(SKU.UPDATED_AT, now)
                 .execute() == 1;

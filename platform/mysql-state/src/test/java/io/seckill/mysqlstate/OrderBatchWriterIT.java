@@ -225,7 +225,7 @@ class OrderBatchWriterIT {
         new Skus()
                 .define(
                         owner.dsl(),
-                        new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null),
+                        new Skus.Sale(sku, "test", stock, limit, startsAt, endsAt, false, null, null),
                         Instant.now());
         return sku;
     }

@@ -230,6 +230,7 @@ class OrderEndingsIT {
                         now.minusSeconds(60),
                         now.plusSeconds(3_600),
                         false,
+                        null,
                         null),
                 now);
         return sku;

@@ -155,7 +155,9 @@ class TablesIT {
     void stockIsChargedOnlyWhenItIsThere() {
         long sku = NEXT_SKU.incrementAndGet();
         skus.define(
-                db, new Skus.Sale(sku, "phone", 5, 2, now.minusSeconds(60), now.plusSeconds(3600), false, null), now);
+                db,
+                new Skus.Sale(sku, "phone", 5, 2, now.minusSeconds(60), now.plusSeconds(3600), false, null, null),
+                now);
 
         assertThat(skus.charge(db, sku, 3, now)).isTrue();
         assertThat(skus.charge(db, sku, 3, now)).isFalse();

@@ -65,6 +65,21 @@ enum LuaScript {
      * pending.
      */
     CORRECT_STOCK("correct-stock.lua"),
+    /**
+     * KEYS one bucket's queue and queue counts; ARGV userId, "pre" or "arrived", ttlMs. Returns {1 when joined now,
+     * the buyer's place in the bucket (0: the pre-queue)}.
+     */
+    QUEUE_JOIN("queue-join.lua"),
+    /**
+     * KEYS the SKU's room; ARGV ttlMs, version, rate (0: no room), startsAtMs, endsAtMs, buckets. Returns 1 when set,
+     * 0 when a newer definition's room stays.
+     */
+    ROOM_DEFINE("room-define.lua"),
+    /**
+     * KEYS the SKU's room; ARGV nowMs, the highest place issued (in thousandths). Returns {rate, admitted in
+     * thousandths}, or {0, 0} for no room.
+     */
+    ROOM_ADVANCE("room-advance.lua"),
     /** One hash's fields and expiry together. */
     HASH_PUT("hash-put.lua"),
     /** KEYS one rate-limit counter; ARGV limit, windowMs. Returns {waitMs, the value stored when admitted}. */

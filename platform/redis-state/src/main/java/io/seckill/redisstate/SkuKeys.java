@@ -24,8 +24,12 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *   <li>{@code outgoing}: hash transferId -> "toBucket|units|atMs", units taken from here for another bucket and not
  *       yet known to have arrived</li>
  *   <li>{@code incoming}: set of the transfer ids applied here (a transfer adds its units once)</li>
- * </ul> The SKU's rebuild lock, its token counter and its {@link #layout} live under {@code {sku:ID}}, whatever its
- * buckets.
+ *   <li>{@code queue}: hash userId -> the place in this bucket's line of a buyer waiting for the sale ({@code 0}: in
+ *       the pre-queue)</li>
+ *   <li>{@code queue-counts}: hash of {@code pre} (buyers in the pre-queue) and {@code arrived} (buyers lined up)</li>
+ * </ul>
+ * The SKU's rebuild lock, its token counter, its {@link #layout} and its waiting {@link #room} live under
+ * {@code {sku:ID}}, whatever its buckets.
  */
 public final class SkuKeys {
 
@@ -98,6 +102,16 @@ public final class SkuKeys {
         return prefix() + "incoming";
     }
 
+    /** This bucket's buyers waiting to be admitted to the sale, each with their place. */
+    public String queue() {
+        return prefix() + "queue";
+    }
+
+    /** How many of this bucket's buyers joined the pre-queue, and how many lined up after the start. */
+    public String queueCounts() {
+        return prefix() + "queue-counts";
+    }
+
     /**
      * The token of the latest rebuilder to begin this bucket (restore-sale.lua): outside the sale's keys, so it
      * outlives their deletion.
@@ -120,6 +134,14 @@ public final class SkuKeys {
      */
     public static String layout(long skuId) {
         return home(skuId) + "layout";
+    }
+
+    /**
+     * The SKU's waiting room: its admission rate, window and bucket count as defined, and how many buyers it has
+     * admitted so far (in thousandths) as of when; absent for a sale without one.
+     */
+    public static String room(long skuId) {
+        return home(skuId) + "room";
     }
 
     /** The KEYS argument every script of {@link LuaScript} takes, in this order. */

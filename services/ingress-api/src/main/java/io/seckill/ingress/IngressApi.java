@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seckill.buyeraccess.passes.QueueTickets;
 import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.buyeraccess.tokens.AccessTokens;
 import io.seckill.ingress.admin.AuditDesk;
@@ -22,6 +23,9 @@ import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.orders.OrderStatusDesk;
 import io.seckill.ingress.orders.PayOrCancelDesk;
 import io.seckill.ingress.pass.PassDesk;
+import io.seckill.ingress.queue.QueueDesk;
+import io.seckill.ingress.queue.SalePageDesk;
+import io.seckill.ingress.rooms.RoomFigures;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.ingress.skus.SoldOutMemory;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
@@ -34,6 +38,7 @@ import io.seckill.redisstate.IdempotencyClaims;
 import io.seckill.redisstate.OrderStatusStore;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.WaitingRoom;
 import io.seckill.runtime.ConsumerGroupLag;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.runtime.OpenedResources;
@@ -82,7 +87,7 @@ public final class IngressApi implements AutoCloseable {
         try {
             IngressConnections connections = IngressConnections.open(config, host, opened);
             TokenRefusals refusals = TokenRefusals.of(config.rateLimits());
-            IngressParts parts = sharedParts(config, connections, refusals, host);
+            IngressParts parts = sharedParts(config, connections, refusals, host, opened);
             BuyPath buyPath = BuyPath.open(
                     parts,
                     connections.producer(),
@@ -118,6 +123,8 @@ public final class IngressApi implements AutoCloseable {
             ServiceHost host) {
         return List.of(
                 buyPath.desk(),
+                QueueDesk.of(parts, config.queue()),
+                new SalePageDesk(),
                 PassDesk.of(parts, config.passes()),
                 OrderStatusDesk.of(parts),
                 PayOrCancelDesk.of(parts, config.paymentVerifier()),
@@ -144,11 +151,16 @@ public final class IngressApi implements AutoCloseable {
 
     /** The parts every feature shares, each made once. */
     private static IngressParts sharedParts(
-            IngressConfig config, IngressConnections connections, TokenRefusals refusals, ServiceHost host) {
+            IngressConfig config,
+            IngressConnections connections,
+            TokenRefusals refusals,
+            ServiceHost host,
+            OpenedResources opened) {
         Clock clock = host.clock();
         IngressMetrics metrics = new IngressMetrics(host.meters());
         SaleStore saleStore = new SaleStore(connections.lua());
         RateLimitCounters rateLimitCounters = new RateLimitCounters(connections.lua());
+        WaitingRoom waitingRoom = new WaitingRoom(connections.lua());
         BuyerIdentity identity = config.auth()
                 .identity(new BearerTokens(
                         new AccessTokens(config.auth().tokens(), clock),
@@ -170,6 +182,9 @@ public final class IngressApi implements AutoCloseable {
                 new RateLimiter(rateLimitCounters, config.rateLimits(), metrics),
                 config.rateLimits().trustedProxies(),
                 new SalePasses(config.passes().key()),
+                waitingRoom,
+                opened.add(new RoomFigures(waitingRoom, saleStore, clock, config.queue().refresh())),
+                new QueueTickets(config.passes().key()),
                 new KnownSkus(connections.database().dsl(), new Skus()),
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 idempotent,

@@ -11,6 +11,7 @@ import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.Auth;
 import io.seckill.ingress.identity.TrustedHeaderIdentity;
 import io.seckill.ingress.orders.PaymentVerifier;
+import io.seckill.ingress.queue.QueueSettings;
 import io.seckill.ingress.warmup.WarmUpSettings;
 import io.seckill.ingress.watch.WatchedInstances;
 import io.seckill.mysqlstate.Outbox;
@@ -49,6 +50,7 @@ public record IngressConfig(
         TopicLayout topics,
         List<WatchedInstances.Instance> watchedInstances,
         WarmUpSettings warmUp,
+        QueueSettings queue,
         boolean virtualThreads,
         DeploymentMode mode) {
 
@@ -158,6 +160,7 @@ public record IngressConfig(
                 TopicLayout.from(env),
                 WatchedInstances.from(env),
                 WarmUpSettings.from(env),
+                QueueSettings.from(env),
                 Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")),
                 mode);
     }

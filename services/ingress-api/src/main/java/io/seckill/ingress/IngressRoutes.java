@@ -10,6 +10,7 @@ import io.javalin.router.Endpoint;
 import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.http.AdminResponseHeaders;
 import io.seckill.ingress.http.BuyersApiDocument;
+import io.seckill.ingress.http.ClasspathResources;
 import io.seckill.ingress.http.DependencyOutage;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.LogText;
@@ -20,9 +21,6 @@ import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.ingress.warmup.BuyPathWarmUp;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +69,7 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
     private IngressRoutes(
             List<Feature> features, AdminGuard guard, IngressMetrics metrics, boolean benchmarkMode, Threads threads) {
         this.metrics = metrics;
-        byte[] openApi = resource("/openapi.json");
+        byte[] openApi = ClasspathResources.read("/openapi.json");
         byte[] buyersOpenApi = BuyersApiDocument.of(openApi);
         this.buyers = server(threads, cfg -> {
             features.forEach(feature -> feature.buyersRoutes(cfg));
@@ -178,17 +176,6 @@ final class IngressRoutes implements BuyPathWarmUp.Served {
         Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
         String route = matched == null ? "unmatched" : matched.path;
         metrics.request(route, outcome != null ? outcome.toString() : ctx.status().name());
-    }
-
-    private static byte[] resource(String name) {
-        try (InputStream in = IngressRoutes.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override

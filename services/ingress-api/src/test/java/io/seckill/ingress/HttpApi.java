@@ -2,6 +2,7 @@ package io.seckill.ingress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.buyeraccess.passes.QueueTickets;
 import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
@@ -89,7 +90,45 @@ public final class HttpApi {
                         + stockBuckets);
     }
 
-    private Reply defineSale(long skuId, String fields) {
+    /** A sale with passes and a waiting room admitting {@code admissionPerSecond} buyers a second. */
+    public Reply defineSaleWithRoom(long skuId, int stock, Instant startsAt, Instant endsAt, int admissionPerSecond) {
+        return defineSale(
+                skuId,
+                "\"stock\":" + stock + ",\"perUserLimit\":1,\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt
+                        + "\",\"passRequired\":true,\"admissionPerSecond\":" + admissionPerSecond);
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/queue} as the buyer. */
+    public Reply join(String userId, long skuId) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/queue"))
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** {@code GET /api/v1/skus/{skuId}/queue/me} as the buyer, showing {@code ticket}. */
+    public Reply standing(String userId, long skuId, String ticket) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/queue/me"))
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .header(QueueTickets.HEADER, ticket),
+                Duration.ofSeconds(3));
+    }
+
+    /** A pass got as a browser gets it, showing the buyer's queue ticket. */
+    public String passFor(String userId, long skuId, String ticket) {
+        return passShowing(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId), QueueTickets.HEADER, ticket));
+    }
+
+    /** {@code POST /api/v1/skus/{skuId}/passes} as the buyer, with {@code body} and {@code ticket} shown. */
+    public Reply passWithTicket(String userId, long skuId, String body, String ticket) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/skus/" + skuId + "/passes"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokenFor(userId))
+                .header(QueueTickets.HEADER, ticket)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** A sale of {@code fields} (the JSON members after its name). */
+    public Reply defineSale(long skuId, String fields) {
         return send(HttpRequest.newBuilder(adminUri("/admin/v1/skus/" + skuId))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .header("Content-Type", "application/json")
@@ -107,9 +146,12 @@ public final class HttpApi {
 
     /** A pass for the buyer to SKU {@code skuId}, got as a browser gets it (challenge, solution, pass). */
     public String passFor(String userId, long skuId) {
+        return passShowing(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId)));
+    }
+
+    private String passShowing(long skuId, Map<String, String> headers) {
         try {
-            return new SalePassClient(client, URI.create(base))
-                    .passFor(skuId, Map.of("Authorization", "Bearer " + tokenFor(userId)));
+            return new SalePassClient(client, URI.create(base)).passFor(skuId, headers);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -232,8 +274,13 @@ public final class HttpApi {
     }
 
     public Reply send(HttpRequest.Builder request) {
+        return send(request, Duration.ofSeconds(30));
+    }
+
+    /** @throws UncheckedIOException when no answer came within {@code timeout} */
+    public Reply send(HttpRequest.Builder request, Duration timeout) {
         try {
-            HttpRequest sent = request.timeout(Duration.ofSeconds(30)).build();
+            HttpRequest sent = request.timeout(timeout).build();
             HttpResponse<String> response = client.send(sent, HttpResponse.BodyHandlers.ofString());
             ApiContract.served().check(sent.method(), sent.uri().getRawPath(), response.statusCode(),
                     response.headers().firstValue("Content-Type").orElse(""), response.body());

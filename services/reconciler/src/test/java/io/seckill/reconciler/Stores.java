@@ -20,6 +20,7 @@ import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.RedisProbe;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.WaitingRoom;
 import io.seckill.runtime.DeadLetterPublisher;
 import io.seckill.runtime.Delivery;
 import io.seckill.runtime.KafkaClients;
@@ -63,6 +64,7 @@ public final class Stores {
     public static final LuaRunner LUA = new LuaRunner(RedisConnections.open(INFRA.redis(), 8));
     public static final RedisProbe PROBE = new RedisProbe(REDIS);
     public static final SaleStore SALES = new SaleStore(LUA);
+    public static final WaitingRoom ROOMS = new WaitingRoom(LUA);
     public static final OrderStatusStore STATUSES = new OrderStatusStore(LUA, Duration.ofMinutes(10));
     /** Refusals are counted here and dead-lettered on the real broker, as the reconciler's are. */
     public static final SimpleMeterRegistry REFUSALS = new SimpleMeterRegistry();
@@ -143,7 +145,8 @@ public final class Stores {
                                 now.minusSeconds(60),
                                 now.plusSeconds(3600),
                                 false,
-                                buckets),
+                                buckets,
+                                null),
                         now);
         SALES.loadSale(
                 sku,

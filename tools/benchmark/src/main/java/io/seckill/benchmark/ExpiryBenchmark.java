@@ -133,6 +133,7 @@ public final class ExpiryBenchmark implements Callable<Integer> {
                             now.minusSeconds(60),
                             now.plus(Duration.ofDays(1)),
                             false,
+                            null,
                             null),
                     now);
         }

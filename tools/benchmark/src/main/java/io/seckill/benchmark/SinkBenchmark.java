@@ -114,7 +114,7 @@ public final class SinkBenchmark implements Callable<Integer> {
         Instant now = Instant.now();
         for (int i = 0; i < skuCount; i++) {
             skus.define(database.dsl(), new Skus.Sale(firstSku + i, "sink benchmark", orders, 1, now.minusSeconds(60),
-                    now.plus(Duration.ofDays(1)), false, null), now);
+                    now.plus(Duration.ofDays(1)), false, null, null), now);
         }
         List<OrderRequested> all = new ArrayList<>(orders);
         for (int i = 0; i < orders; i++) {

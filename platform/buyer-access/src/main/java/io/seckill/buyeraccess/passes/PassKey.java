@@ -1,5 +1,6 @@
 package io.seckill.buyeraccess.passes;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -8,7 +9,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The HMAC-SHA256 key that signs challenges and passes, so that any ingress sharing it checks them without storing
+ * The HMAC-SHA256 key that signs challenges, passes and queue tickets, so that any ingress sharing it checks them
+ * without storing
  * them. Its own secret, or one derived from the token secret under a label of its own (a pass key never verifies a
  * token, nor a token key a pass).
  */
@@ -43,6 +45,11 @@ public final class PassKey {
     boolean verifies(String message, String signature) {
         return MessageDigest.isEqual(
                 sign(message).getBytes(StandardCharsets.US_ASCII), signature.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The first 64 bits of {@code message}'s signature: a number no one without the key can foresee. */
+    long number(String message) {
+        return ByteBuffer.wrap(mac(message)).getLong();
     }
 
     private byte[] mac(String message) {

@@ -11,6 +11,7 @@ import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.SaleDefinitions;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
 import java.time.Clock;
@@ -32,6 +33,7 @@ public record SaleDesk(
         Orders orders,
         OutboxLookups outbox,
         SaleStore saleStore,
+        WaitingRoom waitingRoom,
         Clock clock)
         implements Feature {
 
@@ -44,6 +46,7 @@ public record SaleDesk(
                 parts.orders(),
                 parts.outboxRows(),
                 parts.saleStore(),
+                parts.waitingRoom(),
                 parts.clock());
     }
 
@@ -78,7 +81,8 @@ public record SaleDesk(
                             sale.startsAt(),
                             sale.endsAt(),
                             sale.passRequiredOrDefault(),
-                            saleStore.bucketsFor(sale.stockBuckets(), sale.stock())),
+                            saleStore.bucketsFor(sale.stockBuckets(), sale.stock()),
+                            sale.admissionPerSecond()),
                     clock.instant());
         } catch (RuntimeException e) {
             reopen(skuId);
@@ -104,7 +108,8 @@ public record SaleDesk(
                         loaded.startsAt(),
                         loaded.endsAt(),
                         loaded.passRequired(),
-                        loaded.bucketsOrOne()));
+                        loaded.bucketsOrOne(),
+                        loaded.admissionPerSecond()));
     }
 
     /** The answer to a definition: the sale as both stores now hold it. */
@@ -116,7 +121,8 @@ public record SaleDesk(
             Instant startsAt,
             Instant endsAt,
             boolean passRequired,
-            int stockBuckets) {}
+            int stockBuckets,
+            Integer admissionPerSecond) {}
 
     /** {@code GET /admin/v1/skus/{skuId}}: the sale's figures in each store. */
     record SaleFigures(
@@ -129,10 +135,20 @@ public record SaleDesk(
             long paidQuantity) {}
 
     /**
-     * Loads what MySQL holds, its stock over the buckets MySQL holds; a newer definition already loaded stays (STALE).
+     * Loads what MySQL holds, its stock over the buckets MySQL holds and its waiting room; a newer definition already
+     * loaded stays (STALE).
      */
     private Skus.Sale load(Skus.VersionedSale defined) {
         Skus.Sale sale = defined.sale();
+        // The room before the sale: a sale that sells is never without the room its definition gave it.
+        waitingRoom.define(
+                sale.skuId(),
+                defined.version(),
+                sale.admissionPerSecond(),
+                sale.bucketsOrOne(),
+                sale.startsAt().toEpochMilli(),
+                sale.endsAt().toEpochMilli(),
+                clock.millis());
         return switch (saleStore.loadSale(
                 sale.skuId(),
                 sale.stock(),

@@ -7,6 +7,7 @@ import io.seckill.buyeraccess.passes.Challenge;
 import io.seckill.buyeraccess.passes.ChallengePort;
 import io.seckill.buyeraccess.passes.PassRequest;
 import io.seckill.buyeraccess.passes.PassSettings;
+import io.seckill.buyeraccess.passes.QueueTickets;
 import io.seckill.buyeraccess.passes.SalePasses;
 import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.features.IngressParts;
@@ -14,6 +15,7 @@ import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
 import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
+import io.seckill.ingress.rooms.Admission;
 import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.SaleStore;
@@ -27,14 +29,23 @@ import java.time.Instant;
  * The sale-pass endpoints: a buyer asks for a challenge (from {@link PassSettings#window()} before the sale opens until
  * it ends), answers it, and gets a pass good for that buyer and sale until {@link PassSettings#lifetime()} after the
  * sale opens (or after it was issued, if later). Both are rate-limited per buyer and address, and read the sale's
- * window from Redis, never MySQL.
+ * window from Redis, never MySQL. A sale with a waiting room gives its passes only to the buyers it admitted
+ * ({@link Admission}); the challenge is posed to everyone, so a buyer works on it while waiting.
  */
 public final class PassDesk implements Feature {
 
     /** The desk for {@code settings}' challenges and passes. */
     public static PassDesk of(IngressParts parts, PassSettings settings) {
-        return new PassDesk(parts.identity(), parts.rateLimiter(), parts.saleStore(), parts.knownSkus(),
-                settings.challenges(new SpentChallenges(parts.lua())), parts.passes(), settings, parts.clock());
+        return new PassDesk(
+                parts.identity(),
+                parts.rateLimiter(),
+                parts.saleStore(),
+                parts.knownSkus(),
+                settings.challenges(new SpentChallenges(parts.lua())),
+                parts.passes(),
+                new Admission(parts.rooms(), parts.queueTickets()),
+                settings,
+                parts.clock());
     }
 
     @Override
@@ -50,6 +61,7 @@ public final class PassDesk implements Feature {
     private final KnownSkus knownSkus;
     private final ChallengePort challenges;
     private final SalePasses passes;
+    private final Admission admission;
     private final PassSettings settings;
     private final Clock clock;
 
@@ -60,6 +72,7 @@ public final class PassDesk implements Feature {
             KnownSkus knownSkus,
             ChallengePort challenges,
             SalePasses passes,
+            Admission admission,
             PassSettings settings,
             Clock clock) {
         this.identity = identity;
@@ -68,6 +81,7 @@ public final class PassDesk implements Feature {
         this.knownSkus = knownSkus;
         this.challenges = challenges;
         this.passes = passes;
+        this.admission = admission;
         this.settings = settings;
         this.clock = clock;
     }
@@ -103,6 +117,7 @@ public final class PassDesk implements Feature {
         rateLimiter.admit(RateLimitCounters.Scope.PASS, buyer, ctx);
         Instant now = clock.instant();
         SaleStore.SaleWindow sale = openWindow(skuId, now);
+        admission.check(ctx.header(QueueTickets.HEADER), buyer, skuId, now);
         challenges.check(buyer, skuId, answer, rateLimiter.clientAddress(ctx), now);
         Instant opens = Instant.ofEpochMilli(sale.startsAtMs());
         Instant expiresAt = (now.isAfter(opens) ? now : opens).plus(settings.lifetime());

@@ -48,8 +48,10 @@ import org.slf4j.LoggerFactory;
  *   <li>or the coordinator knows nothing of it: its last write is older than {@code after}, and this job
  *       has itself seen it open, unchanged, for {@code after} without a gap (a stall of the broker or of this
  *       process makes record times old, so observation starts over after any gap).</li>
- * </ul> The producer state and the coordinator are read again just before the abort. Each hanging one is logged by
- * partition, producer id, epoch and evidence, counted, and shown by the readiness check until gone.
+ * </ul>
+ *
+ * The producer state and the coordinator are read again just before the abort. Each hanging one is logged by partition,
+ * producer id, epoch and evidence, counted, and shown by the readiness check until gone.
  */
 public final class HangingTransactions {
 

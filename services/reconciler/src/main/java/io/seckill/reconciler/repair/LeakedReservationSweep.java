@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  *   <li>no row at all (the ingress died between reserve and insert, or its insert failed and the
  *       release was lost): fenced first ({@link Outbox#voidUnrecorded}), so an insert still on its way
  *       fails instead of recording an order whose stock went back, then released.</li>
- * </ul> Every release and confirm is guarded by the ledger inside Lua: two sweeps, or a sweep and a late result, settle
- * an order once.
+ * </ul>
+ *
+ * Every release and confirm is guarded by the ledger inside Lua: two sweeps, or a sweep and a late result, settle an
+ * order once.
  */
 public final class LeakedReservationSweep {
 

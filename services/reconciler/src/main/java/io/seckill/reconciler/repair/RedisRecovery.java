@@ -8,6 +8,7 @@ import io.seckill.reconciler.jobs.ReconcilerParts;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleLayout;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.events.OrderFacts;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -42,6 +43,7 @@ public final class RedisRecovery {
     private final Skus skus;
     private final SaleSnapshots snapshots;
     private final SaleStore saleStore;
+    private final WaitingRoom waitingRoom;
     private final RedisEpoch epoch;
     private final Duration settle;
     private final ReconcilerMetrics metrics;
@@ -57,6 +59,7 @@ public final class RedisRecovery {
             Skus skus,
             SaleSnapshots snapshots,
             SaleStore saleStore,
+            WaitingRoom waitingRoom,
             RedisEpoch epoch,
             Duration settle,
             ReconcilerMetrics metrics) {
@@ -64,6 +67,7 @@ public final class RedisRecovery {
         this.skus = skus;
         this.snapshots = snapshots;
         this.saleStore = saleStore;
+        this.waitingRoom = waitingRoom;
         this.epoch = epoch;
         this.settle = settle;
         this.metrics = metrics;
@@ -134,6 +138,7 @@ public final class RedisRecovery {
                 for (SaleStore.RebuildLease skuLease : closed) {
                     Optional<SaleSnapshots.SaleSnapshot> snapshot = snapshots.read(dsl, skuLease.skuId());
                     if (snapshot.isPresent()) {
+                        restoreRoom(snapshot.get().sale(), buckets.get(skuLease.skuId()));
                         saleStore.restore(restored(snapshot.get(), buckets.get(skuLease.skuId())), skuLease);
                         rebuilt++;
                     }
@@ -188,6 +193,24 @@ public final class RedisRecovery {
         }
     }
 
+    /**
+     * A room lost with its primary is opened again from MySQL before the sale sells again: its admission recomputes
+     * from the start at its rate, up to the places its buyers hold; a room that survived is left as it stands.
+     */
+    private void restoreRoom(Skus.VersionedSale defined, int stockBuckets) {
+        Skus.Sale sale = defined.sale();
+        if (sale.admissionPerSecond() != null && waitingRoom.room(sale.skuId()).isEmpty()) {
+            waitingRoom.define(
+                    sale.skuId(),
+                    defined.version(),
+                    sale.admissionPerSecond(),
+                    stockBuckets,
+                    sale.startsAt().toEpochMilli(),
+                    sale.endsAt().toEpochMilli(),
+                    System.currentTimeMillis());
+        }
+    }
+
     private static SaleStore.Restored restored(SaleSnapshots.SaleSnapshot snapshot, int stockBuckets) {
         Skus.Sale sale = snapshot.sale().sale();
         return new SaleStore.Restored(
@@ -214,7 +237,8 @@ public final class RedisRecovery {
     /** The job that watches Redis for lost state and rebuilds it from MySQL. */
     public static Job job(ReconcilerParts parts, RepairSettings settings) {
         RedisRecovery recovery = new RedisRecovery(parts.dsl(), parts.tables().skus(), parts.tables().snapshots(),
-                parts.saleStore(), new RedisEpoch(parts.lua()), settings.rebuildSettle(), parts.metrics());
+                parts.saleStore(), new WaitingRoom(parts.lua()), new RedisEpoch(parts.lua()), settings.rebuildSettle(),
+                parts.metrics());
         return new Job("Redis state watch", settings.redisWatchInterval(), recovery::rebuildIfLost);
     }
 }

@@ -108,6 +108,7 @@ class StockReturnsIT {
                 new Skus(),
                 new SaleSnapshots(),
                 Stores.SALES,
+                Stores.ROOMS,
                 new RedisEpoch(Stores.LUA),
                 Duration.ZERO,
                 Stores.metrics());

@@ -53,6 +53,7 @@ class RedisFailoverClusterIT {
             new Skus(),
             new SaleSnapshots(),
             Stores.SALES,
+            Stores.ROOMS,
             epoch,
             Duration.ofMillis(500),
             Stores.metrics());

@@ -13,6 +13,7 @@ import io.seckill.processdriver.Signals;
 import io.seckill.reconciler.Stores;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.redisstate.SaleStore;
+import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
 import java.time.Duration;
@@ -38,8 +39,46 @@ import org.junit.jupiter.api.Test;
 class RedisRecoveryIT {
 
     private final RedisEpoch epoch = new RedisEpoch(Stores.LUA);
-    private final RedisRecovery recovery = new RedisRecovery(
-            Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch, Duration.ZERO, Stores.metrics());
+    private final RedisRecovery recovery = recovery(Duration.ZERO);
+
+    /** A rebuilder of this test's epoch that waits {@code settle} between closing the lost sales and restoring them. */
+    private RedisRecovery recovery(Duration settle) {
+        return new RedisRecovery(
+                Stores.sql(),
+                new Skus(),
+                new SaleSnapshots(),
+                Stores.SALES,
+                Stores.ROOMS,
+                epoch,
+                settle,
+                Stores.metrics());
+    }
+
+    @Test
+    void aWaitingRoomLostWithRedisIsOpenedAgainFromMySqlBeforeItsSaleSells() {
+        recovery.rebuildIfLost();
+        long sku = Stores.newSkuId();
+        Instant now = Instant.now();
+        long startsAt = now.minusSeconds(60).toEpochMilli();
+        long endsAt = now.plusSeconds(3600).toEpochMilli();
+        new Skus()
+                .define(
+                        Stores.owner(),
+                        new Skus.Sale(
+                                sku, "roomed", 10, 1, Instant.ofEpochMilli(startsAt), Instant.ofEpochMilli(endsAt),
+                                true, 1, 200),
+                        now);
+        long version = new Skus().current(Stores.sql(), sku).orElseThrow().version();
+        Stores.ROOMS.define(sku, version, 200, 1, startsAt, endsAt, now.toEpochMilli());
+        Stores.SALES.loadSale(sku, 10, 1, 1, startsAt, endsAt, version, true);
+
+        Stores.REDIS.flushAll();
+        assertThat(Stores.ROOMS.room(sku)).isEmpty();
+        assertThat(recovery.rebuildIfLost()).isPositive();
+
+        assertThat(Stores.ROOMS.room(sku)).contains(new WaitingRoom.Room(200, startsAt, endsAt, 1));
+        assertThat(Stores.SALES.state(sku).stock()).isEqualTo(10);
+    }
 
     @Test
     void aFlushedRedisIsRebuiltFromMySqlMinusWhatIsInFlight() {
@@ -149,8 +188,7 @@ class RedisRecoveryIT {
      */
     @Test
     void anOrderRecordedWhileItsSaleIsClosedIsInTheRebuiltLedger() throws Exception {
-        RedisRecovery settling = new RedisRecovery(Stores.sql(), new Skus(), new SaleSnapshots(), Stores.SALES, epoch,
-                RepairSettings.rebuildSettle(new Env(Map.of())), Stores.metrics());
+        RedisRecovery settling = recovery(RepairSettings.rebuildSettle(new Env(Map.of())));
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 2);
         OrderRequested late = OrderRequested.of(UUID.randomUUID().toString(), sku, "slow-ingress", 1, Instant.now());
@@ -190,14 +228,7 @@ class RedisRecoveryIT {
      */
     @Test
     void aRebuildCutShortByAStoppedRedisIsFinishedAtTheNextCheck() throws Exception {
-        RedisRecovery settling = new RedisRecovery(
-                Stores.sql(),
-                new Skus(),
-                new SaleSnapshots(),
-                Stores.SALES,
-                epoch,
-                Duration.ofSeconds(1),
-                Stores.metrics());
+        RedisRecovery settling = recovery(Duration.ofSeconds(1));
         recovery.rebuildIfLost();
         long sku = Stores.openSale(5, 2);
         Stores.accepted(sku, "kept", Instant.now().plusSeconds(600));
