@@ -7,10 +7,14 @@ const POLL_MS = 1000;
 const CHART_POINTS = 300;
 const SALE_FIELDS = ['redisStock', 'pendingReservations', 'stockBuckets', 'mysqlStock', 'drift', 'acceptedOrders', 'acceptedPerSecond',
   'decidedOrders', 'decidedPerSecond', 'confirmedQuantity', 'paidQuantity', 'cancelledQuantity', 'expiredQuantity',
-  'rejectedOrders', 'deadLetteredOrders'];
+  'rejectedOrders', 'deadLetteredOrders', 'queue'];
+/** A waiting room whose admission has not moved this long while buyers wait is shown as stuck. */
+const QUEUE_STUCK_MS = 10000;
 
 const $ = (selector) => document.querySelector(selector);
 const charts = new Map();
+/** Per SKU: the admitted count last seen and when it last moved. */
+const admissions = new Map();
 let previous = null;
 let timer = null;
 
@@ -130,12 +134,34 @@ function saleRow(sale) {
   }
   const drift = line.querySelector('[data-field="drift"]');
   drift.className = sale.drift === 0 ? 'good' : 'bad';
+  if (queueStuck(sale)) {
+    const queue = line.querySelector('[data-field="queue"]');
+    queue.className = 'bad';
+    queue.textContent += ': not moving';
+  }
   return line;
+}
+
+/** Whether buyers wait in the sale's started room while its admission has not moved for QUEUE_STUCK_MS. */
+function queueStuck(sale) {
+  if (!sale.queue) {
+    return false;
+  }
+  const now = Date.now();
+  const seen = admissions.get(sale.skuId);
+  if (!seen || seen.admitted !== sale.queue.admitted) {
+    admissions.set(sale.skuId, { admitted: sale.queue.admitted, movedAt: now });
+    return false;
+  }
+  return sale.queue.waiting > 0 && Date.parse(sale.startsAt) <= now && now - seen.movedAt >= QUEUE_STUCK_MS;
 }
 
 function format(field, value) {
   if (value === null || value === undefined) {
     return '-';
+  }
+  if (field === 'queue') {
+    return `${value.waiting} waiting, ${value.admitted} of ${value.joined} admitted, ${value.admissionPerSecond}/s`;
   }
   if (field === 'rejectedOrders') {
     const reasons = Object.entries(value).map(([reason, count]) => reason + ' ' + count);

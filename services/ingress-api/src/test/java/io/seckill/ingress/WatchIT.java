@@ -1,6 +1,7 @@
 package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seckill.ingress.HttpApi.Reply;
@@ -11,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +56,7 @@ class WatchIT {
             assertThat(sale.path("acceptedOrders").asLong()).isEqualTo(3);
             assertThat(sale.path("decidedOrders").asLong()).isZero();
             assertThat(sale.path("drift").asLong()).isZero();
+            assertThat(sale.path("queue").isNull()).as("no waiting room").isTrue();
             assertThat(watch.json().path("relay").path("backlog").asLong()).isGreaterThanOrEqualTo(3);
             assertThat(watch.json().path("buyAnswers").path("ACCEPTED").asLong())
                     .as("this instance's buys")
@@ -65,6 +69,28 @@ class WatchIT {
             assertThat(seen).containsExactly("ingress-api (this instance) READY", "peer READY", "gone UNREACHABLE");
             assertThat(watch.json().path("consumerGroups").path("error").isNull()).isTrue();
         }
+    }
+
+    @Test
+    void aSaleWithAWaitingRoomShowsItsLine() {
+        HttpApi http = fixture.http;
+        long sku = IngressFixture.newSkuId();
+        Instant startsAt = Instant.now().plus(Duration.ofMinutes(2));
+        assertThat(http.defineSaleWithRoom(sku, 10, startsAt, startsAt.plus(Duration.ofHours(1)), 100).status())
+                .isEqualTo(201);
+        for (String buyer : List.of("queued-a", "queued-b", "queued-c")) {
+            assertThat(http.join(buyer, sku).status()).isEqualTo(201);
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Reply watch = http.send(HttpRequest.newBuilder(http.adminUri("/admin/v1/watch"))
+                    .header("Authorization", "Bearer " + HttpApi.ADMIN_TOKEN)
+                    .GET());
+            JsonNode queue = sale(watch.json(), sku).path("queue");
+            assertThat(queue.path("admissionPerSecond").asInt()).isEqualTo(100);
+            assertThat(queue.path("joined").asLong()).isEqualTo(3);
+            assertThat(queue.path("admitted").asLong()).as("before the start").isZero();
+            assertThat(queue.path("waiting").asLong()).isEqualTo(3);
+        });
     }
 
     @Test

@@ -7,6 +7,8 @@ import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.AdminResponseHeaders;
 import io.seckill.ingress.http.Json;
+import io.seckill.ingress.rooms.RoomFigures;
+import io.seckill.ingress.rooms.RoomNow;
 import io.seckill.mysqlstate.Orders;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.mysqlstate.Skus;
@@ -39,6 +41,7 @@ public record WatchDesk(
         Orders orders,
         OutboxLookups outbox,
         SaleStore saleStore,
+        RoomFigures rooms,
         ConsumerGroupLag lag,
         WatchedInstances instances,
         Supplier<Map<String, Long>> buyAnswers,
@@ -60,6 +63,7 @@ public record WatchDesk(
                 parts.orders(),
                 parts.outboxRows(),
                 parts.saleStore(),
+                parts.rooms(),
                 lag,
                 instances,
                 buyAnswers,
@@ -132,7 +136,20 @@ public record WatchDesk(
             long expiredQuantity,
             Map<String, Long> rejectedOrders,
             long deadLetteredOrders,
-            Long drift) {}
+            Long drift,
+            WaitingRoomShown queue) {}
+
+    /** A sale's waiting room as this ingress last read it; null on a sale without one. */
+    record WaitingRoomShown(int admissionPerSecond, long joined, long admitted, long waiting) {
+
+        static WaitingRoomShown of(RoomNow room) {
+            return new WaitingRoomShown(
+                    room.room().admissionPerSecond(),
+                    room.line().joined(),
+                    room.admitted(),
+                    Math.max(0, room.line().joined() - room.admitted()));
+        }
+    }
 
     private List<WatchedSale> sales(Instant now) {
         List<Skus.Sale> active = skus.endingAfter(dsl, now.minus(ENDED_SALES_SHOWN));
@@ -162,7 +179,8 @@ public record WatchDesk(
                     tally.units(OrderStatus.EXPIRED),
                     rejected,
                     tally.rejectedOrders().getOrDefault(RejectReason.DEAD_LETTERED, 0L),
-                    redis.stock() < 0 ? null : redis.stock() + redis.pending() - sale.stock()));
+                    redis.stock() < 0 ? null : redis.stock() + redis.pending() - sale.stock(),
+                    rooms.of(sale.skuId()).map(WaitingRoomShown::of).orElse(null)));
         }
         return rows;
     }
