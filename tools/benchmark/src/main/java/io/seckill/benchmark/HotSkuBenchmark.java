@@ -79,7 +79,7 @@ public final class HotSkuBenchmark implements Callable<Integer> {
     }
 
     /** Calls of one command and the microseconds Redis spent in them. */
-    private record CommandCost(long calls, long micros) {
+    record CommandCost(long calls, long micros) {
 
         CommandCost minus(CommandCost before) {
             return new CommandCost(calls - before.calls, micros - before.micros);
@@ -216,7 +216,7 @@ public final class HotSkuBenchmark implements Callable<Integer> {
     }
 
     /** Each primary's commands so far, every command but the benchmark's own. */
-    private static List<Map<String, CommandCost>> commandStats(List<RedisPrimaries.Primary> primaries) {
+    static List<Map<String, CommandCost>> commandStats(List<RedisPrimaries.Primary> primaries) {
         return primaries.stream().map(primary -> {
             Map<String, CommandCost> stats = new TreeMap<>();
             // cmdstat_evalsha:calls=12,usec=340,usec_per_call=28.33,...

@@ -145,6 +145,16 @@ final class SeckillSaleDesign implements SaleDesign {
         admin.defineSale(sku, units, perBuyer, false, stockBuckets);
     }
 
+    /** Defines a sale of {@code units} with a waiting room, selling from {@code startsAt}. */
+    void defineSaleWithRoom(long sku, int units, Instant startsAt, int admissionPerSecond) throws Exception {
+        admin.defineSaleWithRoom(sku, units, startsAt, admissionPerSecond);
+    }
+
+    /** The ingress's admin address and an admin token for it. */
+    IngressAdmin admin() {
+        return admin;
+    }
+
     /** One pass per buyer and SKU, got over the buyers' port as a browser gets it, several at once. */
     @Override
     public Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) throws Exception {

@@ -53,6 +53,24 @@ public record IngressAdmin(URI admin, String adminToken) {
         }
     }
 
+    /**
+     * Defines a sale of {@code stock} units, one per buyer, with passes and a waiting room admitting {@code
+     * admissionPerSecond} buyers a second, selling from {@code startsAt} for a day; fails unless it is new (201).
+     */
+    public void defineSaleWithRoom(long skuId, int stock, Instant startsAt, int admissionPerSecond)
+            throws IOException, InterruptedException {
+        String body = "{\"name\":\"benchmark\",\"stock\":" + stock + ",\"perUserLimit\":1,\"startsAt\":\"" + startsAt
+                + "\",\"endsAt\":\"" + startsAt.plus(Duration.ofDays(1)) + "\",\"passRequired\":true,"
+                + "\"admissionPerSecond\":" + admissionPerSecond + "}";
+        int status = status(HttpRequest.newBuilder(admin.resolve("/admin/v1/skus/" + skuId))
+                .header("Authorization", "Bearer " + adminToken)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+        if (status != 201) {
+            throw new IllegalStateException("defining benchmark SKU " + skuId + " answered " + status);
+        }
+    }
+
     public static int status(HttpRequest.Builder request) throws IOException, InterruptedException {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }

@@ -1,0 +1,400 @@
+package io.seckill.benchmark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import io.seckill.buyeraccess.passes.QueueTickets;
+import io.seckill.buyeraccess.passes.SalePasses;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
+import io.seckill.processdriver.DevelopmentServers;
+import io.seckill.processdriver.SalePassClient;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.RedisPrimaries;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A sale behind a waiting room, as its buyers meet it: {@code --early} buyers join over {@code --early-window} before
+ * the start, {@code --late} more in its first {@code --late-window}; each asks where it stands as the answers' {@code
+ * Retry-After} says, and once admitted gets its pass and buys one unit. Prints, per round and as medians: whether
+ * arriving first in the pre-queue bought an advantage (the first-arrived half's share of the pre-queue's winners
+ * against a binomial 99% interval around one half), the admission's rate against the set one, the buy requests against
+ * the admitted buyers, Redis calls per position poll ({@code INFO commandstats} over a window in which buyers only
+ * poll), and the sale's promises (nothing oversold, one unit per buyer, every order decided, no drift).
+ */
+@Command(
+        name = "waiting-room",
+        mixinStandardHelpOptions = true,
+        description = "A sale behind a waiting room: fairness, admission rate, buy requests and Redis calls per poll.")
+public final class WaitingRoomBenchmark implements Callable<Integer> {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The 99% two-sided normal quantile. */
+    private static final double Z99 = 2.576;
+    /** The commands the benchmark sends itself, left out of the Redis counts. */
+    private static final List<String> OWN_COMMANDS = List.of("info", "config", "cluster");
+    private static final Duration DECIDED_WITHIN = Duration.ofSeconds(60);
+
+    @Option(names = "--units", defaultValue = "200", description = "units of each sale (default ${DEFAULT-VALUE})")
+    int units;
+
+    @Option(names = "--early", defaultValue = "1000", description = "buyers joining before the start")
+    int early;
+
+    @Option(names = "--late", defaultValue = "9000", description = "buyers joining after the start")
+    int late;
+
+    @Option(names = "--rate", defaultValue = "500", description = "the room's admissions a second")
+    int rate;
+
+    @Option(names = "--early-window", defaultValue = "PT20S", description = "before the start the early buyers join in")
+    Duration earlyWindow;
+
+    @Option(names = "--late-window", defaultValue = "PT5S", description = "after the start the late buyers join in")
+    Duration lateWindow;
+
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "rounds, a fresh sale each (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Mixin
+    ServersOptions serversOptions;
+
+    /** What one buyer did: when it joined, whether before the start, when it saw itself admitted, and its buy. */
+    record Buyer(String id, boolean early, long joinedAtMs, long admittedAtMs, int buyStatus, int polls) {
+    }
+
+    /** One round's figures. */
+    record Round(
+            double firstHalfShare,
+            double interval,
+            long preQueueWinners,
+            double admittedPerSecond,
+            long admitted,
+            long buyRequests,
+            long polls,
+            double redisCallsPerPoll,
+            long sold,
+            long overLimit,
+            long undecided,
+            long drift) {
+
+        boolean fair() {
+            return Math.abs(firstHalfShare - 0.5) <= interval;
+        }
+
+        boolean promisesHeld() {
+            return overLimit == 0 && undecided == 0 && drift == 0;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> settings = Map.of(
+                "SECKILL_QUEUE_OPENS_MS", Long.toString(earlyWindow.plusMinutes(1).toMillis()),
+                // Here one process solves every admitted buyer's puzzle, where buyers each solve one on their machine.
+                "SECKILL_PASS_DIFFICULTY", "8");
+        List<Round> recorded = new ArrayList<>();
+        try (DevelopmentServers servers = serversOptions.start("waiting-room");
+                HikariDataSource database = ServersOptions.databasePool(servers);
+                UnifiedJedis redis = RedisConnections.open(
+                        InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2);
+                SeckillSaleDesign seckill = SeckillSaleDesign.start(
+                        servers,
+                        new SaleQueries(database),
+                        ServersOptions.freePort(),
+                        SeckillSaleDesign.Topology.ALL,
+                        module -> "-Xmx1g",
+                        settings)) {
+            List<RedisPrimaries.Primary> primaries = RedisPrimaries.of(redis);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%,d units; %,d buyers join over %ds before the start, %,d in its first %ds; %,d admitted a"
+                            + " second%n",
+                    units,
+                    early,
+                    earlyWindow.toSeconds(),
+                    late,
+                    lateWindow.toSeconds(),
+                    rate);
+            for (int round = 1; round <= rounds; round++) {
+                Round result = round(seckill, primaries, ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41));
+                recorded.add(result);
+                System.out.println("round " + round + ": " + line(result));
+            }
+        }
+        System.out.println();
+        System.out.println(table(recorded));
+        return recorded.stream().allMatch(round -> round.fair() && round.promisesHeld()) ? 0 : 1;
+    }
+
+    private Round round(SeckillSaleDesign seckill, List<RedisPrimaries.Primary> primaries, long sku) throws Exception {
+        Instant startsAt = Instant.now().plus(earlyWindow).plusSeconds(2);
+        seckill.defineSaleWithRoom(sku, units, startsAt, rate);
+        URI buyers = URI.create("http://localhost:" + seckill.port());
+        long buyRequestsBefore = buyAnswers(seckill);
+        AtomicLong polls = new AtomicLong();
+        List<Future<Buyer>> running = new ArrayList<>();
+        long[] pollingWindow = new long[2];
+        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
+            long startMs = startsAt.toEpochMilli();
+            long earlyFrom = startMs - earlyWindow.toMillis();
+            for (int i = 0; i < early; i++) {
+                long at = earlyFrom + ThreadLocalRandom.current().nextLong(earlyWindow.toMillis() - 1_000);
+                String id = "early-" + sku + "-" + i;
+                running.add(each.submit(() -> buyer(buyers, sku, id, true, at, polls)));
+            }
+            // Every early buyer has joined a second before the start: from then until the start buyers only poll.
+            sleepUntil(startMs - 900);
+            Map<String, Long> redisBefore = redisCalls(primaries);
+            long pollsBefore = polls.get();
+            sleepUntil(startMs - 100);
+            long pollingPolls = polls.get() - pollsBefore;
+            long pollingCalls = total(redisCalls(primaries)) - total(redisBefore);
+            pollingWindow[0] = pollingPolls;
+            pollingWindow[1] = pollingCalls;
+            for (int i = 0; i < late; i++) {
+                long at = startMs + ThreadLocalRandom.current().nextLong(lateWindow.toMillis());
+                String id = "late-" + sku + "-" + i;
+                running.add(each.submit(() -> buyer(buyers, sku, id, false, at, polls)));
+            }
+            long admittedAt2 = admitted(seckill, sku, startMs + 2_000);
+            long admittedAt12 = admitted(seckill, sku, startMs + 12_000);
+            List<Buyer> done = new ArrayList<>();
+            for (Future<Buyer> buyer : running) {
+                done.add(buyer.get());
+            }
+            return figures(seckill, sku, done, (admittedAt12 - admittedAt2) / 10.0,
+                    buyAnswers(seckill) - buyRequestsBefore, polls.get(), pollingWindow);
+        }
+    }
+
+    /** One buyer: joins at {@code atMs}, asks where it stands until admitted or sold out, then buys once. */
+    private static Buyer buyer(URI buyers, long sku, String id, boolean early, long atMs, AtomicLong polls)
+            throws Exception {
+        sleepUntil(atMs);
+        Map<String, String> identity = Map.of("X-Gateway-Secret", WholeSaleLoad.GATEWAY_SECRET, "X-User-Id", id);
+        HttpResponse<String> joined = send(buyers.resolve("/api/v1/skus/" + sku + "/queue"), identity, null, "POST");
+        JsonNode standing = JSON.readTree(joined.body());
+        String ticket = standing.path("ticket").asText();
+        int polled = 0;
+        HttpResponse<String> last = joined;
+        while ("WAITING".equals(standing.path("status").asText())) {
+            Thread.sleep(Duration.ofSeconds(Long.parseLong(last.headers().firstValue("Retry-After").orElse("1"))));
+            last = send(buyers.resolve("/api/v1/skus/" + sku + "/queue/me"), identity, ticket, "GET");
+            polls.incrementAndGet();
+            polled++;
+            standing = JSON.readTree(last.body());
+        }
+        if (!"ADMITTED".equals(standing.path("status").asText())) {
+            return new Buyer(id, early, atMs, -1, 0, polled);
+        }
+        long admittedAt = System.currentTimeMillis();
+        Map<String, String> withTicket = new HashMap<>(identity);
+        withTicket.put(QueueTickets.HEADER, ticket);
+        String pass;
+        try {
+            pass = new SalePassClient(HTTP, buyers).passFor(sku, withTicket);
+        } catch (IllegalStateException soldOutMeanwhile) {
+            return new Buyer(id, early, atMs, admittedAt, 0, polled);
+        }
+        HttpRequest.Builder buy = HttpRequest.newBuilder(buyers.resolve("/api/v1/skus/" + sku + "/orders"))
+                .header("Content-Type", "application/json")
+                .header(SalePasses.HEADER, pass)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}"));
+        identity.forEach(buy::header);
+        int status = HTTP.send(buy.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return new Buyer(id, early, atMs, admittedAt, status, polled);
+    }
+
+    private static HttpResponse<String> send(URI uri, Map<String, String> identity, String ticket, String method)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+        identity.forEach(request::header);
+        if (ticket != null) {
+            request.header(QueueTickets.HEADER, ticket);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private Round figures(
+            SeckillSaleDesign seckill,
+            long sku,
+            List<Buyer> buyers,
+            double admittedPerSecond,
+            long buyRequests,
+            long polls,
+            long[] pollingWindow)
+            throws Exception {
+        List<Buyer> accepted = buyers.stream().filter(buyer -> buyer.buyStatus() == 202).toList();
+        Map<String, Long> units = awaitDecided(seckill, sku, accepted.size());
+        long sold = units.values().stream().mapToLong(Long::longValue).sum();
+        long overLimit = units.values().stream().filter(held -> held > 1).count();
+        List<Buyer> preQueue = buyers.stream()
+                .filter(Buyer::early)
+                .sorted(Comparator.comparingLong(Buyer::joinedAtMs))
+                .toList();
+        List<String> firstHalf = preQueue.subList(0, preQueue.size() / 2).stream().map(Buyer::id).toList();
+        long preQueueWinners = preQueue.stream().filter(buyer -> units.containsKey(sku + ":" + buyer.id())).count();
+        long firstHalfWinners = firstHalf.stream().filter(id -> units.containsKey(sku + ":" + id)).count();
+        double share = preQueueWinners == 0 ? 0 : (double) firstHalfWinners / preQueueWinners;
+        double interval = Z99 * Math.sqrt(0.25 / Math.max(1, preQueueWinners));
+        long admitted = buyers.stream().filter(buyer -> buyer.admittedAtMs() >= 0).count();
+        long undecided = accepted.size() - sold - rejected(seckill, sku);
+        return new Round(
+                share,
+                interval,
+                preQueueWinners,
+                admittedPerSecond,
+                admitted,
+                buyRequests,
+                polls,
+                pollingWindow[0] == 0 ? 0 : (double) pollingWindow[1] / pollingWindow[0],
+                sold,
+                overLimit,
+                Math.max(0, undecided),
+                seckill.drift(List.of(sku)).get(sku));
+    }
+
+    /** Each buyer's units, once MySQL decided as many orders as were accepted (or the patience ran out). */
+    private static Map<String, Long> awaitDecided(SeckillSaleDesign seckill, long sku, int accepted) throws Exception {
+        long deadline = System.nanoTime() + DECIDED_WITHIN.toNanos();
+        Map<String, Long> units = seckill.unitsPerBuyer(List.of(sku));
+        while (units.size() + rejected(seckill, sku) < accepted && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            units = seckill.unitsPerBuyer(List.of(sku));
+        }
+        return units;
+    }
+
+    private static long rejected(SeckillSaleDesign seckill, long sku) throws Exception {
+        return figure(seckill, sku, "rejected");
+    }
+
+    /** A figure of the sale's row on the operator's feed; {@code rejected} sums the rejections by reason. */
+    private static long figure(SeckillSaleDesign seckill, long sku, String field) throws Exception {
+        for (JsonNode sale : watch(seckill).path("sales")) {
+            if (sale.path("skuId").asLong() == sku) {
+                if (field.equals("rejected")) {
+                    long sum = 0;
+                    for (JsonNode count : sale.path("rejectedOrders")) {
+                        sum += count.asLong();
+                    }
+                    return sum;
+                }
+                return sale.path("queue").path(field).asLong();
+            }
+        }
+        return 0;
+    }
+
+    /** The room's admitted count as the feed shows it at {@code atMs}. */
+    private static long admitted(SeckillSaleDesign seckill, long sku, long atMs) throws Exception {
+        sleepUntil(atMs);
+        return figure(seckill, sku, "admitted");
+    }
+
+    /** Every buy this ingress answered so far, whatever the answer: what the buy route saw. */
+    private static long buyAnswers(SeckillSaleDesign seckill) throws Exception {
+        long sum = 0;
+        for (JsonNode count : watch(seckill).path("buyAnswers")) {
+            sum += count.asLong();
+        }
+        return sum;
+    }
+
+    private static JsonNode watch(SeckillSaleDesign seckill) throws Exception {
+        HttpResponse<String> watch = HTTP.send(
+                HttpRequest.newBuilder(seckill.admin().admin().resolve("/admin/v1/watch"))
+                        .header("Authorization", "Bearer " + seckill.admin().adminToken())
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(watch.body());
+    }
+
+    private static Map<String, Long> redisCalls(List<RedisPrimaries.Primary> primaries) {
+        Map<String, Long> calls = new ConcurrentHashMap<>();
+        HotSkuBenchmark.commandStats(primaries).forEach(stats -> stats.forEach((command, cost) -> {
+            if (!OWN_COMMANDS.contains(command)) {
+                calls.merge(command, cost.calls(), Long::sum);
+            }
+        }));
+        return calls;
+    }
+
+    private static long total(Map<String, Long> calls) {
+        return calls.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static void sleepUntil(long epochMs) throws InterruptedException {
+        long wait = epochMs - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    private String line(Round round) {
+        return String.format(
+                Locale.ROOT,
+                "first-arrived half won %.1f%% of the pre-queue's %d wins (fair within +-%.1f%%: %s); admitted %.0f/s"
+                        + " (set %d/s); %,d admitted, %,d buys; %,d polls, %.4f Redis calls a poll; sold %d of %d,"
+                        + " over the limit %d, undecided %d, drift %d",
+                100 * round.firstHalfShare(), round.preQueueWinners(), 100 * round.interval(),
+                round.fair() ? "yes" : "NO", round.admittedPerSecond(), rate, round.admitted(), round.buyRequests(),
+                round.polls(), round.redisCallsPerPoll(), round.sold(), units, round.overLimit(), round.undecided(),
+                round.drift());
+    }
+
+    private String table(List<Round> rounds) {
+        return String.format(
+                Locale.ROOT,
+                "| median of %d rounds | first-arrived half's share of the pre-queue's wins (99%% interval) |"
+                        + " admitted/s (set) | buys / admitted | Redis calls a poll | sold / units | promises |%n"
+                        + "|---|---|---|---|---|---|---|%n| %,d early + %,d late buyers | %.1f%% (50 +- %.1f%%) | %.0f"
+                        + " (%d) | %.0f / %.0f | %.4f | %.0f / %d | %s |",
+                rounds.size(),
+                early,
+                late,
+                100 * Report.median(rounds, Round::firstHalfShare),
+                100 * Report.median(rounds, Round::interval),
+                Report.median(rounds, Round::admittedPerSecond),
+                rate,
+                Report.median(rounds, Round::buyRequests),
+                Report.median(rounds, Round::admitted),
+                Report.median(rounds, Round::redisCallsPerPoll),
+                Report.median(rounds, Round::sold),
+                units,
+                rounds.stream().allMatch(Round::promisesHeld) ? "held" : "BROKEN");
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new WaitingRoomBenchmark()).execute(args));
+    }
+}
