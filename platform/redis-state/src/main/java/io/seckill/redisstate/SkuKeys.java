@@ -137,8 +137,9 @@ public final class SkuKeys {
     }
 
     /**
-     * The SKU's waiting room: its admission rate, window and bucket count as defined, and how many buyers it has
-     * admitted so far (in thousandths) as of when; absent for a sale without one.
+     * The SKU's waiting room: its admission rate, window and bucket count as defined (a copy of the sale's, so that an
+     * ingress reads a room in one call, whatever slots its sale's buckets are in), and how many buyers it has admitted
+     * so far (in thousandths) as of when; absent for a sale without one.
      */
     public static String room(long skuId) {
         return home(skuId) + "room";

@@ -11,6 +11,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.seckill.buyeraccess.passes.QueueTickets;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
 import io.seckill.redisstate.SkuKeys;
@@ -405,7 +406,39 @@ class BadRequestIT {
                                 admin,
                                 sale.replace("\"perUserLimit\":1", "\"perUserLimit\":0")),
                         400,
-                        "VALIDATION_FAILED")));
+                        "VALIDATION_FAILED"),
+                new Case(
+                        "admin: a waiting room without passes",
+                        api -> put(
+                                api,
+                                "/admin/v1/skus/" + OPEN,
+                                admin,
+                                sale.replace("}", ",\"passRequired\":false,\"admissionPerSecond\":10}")),
+                        400,
+                        "VALIDATION_FAILED"),
+                new Case(
+                        "admin: a waiting room admitting nobody",
+                        api -> put(
+                                api, "/admin/v1/skus/" + OPEN, admin, sale.replace("}", ",\"admissionPerSecond\":0}")),
+                        400,
+                        "VALIDATION_FAILED"),
+                // the waiting room
+                new Case(
+                        "queue: not a SKU id",
+                        api -> post(api, "/api/v1/skus/abc/queue", alice, null, ""),
+                        400,
+                        "INVALID_SKU_ID"),
+                new Case(
+                        "queue: no ticket shown",
+                        api -> get(api, "/api/v1/skus/" + OPEN + "/queue/me", alice),
+                        403,
+                        "QUEUE_TICKET_INVALID"),
+                new Case(
+                        "queue: not a ticket",
+                        api -> get(api, "/api/v1/skus/" + OPEN + "/queue/me", alice)
+                                .header(QueueTickets.HEADER, "q1." + OPEN + ".d0.1.x"),
+                        403,
+                        "QUEUE_TICKET_INVALID")));
         return cases.stream();
     }
 
@@ -441,6 +474,8 @@ class BadRequestIT {
             state.put(sku + " redis sale", FIXTURE.redis.hgetAll(keys.sale()).toString());
             state.put(sku + " redis bought", FIXTURE.redis.hgetAll(keys.bought()).toString());
             state.put(sku + " redis ledger", FIXTURE.redis.hgetAll(keys.ledger()).toString());
+            state.put(sku + " redis room", FIXTURE.redis.hgetAll(SkuKeys.room(sku)).toString());
+            state.put(sku + " redis queue", FIXTURE.redis.hgetAll(keys.queueCounts()).toString());
             state.put(sku + " mysql sku", String.valueOf(FIXTURE.sql().fetchOne(SKU, SKU.ID.eq(sku))));
             state.put(sku + " mysql orders", Integer.toString(FIXTURE.sql().fetchCount(ORDERS, ORDERS.SKU_ID.eq(sku))));
             state.put(

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,8 +55,6 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The 99% two-sided normal quantile. */
     private static final double Z99 = 2.576;
-    /** The commands the benchmark sends itself, left out of the Redis counts. */
-    private static final List<String> OWN_COMMANDS = List.of("info", "config", "cluster");
     private static final Duration DECIDED_WITHIN = Duration.ofSeconds(60);
 
     @Option(names = "--units", defaultValue = "200", description = "units of each sale (default ${DEFAULT-VALUE})")
@@ -89,6 +86,14 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
 
     /** What one buyer did: when it joined, whether before the start, when it saw itself admitted, and its buy. */
     record Buyer(String id, boolean early, long joinedAtMs, long admittedAtMs, int buyStatus, int polls) {
+    }
+
+    /** The position polls made over a window in which buyers only polled, and the Redis calls made meanwhile. */
+    record PollingWindow(long polls, long redisCalls) {
+
+        double callsPerPoll() {
+            return polls == 0 ? 0 : (double) redisCalls / polls;
+        }
     }
 
     /** One round's figures. */
@@ -165,7 +170,6 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         long buyRequestsBefore = buyAnswers(seckill);
         AtomicLong polls = new AtomicLong();
         List<Future<Buyer>> running = new ArrayList<>();
-        long[] pollingWindow = new long[2];
         try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             long startMs = startsAt.toEpochMilli();
             long earlyFrom = startMs - earlyWindow.toMillis();
@@ -176,13 +180,11 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             }
             // Every early buyer has joined a second before the start: from then until the start buyers only poll.
             sleepUntil(startMs - 900);
-            Map<String, Long> redisBefore = redisCalls(primaries);
+            long redisBefore = redisCalls(primaries);
             long pollsBefore = polls.get();
             sleepUntil(startMs - 100);
-            long pollingPolls = polls.get() - pollsBefore;
-            long pollingCalls = total(redisCalls(primaries)) - total(redisBefore);
-            pollingWindow[0] = pollingPolls;
-            pollingWindow[1] = pollingCalls;
+            PollingWindow pollingWindow =
+                    new PollingWindow(polls.get() - pollsBefore, redisCalls(primaries) - redisBefore);
             for (int i = 0; i < late; i++) {
                 long at = startMs + ThreadLocalRandom.current().nextLong(lateWindow.toMillis());
                 String id = "late-" + sku + "-" + i;
@@ -254,7 +256,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             double admittedPerSecond,
             long buyRequests,
             long polls,
-            long[] pollingWindow)
+            PollingWindow pollingWindow)
             throws Exception {
         List<Buyer> accepted = buyers.stream().filter(buyer -> buyer.buyStatus() == 202).toList();
         Map<String, Long> units = awaitDecided(seckill, sku, accepted.size());
@@ -279,7 +281,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 admitted,
                 buyRequests,
                 polls,
-                pollingWindow[0] == 0 ? 0 : (double) pollingWindow[1] / pollingWindow[0],
+                pollingWindow.callsPerPoll(),
                 sold,
                 overLimit,
                 Math.max(0, undecided),
@@ -297,25 +299,17 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         return units;
     }
 
+    /** The sale's rejected orders, all reasons, as the operator's feed counts them. */
     private static long rejected(SeckillSaleDesign seckill, long sku) throws Exception {
-        return figure(seckill, sku, "rejected");
-    }
-
-    /** A figure of the sale's row on the operator's feed; {@code rejected} sums the rejections by reason. */
-    private static long figure(SeckillSaleDesign seckill, long sku, String field) throws Exception {
+        long rejected = 0;
         for (JsonNode sale : watch(seckill).path("sales")) {
             if (sale.path("skuId").asLong() == sku) {
-                if (field.equals("rejected")) {
-                    long sum = 0;
-                    for (JsonNode count : sale.path("rejectedOrders")) {
-                        sum += count.asLong();
-                    }
-                    return sum;
+                for (JsonNode count : sale.path("rejectedOrders")) {
+                    rejected += count.asLong();
                 }
-                return sale.path("queue").path(field).asLong();
             }
         }
-        return 0;
+        return rejected;
     }
 
     /**
@@ -346,18 +340,12 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         return JSON.readTree(watch.body());
     }
 
-    private static Map<String, Long> redisCalls(List<RedisPrimaries.Primary> primaries) {
-        Map<String, Long> calls = new ConcurrentHashMap<>();
-        HotSkuBenchmark.commandStats(primaries).forEach(stats -> stats.forEach((command, cost) -> {
-            if (!OWN_COMMANDS.contains(command)) {
-                calls.merge(command, cost.calls(), Long::sum);
-            }
-        }));
-        return calls;
-    }
-
-    private static long total(Map<String, Long> calls) {
-        return calls.values().stream().mapToLong(Long::longValue).sum();
+    /** Every command Redis counted so far but the benchmark's own, over all primaries. */
+    private static long redisCalls(List<RedisPrimaries.Primary> primaries) {
+        return HotSkuBenchmark.commandStats(primaries).stream()
+                .flatMap(stats -> stats.values().stream())
+                .mapToLong(HotSkuBenchmark.CommandCost::calls)
+                .sum();
     }
 
     private static void sleepUntil(long epochMs) throws InterruptedException {

@@ -28,10 +28,6 @@ public final class AdminResponseHeaders {
     }
 
     public static void apply(Context ctx) {
-        ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-        ctx.header("X-Frame-Options", "DENY");
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("Cache-Control", NO_STORE);
-        ctx.header("Referrer-Policy", "no-referrer");
+        PageHeaders.apply(ctx, CONTENT_SECURITY_POLICY);
     }
 }

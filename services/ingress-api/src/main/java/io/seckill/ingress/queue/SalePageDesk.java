@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.staticfiles.Location;
 import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.http.ClasspathResources;
+import io.seckill.ingress.http.PageHeaders;
 import io.seckill.ingress.http.PathParams;
 import java.util.Map;
 
@@ -42,11 +43,7 @@ public final class SalePageDesk implements Feature {
     void page(Context ctx) {
         // A malformed id is refused here as on every route of a SKU.
         PathParams.skuId(ctx);
-        ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-        ctx.header("X-Frame-Options", "DENY");
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("Cache-Control", "no-store");
-        ctx.header("Referrer-Policy", "no-referrer");
+        PageHeaders.apply(ctx, CONTENT_SECURITY_POLICY);
         ctx.contentType("text/html; charset=utf-8").result(page);
     }
 }

@@ -111,7 +111,8 @@ class StockReturnsIT {
                 Stores.ROOMS,
                 new RedisEpoch(Stores.LUA),
                 Duration.ZERO,
-                Stores.metrics());
+                Stores.metrics(),
+                Clock.systemUTC());
         recovery.rebuildIfLost();
         return recovery;
     }

@@ -13,6 +13,7 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.schemas.events.OrderRequested;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,7 +57,8 @@ class RedisFailoverClusterIT {
             Stores.ROOMS,
             epoch,
             Duration.ofMillis(500),
-            Stores.metrics());
+            Stores.metrics(),
+            Clock.systemUTC());
     private static final List<Long> STOPPED = Collections.synchronizedList(new ArrayList<>());
 
     @AfterAll

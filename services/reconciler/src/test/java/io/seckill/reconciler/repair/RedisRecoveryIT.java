@@ -16,6 +16,7 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -51,7 +52,7 @@ class RedisRecoveryIT {
                 Stores.ROOMS,
                 epoch,
                 settle,
-                Stores.metrics());
+                Stores.metrics(), Clock.systemUTC());
     }
 
     @Test
