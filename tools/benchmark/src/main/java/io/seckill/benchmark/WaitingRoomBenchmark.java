@@ -12,6 +12,7 @@ import io.seckill.processdriver.SalePassClient;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SkuKeys;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +58,9 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
     /** The 99% two-sided normal quantile. */
     private static final double Z99 = 2.576;
     private static final Duration DECIDED_WITHIN = Duration.ofSeconds(60);
+    private static final int SEND_ATTEMPTS = 3;
+    /** A request unanswered this long is sent again: a connection the server dropped never answers. */
+    private static final Duration ANSWERED_WITHIN = Duration.ofSeconds(10);
 
     @Option(names = "--units", defaultValue = "200", description = "units of each sale (default ${DEFAULT-VALUE})")
     int units;
@@ -231,22 +236,44 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             return new Buyer(id, early, atMs, admittedAt, 0, polled);
         }
         HttpRequest.Builder buy = HttpRequest.newBuilder(buyers.resolve("/api/v1/skus/" + sku + "/orders"))
+                .timeout(ANSWERED_WITHIN)
                 .header("Content-Type", "application/json")
                 .header(SalePasses.HEADER, pass)
+                // Sent again after a lost reply: the key makes it the same order.
+                .header("Idempotency-Key", UUID.randomUUID().toString())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}"));
         identity.forEach(buy::header);
-        int status = HTTP.send(buy.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        int status = sendAgainIfLost(buy.build()).statusCode();
         return new Buyer(id, early, atMs, admittedAt, status, polled);
     }
 
     private static HttpResponse<String> send(URI uri, Map<String, String> identity, String ticket, String method)
             throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(ANSWERED_WITHIN)
+                .method(method, HttpRequest.BodyPublishers.noBody());
         identity.forEach(request::header);
         if (ticket != null) {
             request.header(QueueTickets.HEADER, ticket);
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return sendAgainIfLost(request.build());
+    }
+
+    /**
+     * The JDK's HTTP/1.1 client can lose a reply on a reused keep-alive connection when the server answers fast
+     * (JDK-8357639, as {@link SalePassClient} meets it), or wait on one the server dropped: each request here may be
+     * sent again (joining, asking where one stands, a keyed buy), so one lost reply does not end a buyer.
+     */
+    private static HttpResponse<String> sendAgainIfLost(HttpRequest request) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException lost) {
+                if (attempt == SEND_ATTEMPTS) {
+                    throw lost;
+                }
+            }
+        }
     }
 
     private Round figures(
