@@ -3,8 +3,6 @@ package io.seckill.reconciler.jobs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import io.seckill.mysqlstate.OutboxLookups;
 import io.seckill.redisstate.RedisMemory;
 import io.seckill.runtime.UnsupportedRecords;
@@ -16,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * The pipeline's business figures, as the reconciler sees them: compensations applied, orders expired and units
@@ -46,9 +45,9 @@ public final class ReconcilerMetrics {
     private final AtomicLong oldestOpenAgeMs = new AtomicLong();
     private final AtomicLong redisUsedBytes = new AtomicLong();
     private final AtomicLong redisMaxBytes = new AtomicLong();
-    private final MultiGauge skuPending;
-    private final MultiGauge skuDrift;
-    private final MultiGauge groupLag;
+    private final TaggedGauges skuPending;
+    private final TaggedGauges skuDrift;
+    private final TaggedGauges groupLag;
 
     public ReconcilerMetrics(MeterRegistry meters, Clock clock) {
         this.meters = meters;
@@ -90,13 +89,12 @@ public final class ReconcilerMetrics {
                 .description("outbox rows of orders not decided yet").register(meters);
         Gauge.builder("seckill.outbox.oldest.open.age", oldestOpenAgeMs, age -> age.get() / 1000.0)
                 .baseUnit("seconds").description("age of the oldest undecided outbox row").register(meters);
-        this.skuPending = MultiGauge.builder("seckill.sku.pending.reservations")
-                .description("units reserved in Redis and not yet settled, per SKU").register(meters);
-        this.skuDrift = MultiGauge.builder("seckill.sku.drift")
-                .description("Redis stock + pending - MySQL stock per SKU; non-zero at rest means the stores disagree")
-                .register(meters);
-        this.groupLag = MultiGauge.builder("seckill.consumer.group.lag")
-                .description("records not yet consumed, per consumer group").register(meters);
+        this.skuPending = new TaggedGauges(meters, "seckill.sku.pending.reservations", "sku",
+                "units reserved in Redis and not yet settled, per SKU");
+        this.skuDrift = new TaggedGauges(meters, "seckill.sku.drift", "sku",
+                "Redis stock + pending - MySQL stock per SKU; non-zero at rest means the stores disagree");
+        this.groupLag = new TaggedGauges(meters, "seckill.consumer.group.lag", "group",
+                "records not yet consumed, per consumer group");
     }
 
     /** @param outcome {@code released} or {@code confirmed} */
@@ -189,12 +187,9 @@ public final class ReconcilerMetrics {
     }
 
     public void skus(List<SkuFigures> figures) {
-        skuPending.register(figures.stream()
-                .map(sku -> MultiGauge.Row.of(Tags.of("sku", Long.toString(sku.skuId())), sku.pendingReservations()))
-                .toList(), true);
-        skuDrift.register(figures.stream()
-                .map(sku -> MultiGauge.Row.of(Tags.of("sku", Long.toString(sku.skuId())), sku.drift()))
-                .toList(), true);
+        skuPending.set(figures.stream()
+                .collect(Collectors.toMap(sku -> Long.toString(sku.skuId()), SkuFigures::pendingReservations)));
+        skuDrift.set(figures.stream().collect(Collectors.toMap(sku -> Long.toString(sku.skuId()), SkuFigures::drift)));
     }
 
     public void redisMemory(RedisMemory memory) {
@@ -203,8 +198,6 @@ public final class ReconcilerMetrics {
     }
 
     public void groupLag(Map<String, Long> lagByGroup) {
-        groupLag.register(lagByGroup.entrySet().stream()
-                .map(group -> MultiGauge.Row.of(Tags.of("group", group.getKey()), group.getValue()))
-                .toList(), true);
+        groupLag.set(lagByGroup);
     }
 }
