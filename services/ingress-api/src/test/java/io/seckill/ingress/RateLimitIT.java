@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.runtime.Concurrently;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,8 @@ class RateLimitIT {
 
     private static final int LIMIT = 5;
     private static final int EXTRA = 7;
+    private static final int CROWD = 2_000;
+    private static final int CROWD_CONNECTIONS = 64;
     private final IngressFixture fixture = IngressFixture.get();
 
     @Test
@@ -109,9 +113,10 @@ class RateLimitIT {
         try (ManagedIngress ingress = fixture.start(settings)) {
             HttpApi http = ingress.http();
             assertThat(http.buyWithToken(sku, verifiedBefore, "203.0.113.66").status()).isEqualTo(202);
-            AtomicInteger sent = new AtomicInteger();
-            List<HttpApi.Reply> forged = Concurrently.run(LIMIT + EXTRA,
-                    () -> http.buyWithToken(sku, valid + "$".repeat(sent.incrementAndGet()), "203.0.113.66"));
+            List<HttpApi.Reply> forged = new ArrayList<>();
+            for (int sent = 1; sent <= LIMIT + EXTRA; sent++) {
+                forged.add(http.buyWithToken(sku, valid + "$".repeat(sent), "203.0.113.66"));
+            }
 
             assertThat(forged.stream().filter(reply -> reply.status() == 401)).hasSize(LIMIT).allSatisfy(reply ->
                     assertThat(reply.code()).isEqualTo("TOKEN_INVALID"));
@@ -128,6 +133,38 @@ class RateLimitIT {
                     .as("a buyer elsewhere")
                     .isEqualTo(202);
             assertThat(fixture.probe.heldBy(sku, "flooder")).isZero();
+        }
+    }
+
+    /**
+     * A crowd of valid buyers behind one address (a campus, a carrier-grade NAT, a proxy not yet trusted) shows 2,000
+     * tokens never read before over 64 connections at once, the request limits off and the refused-token budget at its
+     * smallest (one refusal): none is refused for a crowd it did not make, since only refusals spend that budget.
+     */
+    @Test
+    void aCrowdOfValidBuyersBehindOneAddressIsNeverRefused() throws Exception {
+        long sku = IngressFixture.newSkuId();
+        int stock = 100;
+        fixture.http.openSale(sku, stock, 1);
+        Map<String, String> settings = new HashMap<>(behindLoopbackProxy(withinOneWindow(0, 0)));
+        settings.put("SECKILL_REFUSED_TOKENS_PER_ADDRESS", "1");
+        try (ManagedIngress ingress = fixture.start(settings)) {
+            HttpApi http = ingress.http();
+            AtomicInteger next = new AtomicInteger();
+            List<List<HttpApi.Reply>> byConnection = Concurrently.run(CROWD_CONNECTIONS, () -> {
+                List<HttpApi.Reply> replies = new ArrayList<>();
+                for (int buyer = next.getAndIncrement(); buyer < CROWD; buyer = next.getAndIncrement()) {
+                    replies.add(http.buyWithToken(sku, HttpApi.tokenFor("crowd-" + buyer), "203.0.113.77"));
+                }
+                return replies;
+            });
+
+            Map<Integer, Long> byStatus = byConnection.stream()
+                    .flatMap(List::stream)
+                    .collect(Collectors.groupingBy(HttpApi.Reply::status, Collectors.counting()));
+            assertThat(byStatus)
+                    .as("answers by status")
+                    .isEqualTo(Map.of(202, (long) stock, 409, (long) CROWD - stock));
         }
     }
 

@@ -37,15 +37,14 @@ public final class BearerTokens {
             return known;
         }
         String address = TrustedProxies.countedAs(proxies.clientAddress(ctx));
-        Duration wait = refusals.take(address);
+        Duration wait = refusals.wait(address);
         if (!wait.isZero()) {
             throw RateLimiter.limited(wait.toMillis());
         }
         try {
-            Caller caller = tokens.verify(token);
-            refusals.valid(address);
-            return caller;
+            return tokens.verify(token);
         } catch (AccessTokens.TokenException e) {
+            refusals.refused(address);
             throw e.expired()
                     ? new Problem(ErrorCode.TOKEN_EXPIRED, "the token has expired; get a new one")
                     : new Problem(ErrorCode.TOKEN_INVALID, "the token is not valid");

@@ -12,9 +12,10 @@ import java.util.function.LongSupplier;
  * refusals in a {@code window} has its next tokens refused unread until its count drains, so a flood of forged or
  * altered tokens costs a map lookup each, never a signature check, Redis or the verified-token cache. Counted by the
  * generic cell rate algorithm (one number per address: when its count will have drained), each refusal adding
- * {@code window / perWindow}. A token's cell is taken before it is read and given back if it proves valid, so requests
- * read at once cannot together exceed the budget. Kept in this instance alone, because a shared counter would put a
- * network call in front of the cheap path it guards.
+ * {@code window / perWindow}. Only refusals count: any number of valid tokens read at once from one address (a campus,
+ * a carrier-grade NAT, the moment a sale opens) spend nothing. The budget is checked before a token is read and a
+ * refusal counted after, so a flood past it is read at most once per connection it keeps in flight. Kept in this
+ * instance alone, because a shared counter would put a network call in front of the cheap path it guards.
  */
 public final class TokenRefusals {
 
@@ -41,37 +42,29 @@ public final class TokenRefusals {
     }
 
     /**
-     * Takes a cell of {@code address}'s budget for a token about to be read.
-     *
-     * @return zero when the token may be read (and {@link #valid} must follow if it proves valid), else how long the
-     *         address must wait before a token of it is read again
+     * @return zero when a token of {@code address} may be read ({@link #refused} follows if it is refused), else how
+     *         long the address must wait before a token of it is read again
      */
-    public Duration take(String address) {
+    public Duration wait(String address) {
         if (perRefusalNanos == 0) {
             return Duration.ZERO;
         }
-        long now = nanoTime.getAsLong();
-        AtomicLong drained = drainedAt.get(address, _ -> new AtomicLong(now));
-        while (true) {
-            long current = drained.get();
-            long from = Math.max(current, now);
-            if (from - now > toleranceNanos) {
-                return Duration.ofNanos(from - now - toleranceNanos);
-            }
-            if (drained.compareAndSet(current, from + perRefusalNanos)) {
-                return Duration.ZERO;
-            }
+        AtomicLong drained = drainedAt.getIfPresent(address);
+        if (drained == null) {
+            return Duration.ZERO;
         }
+        long now = nanoTime.getAsLong();
+        long ahead = Math.max(drained.get(), now) - now;
+        return ahead > toleranceNanos ? Duration.ofNanos(ahead - toleranceNanos) : Duration.ZERO;
     }
 
-    /** The token read after {@link #take} was valid: its cell goes back. */
-    public void valid(String address) {
+    /** A token of {@code address} was read and refused: one cell of its budget spent. */
+    public void refused(String address) {
         if (perRefusalNanos == 0) {
             return;
         }
-        AtomicLong drained = drainedAt.getIfPresent(address);
-        if (drained != null) {
-            drained.addAndGet(-perRefusalNanos);
-        }
+        long now = nanoTime.getAsLong();
+        drainedAt.get(address, _ -> new AtomicLong(now))
+                .accumulateAndGet(now, (drained, at) -> Math.max(drained, at) + perRefusalNanos);
     }
 }
