@@ -10,11 +10,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,35 +35,56 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Buyers {
 
     /**
-     * What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection gave none.
+     * What one buyer was told; {@code status} is {@link #NO_ANSWER} when the connection dropped without one and
+     * {@link #TIMED_OUT} when none came within the request's bound.
      * @param idempotencyKey the key its requests carried, or null
      * @param code the problem's code of an error answer, else null
      */
     record Answer(
             String userId, long skuId, int quantity, String idempotencyKey, int status, String orderId, String code) {
         static final int NO_ANSWER = -1;
+        static final int TIMED_OUT = -2;
         static final String IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";
+        /** The codes of a 503 docs/api.md gives the buy route: a dependency down, or Redis being rebuilt. */
+        static final Set<String> UNAVAILABLE = Set.of(
+                "SERVICE_UNAVAILABLE", "SALE_RESTORING", "REDIS_UNAVAILABLE", "DATABASE_UNAVAILABLE");
 
         /**
          * Whether it says what became of the request: an acceptance or a refusal. A 503, no answer, and "the first
          * request with this key is still running" say nothing yet: a retry with the key learns the truth (P7).
          */
         boolean definitive() {
-            return status != NO_ANSWER && status < 500 && !IN_PROGRESS.equals(code);
+            return status > 0 && status < 500 && !IN_PROGRESS.equals(code);
         }
 
         boolean accepted() {
             return status == 202;
         }
 
-        /** An answer a buyer may get: accepted, refused for the sale's reasons (409), or asked to retry (503). */
+        /**
+         * An answer a buyer of a sale without limits or passes may get: accepted, refused for the sale's reasons (409),
+         * asked to retry (a documented 503), or a connection dropped (its ingress killed). A 500, any other status, an
+         * undocumented 503 and a request left hanging past its bound are not.
+         */
         boolean allowed() {
-            return status == 202 || status == 409 || status == 503 || status == NO_ANSWER;
+            return status == 202
+                    || status == 409
+                    || (status == 503 && UNAVAILABLE.contains(code))
+                    || status == NO_ANSWER;
         }
 
         /** Told it failed: an HTTP answer that is not a 202. */
         boolean refused() {
-            return status != 202 && status != NO_ANSWER;
+            return status > 0 && status != 202;
+        }
+
+        String describe() {
+            String told = switch (status) {
+                case NO_ANSWER -> "no answer (connection dropped)";
+                case TIMED_OUT -> "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s";
+                default -> status + (code == null ? "" : " " + code);
+            };
+            return "buyer " + userId + (idempotencyKey == null ? "" : " (key " + idempotencyKey + ")") + ": " + told;
         }
     }
 
@@ -71,6 +96,7 @@ final class Buyers {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final TokenMinter tokens = TokenMinter.development(FaultCluster.TOKEN_SECRET);
     private final AtomicInteger answered = new AtomicInteger();
+    private final Queue<Answer> unexpected = new ConcurrentLinkedQueue<>();
     private final int attempts;
     private final int buyersPerUser;
     private final int maxQuantity;
@@ -96,6 +122,11 @@ final class Buyers {
 
     int answered() {
         return answered.get();
+    }
+
+    /** Every answer of every attempt, a retry's included, that no buyer should get ({@link Answer#allowed}). */
+    List<Answer> unexpected() {
+        return List.copyOf(unexpected);
     }
 
     /** Starts {@code buyers} buyers of {@code skus}; the future completes with every answer. */
@@ -141,6 +172,14 @@ final class Buyers {
     }
 
     private Answer buy(URI ingress, String userId, long sku, int quantity, String key) throws InterruptedException {
+        Answer answer = ask(ingress, userId, sku, quantity, key);
+        if (!answer.allowed()) {
+            unexpected.add(answer);
+        }
+        return answer;
+    }
+
+    private Answer ask(URI ingress, String userId, long sku, int quantity, String key) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(ingress.resolve("/api/v1/skus/" + sku + "/orders"))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Authorization", "Bearer " + tokens.buyer(userId, Duration.ofHours(1)))
@@ -169,6 +208,8 @@ final class Buyers {
                             response.statusCode(),
                             null,
                             body.path("code").asText(null));
+        } catch (HttpTimeoutException e) {
+            return new Answer(userId, sku, quantity, key, Answer.TIMED_OUT, null, null);
         } catch (IOException e) {
             return new Answer(userId, sku, quantity, key, Answer.NO_ANSWER, null, null);
         }

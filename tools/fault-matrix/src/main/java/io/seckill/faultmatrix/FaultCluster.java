@@ -28,15 +28,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -78,7 +79,7 @@ final class FaultCluster implements AutoCloseable {
     private final ServiceEnvironment environment;
     private final Map<String, SeckillProcess> services = new ConcurrentHashMap<>();
     private final Set<String> heldDown = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger restarts = new AtomicInteger();
+    private final Queue<String> restarted = new ConcurrentLinkedQueue<>();
     private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "fault-matrix-supervisor");
         thread.setDaemon(true);
@@ -218,16 +219,22 @@ final class FaultCluster implements AutoCloseable {
 
     /** Services the supervisor started again because they ended on their own, so far. */
     int supervisorRestarts() {
-        return restarts.get();
+        return restarted.size();
+    }
+
+    /** What the supervisor started again since its {@code from}-th restart: each service with its exit status. */
+    List<String> supervisorRestartsSince(int from) {
+        List<String> all = List.copyOf(restarted);
+        return all.subList(Math.min(from, all.size()), all.size());
     }
 
     private void restartEnded() {
         for (String service : SERVICES) {
             SeckillProcess process = services.get(service);
             if (!heldDown.contains(service) && !process.alive()) {
-                System.out.println("supervisor: " + service + " ended with status "
-                        + process.exitCode().orElse(-1) + "; starting it again");
-                restarts.incrementAndGet();
+                int status = process.exitCode().orElse(-1);
+                System.out.println("supervisor: " + service + " ended with status " + status + "; starting it again");
+                restarted.add(service + " (exit status " + status + ")");
                 launch(service);
             }
         }

@@ -7,10 +7,13 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -51,16 +54,17 @@ final class Nemesis {
     private static final long REBUILD_REQUEST_EVERY_MS = 250;
 
     private final FaultCluster cluster;
-    private final boolean serverKills;
+    private final Map<NemesisAction, Integer> struck = new ConcurrentHashMap<>();
 
-    /** @param serverKills whether KILL_SERVERS may be drawn */
-    Nemesis(FaultCluster cluster, boolean serverKills) {
+    Nemesis(FaultCluster cluster) {
         this.cluster = cluster;
-        this.serverKills = serverKills;
     }
 
-    /** A sale's schedule, drawn from {@code random} alone: the same seed gives the same schedules. */
-    List<ScheduledFault> plan(Random random) {
+    /**
+     * A sale's schedule, drawn from {@code random} alone: the same seed gives the same schedules.
+     * @param serverKills whether KILL_SERVERS may be drawn
+     */
+    static List<ScheduledFault> plan(Random random, boolean serverKills) {
         List<ScheduledFault> schedule = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         int faults = 1 + random.nextInt(MAX_FAULTS);
@@ -123,6 +127,7 @@ final class Nemesis {
                     Thread.sleep(wait);
                 }
                 cause(fault);
+                struck.merge(fault.action(), 1, Integer::sum);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted during " + fault.describe(), e);
@@ -132,6 +137,13 @@ final class Nemesis {
         }, threads)).toList();
         return CompletableFuture.allOf(faults.toArray(CompletableFuture[]::new))
                 .whenComplete((done, failure) -> threads.shutdown());
+    }
+
+    /** How many faults of each kind were caused and undone so far. */
+    Map<NemesisAction, Integer> struck() {
+        Map<NemesisAction, Integer> byKind = new EnumMap<>(NemesisAction.class);
+        byKind.putAll(struck);
+        return byKind;
     }
 
     private void cause(ScheduledFault fault) throws IOException, InterruptedException {

@@ -18,10 +18,12 @@ import picocli.CommandLine.Option;
 /**
  * The randomized fault run (a Jepsen-style checker): many short sales on the fault matrix's cluster, each
  * under a schedule of faults the {@link Nemesis} draws from the seed, each judged at rest against the
- * promises ({@link SalePromises}). The reconciler's repairs run on short settings, so sweeps, re-sends,
+ * promises ({@link SalePromises}) and as the matrix judges a row: a service that ended on its own (the supervisor
+ * started it again) and an answer no buyer should get (a 500, an undocumented status, a request left hanging past its
+ * bound) break the sale too. The reconciler's repairs run on short settings, so sweeps, re-sends,
  * drift checks and rebuilds act during the faults rather than after them. A broken promise prints the
  * seed, the sale's schedule and what broke; the run goes on and fails at the end. The same seed draws the
- * same sales and schedules (the processes' own timing stays real).
+ * same sales and schedules (the processes' own timing stays real); the end prints how often each kind struck.
  */
 @Command(name = "random-faults", mixinStandardHelpOptions = true,
         description = "Short sales under randomly drawn faults, every promise checked after each.")
@@ -38,6 +40,7 @@ public final class RandomFaultRun implements Callable<Integer> {
             "SECKILL_REDIS_WATCH_INTERVAL_MS", "250");
     private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final int PER_USER_LIMIT = 2;
+    private static final int SKUS = 2;
     private static final int BUYERS = 60;
     private static final int BUYERS_PER_USER = 2;
     private static final int ATTEMPTS = 4;
@@ -69,11 +72,38 @@ public final class RandomFaultRun implements Callable<Integer> {
             description = "the working copy with bin/seckill, built (default: here)")
     Path repository;
 
-    /** What a run found: the sales run, the faults caused, and each broken promise with its sale. */
-    record Outcome(long seed, int sales, int faults, List<String> failures) {
+    /**
+     * What a run found: the sales run, the faults caused and undone of each kind, and each broken promise with its
+     * sale.
+     */
+    record Outcome(long seed, int sales, Map<NemesisAction, Integer> struck, List<String> failures) {
         boolean held() {
             return failures.isEmpty();
         }
+    }
+
+    /**
+     * One sale as the seed draws it: the faults of its schedule, and each SKU's stock with the buckets it is split
+     * over (null: one).
+     */
+    record SalePlan(List<ScheduledFault> schedule, List<Integer> stocks, List<Integer> buckets) {}
+
+    /** Every sale of a run, drawn from the seed alone: a run with the same seed meets the same sales and faults. */
+    static List<SalePlan> plans(int sales, long seed, boolean serverKills) {
+        Random random = new Random(seed);
+        List<SalePlan> plans = new ArrayList<>();
+        for (int sale = 0; sale < sales; sale++) {
+            List<ScheduledFault> schedule = Nemesis.plan(random, serverKills);
+            List<Integer> stocks = new ArrayList<>();
+            List<Integer> buckets = new ArrayList<>();
+            for (int sku = 0; sku < SKUS; sku++) {
+                stocks.add(10 + random.nextInt(30));
+                // Every other SKU's stock split over 2 to 8 buckets: units move between them while the faults strike.
+                buckets.add(random.nextBoolean() ? 2 + random.nextInt(7) : null);
+            }
+            plans.add(new SalePlan(schedule, stocks, buckets));
+        }
+        return plans;
     }
 
     @Override
@@ -93,29 +123,34 @@ public final class RandomFaultRun implements Callable<Integer> {
         Path work = repository.resolve("tools/fault-matrix/target/random-faults-" + System.currentTimeMillis());
         System.out.println(
                 "random fault run: seed " + seed + ", " + sales + " sale(s); logs in " + work.resolve("logs"));
-        Random random = new Random(seed);
+        List<SalePlan> plans = plans(sales, seed, serverKills);
         List<String> failures = new ArrayList<>();
-        int faults = 0;
         long started = System.nanoTime();
+        Map<NemesisAction, Integer> struck;
         try (FaultCluster cluster = FaultCluster.start(repository, work, javaOptions, SHORT_REPAIRS, Servers.SINGLE)) {
-            Nemesis nemesis = new Nemesis(cluster, serverKills);
+            Nemesis nemesis = new Nemesis(cluster);
             for (int sale = 1; sale <= sales; sale++) {
-                List<ScheduledFault> schedule = nemesis.plan(random);
-                faults += schedule.size();
-                SaleRun run = sale(cluster, nemesis, random, sale, schedule);
+                SalePlan plan = plans.get(sale - 1);
+                SaleRun run = sale(cluster, nemesis, sale, plan);
                 List<String> broken = run.broken();
                 String header = "sale " + sale + " (seed " + seed + "): "
-                        + schedule.stream().map(ScheduledFault::describe).toList();
+                        + plan.schedule().stream().map(ScheduledFault::describe).toList();
                 System.out.println(
                         header + ", " + run.tally() + (broken.isEmpty() ? ": every promise held" : ": BROKEN"));
                 broken.forEach(line -> System.out.println("  " + line));
                 broken.forEach(line -> failures.add(header + ": " + line));
             }
+            struck = nemesis.struck();
         }
         System.out.printf(
-                "random fault run, seed %d: %d sale(s), %d fault(s), %d broken promise(s) in %.0f s%n",
-                seed, sales, faults, failures.size(), (System.nanoTime() - started) / 1e9);
-        return new Outcome(seed, sales, faults, failures);
+                "random fault run, seed %d: %d sale(s), %d fault(s) struck %s, %d broken promise(s) in %.0f s%n",
+                seed,
+                sales,
+                struck.values().stream().mapToInt(Integer::intValue).sum(),
+                struck,
+                failures.size(),
+                (System.nanoTime() - started) / 1e9);
+        return new Outcome(seed, sales, struck, failures);
     }
 
     /** What one sale's buyers were told, and the promises it broke. */
@@ -129,23 +164,19 @@ public final class RandomFaultRun implements Callable<Integer> {
     }
 
     /** One sale under its schedule, judged at rest. */
-    private static SaleRun sale(
-            FaultCluster cluster, Nemesis nemesis, Random random, int number, List<ScheduledFault> schedule)
-            throws Exception {
+    private static SaleRun sale(FaultCluster cluster, Nemesis nemesis, int number, SalePlan plan) throws Exception {
         Map<Long, Integer> stocks = new LinkedHashMap<>();
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < SKUS; i++) {
             long sku = NEXT_SKU.incrementAndGet();
-            int stock = 10 + random.nextInt(30);
-            // Every other sale's stock split over 2 to 8 buckets: units move between them while the faults strike.
-            Integer buckets = random.nextBoolean() ? 2 + random.nextInt(7) : null;
-            cluster.admin(i).defineSale(sku, stock, PER_USER_LIMIT, false, buckets);
-            stocks.put(sku, stock);
+            cluster.admin(i).defineSale(sku, plan.stocks().get(i), PER_USER_LIMIT, false, plan.buckets().get(i));
+            stocks.put(sku, plan.stocks().get(i));
         }
+        int restartsBefore = cluster.supervisorRestarts();
         SalePromises.Sale sale = new SalePromises.Sale(stocks, PER_USER_LIMIT);
         Buyers buyers = new Buyers(ATTEMPTS, BUYERS_PER_USER, PER_USER_LIMIT, SALE_LENGTH);
         CompletableFuture<List<Buyers.Answer>> answers = buyers.start(
                 "sale-" + number + "-" + sale.skus().get(0), cluster.ingresses(), sale.skus(), BUYERS, CONCURRENCY);
-        CompletableFuture<Void> nemesisDone = nemesis.unleash(schedule);
+        CompletableFuture<Void> nemesisDone = nemesis.unleash(plan.schedule());
         List<String> broken = new ArrayList<>();
         try {
             nemesisDone.get();
@@ -174,6 +205,9 @@ public final class RandomFaultRun implements Callable<Integer> {
                     + String.join(", ", afterRetries.waitedOn()));
         }
         SalePromises.check(cluster, sale, learned).forEach(violation -> broken.add(violation.toString()));
+        cluster.supervisorRestartsSince(restartsBefore).forEach(service -> broken.add(
+                "P8: " + service + " ended on its own during the sale; the supervisor started it again"));
+        buyers.unexpected().forEach(answer -> broken.add("an answer no buyer should get: " + answer.describe()));
         return new SaleRun(told, broken);
     }
 
