@@ -9,6 +9,8 @@ import io.seckill.config.KafkaAccess;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +33,7 @@ public final class BaselineMain {
     /** Connections: as many as the load generator's, so no request waits for one. */
     private static final int POOL_SIZE = 64;
     private static final int CONSUMERS = 2;
+    private static final Duration CONSUMER_STOP = Duration.ofSeconds(10);
 
     private BaselineMain() {
     }
@@ -60,22 +63,36 @@ public final class BaselineMain {
                 RedisClient redis =
                         RedisClient.create(infra.redis().firstNodeUri().toString());
                 RedisQueueDesign redisQueue = new RedisQueueDesign(redis, producer(infra.kafka()));
+                List<RedisQueueConsumer> consumers = new ArrayList<>();
+                List<Thread> threads = new ArrayList<>();
                 for (int i = 0; i < CONSUMERS; i++) {
-                    Thread consumer =
-                            new Thread(new RedisQueueConsumer(infra.kafka(), database, redis), "rq-consumer-" + i);
-                    consumer.start();
+                    RedisQueueConsumer consumer = new RedisQueueConsumer(infra.kafka(), database, redis);
+                    consumers.add(consumer);
+                    threads.add(Thread.ofPlatform().name("rq-consumer-" + i).start(consumer));
                 }
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    consumers.forEach(RedisQueueConsumer::stop);
+                    threads.forEach(BaselineMain::awaitEnd);
+                }));
                 yield BaselineHttp.start(port, redisQueue::buy);
             }
             case NO_OP -> {
                 Javalin noOp = BaselineHttp.start(
                         port, (ctx, skuId, userId, quantity) -> BaselineHttp.answer(ctx, 409, "SOLD_OUT"));
-                NoOpWarmUp.run(noOp.port());
+                NoOpWarmUp.run(noOp.port(), env.integer(NoOpWarmUp.REQUESTS_VARIABLE, NoOpWarmUp.REQUESTS));
                 yield noOp;
             }
         };
         System.out.println("baseline " + design.label() + " listening on http://localhost:" + server.port());
         new CountDownLatch(1).await();
+    }
+
+    private static void awaitEnd(Thread thread) {
+        try {
+            thread.join(CONSUMER_STOP.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static HikariDataSource pool(InfraAddresses infra) {

@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,24 +26,33 @@ final class RedisQueueConsumer implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueueConsumer.class);
 
-    private final Properties settings;
+    private final KafkaConsumer<String, String> consumer;
     private final DataSource database;
     private final UnifiedJedis redis;
 
     RedisQueueConsumer(KafkaAccess kafka, DataSource database, UnifiedJedis redis) {
         this.database = database;
         this.redis = redis;
-        settings = kafka.clientProperties();
+        Properties settings = kafka.clientProperties();
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, "rq-orders-group");
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        consumer = new KafkaConsumer<>(settings);
+    }
+
+    /**
+     * Ends {@link #run}, which then leaves the group: a process started again (the whole sale restarts the designs
+     * between its cold rounds) gets every partition at once, not after the dead members' session timeout.
+     */
+    void stop() {
+        consumer.wakeup();
     }
 
     @Override
     public void run() {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings)) {
+        try (consumer) {
             consumer.subscribe(List.of(RedisQueueDesign.TOPIC));
             while (true) {
                 var records = consumer.poll(Duration.ofMillis(100));
@@ -53,6 +63,8 @@ final class RedisQueueConsumer implements Runnable {
                     consumer.commitSync();
                 }
             }
+        } catch (WakeupException stopped) {
+            LOG.info("the order consumer stopped");
         } catch (SQLException e) {
             LOG.error("the order consumer stopped", e);
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 final class BaselineProcess implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+    private static final String LISTENING = "listening on";
 
     private final Process process;
 
@@ -22,8 +23,9 @@ final class BaselineProcess implements AutoCloseable {
         this.process = process;
     }
 
+    /** @param settings the process's environment besides the servers' addresses and its port */
     static BaselineProcess start(
-            Design design, Path repository, Map<String, String> serverSettings, Path logs, int port)
+            Design design, Path repository, Map<String, String> settings, Path logs, int port)
             throws IOException, InterruptedException {
         Path jar = repository.resolve("tools/baselines/target/baselines.jar");
         Files.createDirectories(logs);
@@ -31,11 +33,13 @@ final class BaselineProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx1g", "-jar", jar.toString(), design.baseline().label())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().putAll(serverSettings);
+        builder.environment().putAll(settings);
         builder.environment().put("BASELINE_PORT", Integer.toString(port));
+        // The log is appended to: only a line this process writes says it listens.
+        long earlier = Files.exists(log) ? Files.readString(log).split(LISTENING, -1).length : 1;
         Process process = builder.start();
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
-        while (!Files.readString(log).contains("listening on")) {
+        while (Files.readString(log).split(LISTENING, -1).length <= earlier) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(

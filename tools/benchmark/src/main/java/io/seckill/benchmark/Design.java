@@ -27,6 +27,17 @@ public enum Design {
         return label;
     }
 
+    /**
+     * Whether its buyer is answered only after the order is decided in MySQL: such a design has no drain (its answer is
+     * its decision), and the decision may be seen before the answer arrives.
+     */
+    boolean answersAfterDeciding() {
+        return switch (this) {
+            case NAIVE -> true;
+            case SECKILL, REDIS_QUEUE, NO_OP -> false;
+        };
+    }
+
     /** The baseline process this design runs as. @throws IllegalStateException for seckill, the product itself */
     Baseline baseline() {
         return switch (this) {

@@ -102,7 +102,8 @@ public final class HotSkuBenchmark implements Callable<Integer> {
             long oversold,
             long lost,
             long overLimit,
-            long drift) {
+            long drift,
+            List<String> failures) {
 
         long calls() {
             return callsPerPrimary.stream().mapToLong(Long::longValue).sum();
@@ -160,7 +161,7 @@ public final class HotSkuBenchmark implements Callable<Integer> {
             System.out.println(table(layouts, recorded, primaries));
         }
         return recorded.stream()
-                        .anyMatch(round -> round.oversold() + round.lost() + round.overLimit() + round.drift() > 0)
+                        .anyMatch(round -> !round.failures().isEmpty())
                 ? 1
                 : 0;
     }
@@ -175,10 +176,20 @@ public final class HotSkuBenchmark implements Callable<Integer> {
         }
         List<Map<String, CommandCost>> before = commandStats(primaries);
         List<Double> cpuBefore = cpuSeconds(primaries);
-        WholeSaleLoad.Outcome load = new WholeSaleLoad(
-                        "localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway())
-                .run(attempts, Map.of(), 0);
-        WholeSaleRound checked = WholeSaleRound.check(seckill, round, false, load, List.of(sku), units, 1, 60_000);
+        WholeSaleRound checked = WholeSaleRound.measure(
+                seckill,
+                round,
+                WholeSaleRound.Phase.WARM,
+                new WholeSaleLoad(
+                        "localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()),
+                attempts,
+                Map.of(),
+                0,
+                List.of(sku),
+                units,
+                1,
+                60_000);
+        WholeSaleLoad.Outcome load = checked.load();
         List<Map<String, CommandCost>> after = commandStats(primaries);
         List<Double> cpuAfter = cpuSeconds(primaries);
         List<Double> cpu = IntStream.range(0, primaries.size())
@@ -212,7 +223,8 @@ public final class HotSkuBenchmark implements Callable<Integer> {
                 checked.oversold(),
                 checked.lost(),
                 checked.overLimit(),
-                checked.drift());
+                checked.drift(),
+                checked.failures());
     }
 
     /** Each primary's commands so far, every command but the benchmark's own. */

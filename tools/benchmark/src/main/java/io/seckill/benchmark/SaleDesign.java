@@ -20,13 +20,23 @@ interface SaleDesign extends AutoCloseable {
     /** Defines a sale of {@code units} on each SKU, open now, at most {@code perBuyer} units a buyer. */
     void defineSales(List<Long> skus, int units, int perBuyer) throws Exception;
 
+    /** Defines the sales of an untimed warm-up: as {@link #defineSales}, bought without passes. */
+    default void defineWarmUpSales(List<Long> skus, int units, int perBuyer) throws Exception {
+        defineSales(skus, units, perBuyer);
+    }
+
+    /** Whether its buyers get passes ({@link #passes}) before a sale. */
+    default boolean needsPasses() {
+        return false;
+    }
+
     /**
      * The sale passes these attempts' buyers get before the sale opens, by "sku:buyer" ({@link WholeSaleLoad#passKey});
      * none for a design without passes.
      */
     Map<String, String> passes(List<WholeSaleLoad.Attempt> attempts) throws Exception;
 
-    /** When each of these orders was committed in MySQL (by MySQL's clock or the committer's), those that are. */
+    /** Which of these orders are decided in MySQL, each with the time the design wrote in its row. */
     Map<String, Instant> committed(Collection<String> orderIds) throws Exception;
 
     /** Units MySQL holds as sold, per SKU. */

@@ -1,19 +1,20 @@
 package io.seckill.benchmark;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.buyeraccess.passes.PassSettings;
 import io.seckill.buyeraccess.tokens.TokenMinter;
 import io.seckill.buyeraccess.tokens.TokenSettings;
+import io.seckill.config.Env;
+import io.seckill.config.InfraAddresses;
 import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.IngressAdmin;
 import io.seckill.processdriver.SalePassClient;
 import io.seckill.processdriver.SeckillProcess;
 import io.seckill.processdriver.ServiceEnvironment;
+import io.seckill.redisstate.RedisConnections;
+import io.seckill.redisstate.SaleLayout;
+import io.seckill.redisstate.SkuKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * seckill as a user runs it on the development servers: {@code bin/seckill all} (the four services in one process) or
@@ -37,7 +39,6 @@ final class SeckillSaleDesign implements SaleDesign {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PASS_GETTERS = 8;
     /** Low: here one process solves every buyer's puzzle, where a sale's buyers each solve one on their own machine. */
     private static final int PASS_DIFFICULTY = 8;
@@ -68,12 +69,19 @@ final class SeckillSaleDesign implements SaleDesign {
 
     private final List<SeckillProcess> processes;
     private final SaleQueries queries;
+    private final UnifiedJedis redis;
     private final IngressAdmin admin;
     private final int port;
 
-    private SeckillSaleDesign(List<SeckillProcess> processes, SaleQueries queries, int port, String adminTokenSecret) {
+    private SeckillSaleDesign(
+            List<SeckillProcess> processes,
+            SaleQueries queries,
+            UnifiedJedis redis,
+            int port,
+            String adminTokenSecret) {
         this.processes = processes;
         this.queries = queries;
+        this.redis = redis;
         this.port = port;
         this.admin = new IngressAdmin(
                 ingress().adminUri(),
@@ -112,7 +120,12 @@ final class SeckillSaleDesign implements SaleDesign {
             processes.forEach(SeckillProcess::close);
             throw e;
         }
-        return new SeckillSaleDesign(processes, queries, port, servers.settings().get(TokenSettings.ADMIN_SECRET));
+        return new SeckillSaleDesign(
+                processes,
+                queries,
+                RedisConnections.open(InfraAddresses.ofMigrationAccount(new Env(servers.settings())).redis(), 2),
+                port,
+                servers.settings().get(TokenSettings.ADMIN_SECRET));
     }
 
     /** The process that holds the ingress: started last. */
@@ -135,6 +148,19 @@ final class SeckillSaleDesign implements SaleDesign {
         for (long sku : skus) {
             admin.defineSale(sku, units, perBuyer, true);
         }
+    }
+
+    /** Bought without passes: a warm-up's buys go down the buy path, not the pass route's. */
+    @Override
+    public void defineWarmUpSales(List<Long> skus, int units, int perBuyer) throws Exception {
+        for (long sku : skus) {
+            defineSplitSale(sku, units, perBuyer, null);
+        }
+    }
+
+    @Override
+    public boolean needsPasses() {
+        return true;
     }
 
     /**
@@ -204,33 +230,36 @@ final class SeckillSaleDesign implements SaleDesign {
                 skus, Long.class);
     }
 
+    /** From the orders themselves, not from the limit's own bookkeeping ({@code user_purchases}). */
     @Override
     public Map<String, Long> unitsPerBuyer(List<Long> skus) throws Exception {
         return queries.sums(
-                "SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM user_purchases WHERE sku_id IN ({0}) GROUP BY"
-                        + " sku_id, user_id",
+                "SELECT CONCAT(sku_id, ':', user_id), SUM(quantity) FROM orders WHERE status IN ('CONFIRMED', 'PAID')"
+                        + " AND sku_id IN ({0}) GROUP BY sku_id, user_id",
                 skus, String.class);
     }
 
-    /** Redis stock + pending reservations - MySQL stock, from the admin figures. */
+    /**
+     * Redis stock + pending reservations over every bucket - MySQL stock, each read from its store by the benchmark
+     * (the key names are the Redis contract, {@link SkuKeys}), not from the admin's figures.
+     */
     @Override
     public Map<Long, Long> drift(List<Long> skus) throws Exception {
+        Map<Long, Long> mysqlStock = queries.sums("SELECT id, stock FROM sku WHERE id IN ({0})", skus, Long.class);
         Map<Long, Long> drift = new HashMap<>();
         for (long sku : skus) {
-            HttpResponse<String> figures = HTTP.send(
-                    HttpRequest.newBuilder(admin.admin().resolve("/admin/v1/skus/" + sku))
-                            .header("Authorization", "Bearer " + admin.adminToken())
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            JsonNode body = JSON.readTree(figures.body());
-            drift.put(
-                    sku,
-                    body.path("redisStock").asLong()
-                            + body.path("pendingReservations").asLong()
-                            - body.path("mysqlStock").asLong());
+            int buckets = Math.max(1, SaleLayout.bucketsRecorded(redis.get(SkuKeys.layout(sku))));
+            long redisHolds = 0;
+            for (SkuKeys bucket : new SaleLayout(sku, buckets).all()) {
+                redisHolds += number(redis.get(bucket.stock())) + number(redis.get(bucket.pending()));
+            }
+            drift.put(sku, redisHolds - mysqlStock.getOrDefault(sku, 0L));
         }
         return drift;
+    }
+
+    private static long number(String value) {
+        return value == null ? 0 : Long.parseLong(value);
     }
 
     /** Stops the processes, the ingress first, each given the time to finish (and write an AOT cache it records). */
@@ -239,5 +268,6 @@ final class SeckillSaleDesign implements SaleDesign {
         for (SeckillProcess process : processes.reversed()) {
             process.stopOrKill(STOP_TIMEOUT);
         }
+        redis.close();
     }
 }

@@ -105,7 +105,14 @@ public final class TokenFloodBenchmark implements Callable<Integer> {
     ServersOptions serversOptions;
 
     /** One sale's figures: its winners' latency, how fast it was answered, what it sold and confirmed, orders lost. */
-    private record Sale(double p50Ms, double p99Ms, double requestsPerSecond, long winners, long sold, long lost) {
+    private record Sale(
+            double p50Ms,
+            double p99Ms,
+            double requestsPerSecond,
+            long winners,
+            long sold,
+            long lost,
+            List<String> failures) {
 
         static Sale of(WholeSaleRound round) {
             return new Sale(
@@ -114,7 +121,8 @@ public final class TokenFloodBenchmark implements Callable<Integer> {
                     round.load().requestsPerSecond(),
                     round.winners(),
                     round.sold(),
-                    round.lost());
+                    round.lost(),
+                    round.failures());
         }
     }
 
@@ -177,7 +185,8 @@ public final class TokenFloodBenchmark implements Callable<Integer> {
                 .anyMatch(round -> round.flood().answered2xx() > 0
                         || round.alone().sold() != units
                         || round.flooded().sold() != units
-                        || round.alone().lost() + round.flooded().lost() > 0);
+                        || !round.alone().failures().isEmpty()
+                        || !round.flooded().failures().isEmpty());
         return broken ? 1 : 0;
     }
 
@@ -214,10 +223,19 @@ public final class TokenFloodBenchmark implements Callable<Integer> {
             attempts.add(new WholeSaleLoad.Attempt(name, sku, 1));
             tokens.put(name, minter.buyer(name, Duration.ofHours(1)));
         }
-        WholeSaleLoad.Outcome load = new WholeSaleLoad(
-                        "localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.byTokens(tokens))
-                .run(attempts, Map.of(), 0);
-        return Sale.of(WholeSaleRound.check(seckill, 0, false, load, List.of(sku), units, 1, DRAIN_TIMEOUT_MS));
+        return Sale.of(WholeSaleRound.measure(
+                seckill,
+                0,
+                WholeSaleRound.Phase.WARM,
+                new WholeSaleLoad(
+                        "localhost", seckill.port(), connections, WholeSaleLoad.BuyerHeaders.byTokens(tokens)),
+                attempts,
+                Map.of(),
+                0,
+                List.of(sku),
+                units,
+                1,
+                DRAIN_TIMEOUT_MS));
     }
 
     private TokenFlood.Outcome flood(int port, long sku, String token) {

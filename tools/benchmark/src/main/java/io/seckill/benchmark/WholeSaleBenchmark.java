@@ -27,14 +27,21 @@ import redis.clients.jedis.UnifiedJedis;
  * A whole flash sale, start to finish, against each design on the same servers with the same load generator: {@code
  * --units} over {@code --skus} SKUs, {@code --buyers} buyers making {@code --attempts} attempts each for 1-3 units, all
  * arriving as fast as {@code --connections} connections can send them (closed loop) or at {@code --rate} requests per
- * second (open loop). Per design: the time until every buyer had an answer, requests/s, latency of winners and losers,
- * the drain (answer to order in MySQL) and what the stores hold afterwards (oversold, lost, over the limit, drift), and
- * requests/s as a share of the no-op design's (the same HTTP stack answering 409 from memory: what the machine can
- * answer at all). First the cold rounds: every design's processes started afresh and their first sale measured, as a
- * sale starts in production (services up and ready, the buy path never used). Then, on the last cold round's processes,
- * warm-up rounds and the warm rounds. Rounds interleave the designs; the report gives medians of the cold and of the
- * warm rounds (and the worst round's correctness) as tables, Markdown and a PNG chart under {@code
- * tools/benchmark/target/whole-sale-*}/report.
+ * second (open loop). Per design: the time until every buyer had an answer, answered requests/s (a failed attempt is
+ * counted and fails its round, never counted as speed), latency of winners and losers, the drain (answer to the order
+ * seen decided in MySQL, {@link DecisionWatch}) and what the stores hold afterwards (oversold, lost, over the limit,
+ * drift), and requests/s as a share of the no-op design's (the same HTTP stack answering 409 from memory: what the
+ * machine can answer at all).
+ *
+ * <p>Cold as a deploy meets it: the servers first carry one unrecorded sale of every design (a broker, Redis and MySQL
+ * that have served before, as in production), then each cold round starts every design's processes afresh and measures
+ * their first sale, twice: as shipped (seckill's ingress and the no-op design warm themselves before they listen, the
+ * other baselines do not), and on equal terms (no design's own warm-up; before its sale every design gets the same
+ * number of untimed requests: {@code --equal-warmup-requests} buys of a sale of its own, and as many as seckill's
+ * buyers spend getting their passes, which the designs without passes get as further buys). Then, on the last cold
+ * round's processes, warm-up rounds and the warm rounds. Rounds interleave the designs; the report gives medians of
+ * each kind of round (and the worst round's correctness) as tables, Markdown and a PNG chart under {@code
+ * tools/benchmark/target/whole-sale-*}/report. Exits 1 when a round failed.
  */
 @Command(
         name = "whole-sale",
@@ -87,9 +94,22 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Option(
             names = "--cold-rounds",
             defaultValue = "3",
-            description = "rounds each on freshly started processes; their medians are the cold figures (default"
-                    + " ${DEFAULT-VALUE})")
+            description = "cold rounds, each a sale of freshly started processes as shipped and one on equal terms;"
+                    + " their medians are the cold figures (default ${DEFAULT-VALUE})")
     int coldRounds;
+
+    @Option(
+            names = "--equal-warmup-requests",
+            defaultValue = "20000",
+            description = "untimed buys every design gets before a cold sale on equal terms, besides the pass"
+                    + " requests' equal (default ${DEFAULT-VALUE}: what seckill's ingress sends itself as shipped)")
+    int equalWarmUpRequests;
+
+    @Option(
+            names = "--servers-cold",
+            description = "no unrecorded sale on the servers first: the first cold round meets a broker, Redis and"
+                    + " MySQL that never served")
+    boolean serversCold;
 
     @Option(
             names = "--rounds",
@@ -147,13 +167,18 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        WholeSaleReport report = new WholeSaleReport(run());
+        List<WholeSaleRound> rounds = run();
+        WholeSaleReport report = new WholeSaleReport(rounds);
         System.out.println();
         System.out.println(report.tables());
         Path directory = serversOptions.work().resolve("report");
         report.write(directory, heading());
         System.out.println("report: " + directory.resolve("report.md") + " and " + directory.resolve("chart.png"));
-        return aotTraining ? reportAotCaches() : 0;
+        List<WholeSaleRound> failed = rounds.stream().filter(round -> !round.failures().isEmpty()).toList();
+        failed.forEach(round -> System.out.println("FAILED: " + round.phase().label() + " round " + round.round()
+                + " of " + round.design().label() + ": " + String.join(", ", round.failures())));
+        int trained = aotTraining ? reportAotCaches() : 0;
+        return failed.isEmpty() ? trained : 1;
     }
 
     /** Each trained module's cache, or the exit status of a training that left one without. */
@@ -203,25 +228,40 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
             SaleQueries queries = new SaleQueries(database);
             List<SaleDesign> running = new ArrayList<>();
             try {
+                if (coldRounds > 0 && !serversCold) {
+                    // A deploy meets servers that have served: one unrecorded sale of every design on them first.
+                    running = startAll(designs, servers, queries, redis, true);
+                    for (SaleDesign design : running) {
+                        System.out.println("servers' warm-up " + WholeSaleReport.line(
+                                runRound(design, 0, WholeSaleRound.Phase.WARM)));
+                    }
+                }
                 for (int round = 1; round <= coldRounds; round++) {
-                    closeAll(running);
                     // Each cold round starts with another design: the load generator, cold itself in the first
                     // round, favours none.
                     List<Design> order = new ArrayList<>(designs);
                     Collections.rotate(order, -(round - 1));
-                    running = startAll(order, servers, queries, redis);
-                    for (SaleDesign design : running) {
-                        WholeSaleRound result = runRound(design, round, true);
-                        System.out.println("cold " + WholeSaleReport.line(result));
-                        results.add(result);
+                    for (WholeSaleRound.Phase phase :
+                            List.of(WholeSaleRound.Phase.COLD_AS_SHIPPED, WholeSaleRound.Phase.COLD_EQUAL)) {
+                        closeAll(running);
+                        boolean asShipped = phase == WholeSaleRound.Phase.COLD_AS_SHIPPED;
+                        running = startAll(order, servers, queries, redis, asShipped);
+                        for (SaleDesign design : running) {
+                            if (phase == WholeSaleRound.Phase.COLD_EQUAL) {
+                                equalWarmUp(design, round);
+                            }
+                            WholeSaleRound result = runRound(design, round, phase);
+                            System.out.println(phase.label() + " " + WholeSaleReport.line(result));
+                            results.add(result);
+                        }
                     }
                 }
                 if (running.isEmpty()) {
-                    running = startAll(designs, servers, queries, redis);
+                    running = startAll(designs, servers, queries, redis, true);
                 }
                 for (int round = 1 - warmupRounds; round <= rounds; round++) {
                     for (SaleDesign design : running) {
-                        WholeSaleRound result = runRound(design, round, false);
+                        WholeSaleRound result = runRound(design, round, WholeSaleRound.Phase.WARM);
                         System.out.println((round < 1 ? "warm-up " : "") + WholeSaleReport.line(result));
                         if (round >= 1) {
                             results.add(result);
@@ -235,14 +275,52 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         return results;
     }
 
+    /** @param ownWarmUps whether the designs warm themselves before they listen, as shipped */
     private List<SaleDesign> startAll(
-            List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis) throws Exception {
+            List<Design> order, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis, boolean ownWarmUps)
+            throws Exception {
         List<SaleDesign> started = new ArrayList<>();
         for (Design design : order) {
-            System.out.println("starting " + design.label());
-            started.add(start(design, servers, queries, redis));
+            System.out.println("starting " + design.label() + (ownWarmUps ? "" : " without its own warm-up"));
+            started.add(start(design, servers, queries, redis, ownWarmUps));
         }
         return started;
+    }
+
+    /**
+     * The cold round on equal terms' warm-up: {@link #equalWarmUpRequests} untimed buys of a sale of the design's own,
+     * plus, for a design whose buyers need no passes, as many buys as seckill's buyers spend getting theirs for the
+     * round (a challenge and a pass for each buyer and SKU): every design has then served the same number of requests.
+     */
+    private void equalWarmUp(SaleDesign design, int round) throws Exception {
+        List<Long> skus = skus();
+        int unitsPerSku = units / skuCount;
+        design.defineWarmUpSales(skus, unitsPerSku, limit);
+        int passRequests = 2 * (int) attemptsOf(design.design(), "cold" + round, skus).stream()
+                .map(attempt -> WholeSaleLoad.passKey(attempt.sku(), attempt.buyer()))
+                .distinct()
+                .count();
+        int buys = equalWarmUpRequests + (design.needsPasses() ? 0 : passRequests);
+        Random random = new Random(("equal-warm-up" + round).hashCode());
+        List<WholeSaleLoad.Attempt> warmUp = new ArrayList<>(buys);
+        for (int buy = 0; buy < buys; buy++) {
+            warmUp.add(new WholeSaleLoad.Attempt(
+                    design.design().label() + "-equal-warm-up" + round + "-" + buy / attempts,
+                    skus.get(random.nextInt(skus.size())),
+                    1 + random.nextInt(3)));
+        }
+        WholeSaleLoad.Outcome load = new WholeSaleLoad(
+                        "localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway())
+                .run(warmUp, Map.of(), 0, order -> { });
+        System.out.printf(
+                Locale.ROOT,
+                "equal warm-up %-11s %,d untimed buys in %.2f s (%,d answered, %,d failed)%s%n",
+                design.design().label(),
+                warmUp.size(),
+                load.seconds(),
+                load.winners().getTotalCount() + load.losers().getTotalCount(),
+                load.failed(),
+                design.needsPasses() ? ", and its buyers' " + passRequests + " pass requests before its sale" : "");
     }
 
     private static void closeAll(List<SaleDesign> running) {
@@ -258,7 +336,8 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
         return String.format(
                 Locale.ROOT,
                 "%,d units over %d SKUs, %,d buyers x %d attempts (1-3 units each, limit %d), %d connections, %s, "
-                        + "%d cold round(s) on fresh processes, then %d warm round(s) after %d warm-up round(s)",
+                        + "%d cold round(s) on fresh processes (as shipped, and on equal terms after %,d untimed buys"
+                        + " each and the passes' equal)%s, then %d warm round(s) after %d warm-up round(s)",
                 units,
                 skuCount,
                 buyers,
@@ -267,13 +346,22 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                 connections,
                 loop,
                 coldRounds,
+                equalWarmUpRequests,
+                serversCold ? " on servers that never served" : " on servers that served a sale of each design",
                 rounds,
                 warmupRounds);
     }
 
-    private SaleDesign start(Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis)
+    private SaleDesign start(
+            Design design, DevelopmentServers servers, SaleQueries queries, UnifiedJedis redis, boolean ownWarmUp)
             throws Exception {
         Path repository = serversOptions.repository.toAbsolutePath().normalize();
+        Map<String, String> seckill = new LinkedHashMap<>(seckillSettings);
+        Map<String, String> noOp = new LinkedHashMap<>(servers.settings());
+        if (!ownWarmUp) {
+            seckill.put("SECKILL_INGRESS_WARMUP_REQUESTS", "0");
+            noOp.put("BASELINE_WARMUP_REQUESTS", "0");
+        }
         return switch (design) {
             case SECKILL ->
                 SeckillSaleDesign.start(
@@ -282,7 +370,7 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                         ServersOptions.freePort(),
                         topology,
                         this::seckillJavaOptions,
-                        seckillSettings);
+                        seckill);
             case NAIVE ->
                 BaselineSaleDesign.start(
                         design,
@@ -302,18 +390,25 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                         queries,
                         redis);
             case NO_OP ->
-                NoOpSaleDesign.start(repository, servers.settings(), serversOptions.logs(), ServersOptions.freePort());
+                NoOpSaleDesign.start(repository, noOp, serversOptions.logs(), ServersOptions.freePort());
         };
     }
 
-    private WholeSaleRound runRound(SaleDesign design, int round, boolean cold) throws Exception {
+    /** {@link #skuCount} SKU ids no sale has used. */
+    private List<Long> skus() {
         long firstSku = 6_000_000_000L + System.nanoTime() % 1_000_000_000L;
         List<Long> skus = new ArrayList<>();
         for (int i = 0; i < skuCount; i++) {
             skus.add(firstSku + i);
         }
+        return skus;
+    }
+
+    private WholeSaleRound runRound(SaleDesign design, int round, WholeSaleRound.Phase phase) throws Exception {
+        List<Long> skus = skus();
         int unitsPerSku = units / skuCount;
         design.defineSales(skus, unitsPerSku, limit);
+        boolean cold = phase != WholeSaleRound.Phase.WARM;
         List<WholeSaleLoad.Attempt> attempts = attemptsOf(design.design(), (cold ? "cold" : "") + round, skus);
         // Buyers get their passes before the sale opens, as a real sale's do: not part of the timed load.
         long passesFrom = System.nanoTime();
@@ -331,10 +426,18 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                     seconds,
                     passes.size() / seconds);
         }
-        WholeSaleLoad.Outcome load = new WholeSaleLoad(
-                        "localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway())
-                .run(attempts, passes, rate);
-        return WholeSaleRound.check(design, round, cold, load, skus, unitsPerSku, limit, drainTimeout.toMillis());
+        return WholeSaleRound.measure(
+                design,
+                round,
+                phase,
+                new WholeSaleLoad("localhost", design.port(), connections, WholeSaleLoad.BuyerHeaders.throughGateway()),
+                attempts,
+                passes,
+                rate,
+                skus,
+                unitsPerSku,
+                limit,
+                drainTimeout.toMillis());
     }
 
     /** The same buyers, SKUs and quantities for every design in a round (a seed per round), in a shuffled order. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
@@ -17,7 +18,8 @@ import org.HdrHistogram.Histogram;
  * its previous answer is in (closed loop), or each attempt sent at its own time on a fixed schedule (open
  * loop: its latency counts from when it was due, so a stalled server is charged for the requests it kept
  * waiting, not only for the ones in flight; coordinated omission corrected). Winners (2xx, their order id
- * kept) and losers (409) are recorded apart; answers are also counted per time slice, for the chart.
+ * kept) and losers (409) are recorded apart; every other status, a 2xx without an order id and a connection that gave
+ * no answer count as failed, never as speed. Answers are also counted per time slice, for the chart.
  */
 final class WholeSaleLoad {
 
@@ -35,7 +37,10 @@ final class WholeSaleLoad {
     record Accepted(String orderId, String buyer, long sku, int quantity, long answeredAtMs) {
     }
 
-    /** @param answersPerSlice answers completed in each {@link #SLICE_MS} from the start */
+    /**
+     * @param failed attempts answered with anything but a winner's 2xx or a loser's 409, or not at all
+     * @param answersPerSlice winners' and losers' answers completed in each {@link #SLICE_MS} from the start
+     */
     // An outcome is read, never compared or hashed: the arrays' identity equality does not matter.
     @SuppressWarnings("ArrayRecordComponent")
     record Outcome(
@@ -50,8 +55,9 @@ final class WholeSaleLoad {
             return seconds100 / 100.0;
         }
 
+        /** Answered requests (winners and losers) per second: a failed request is no speed. */
         double requestsPerSecond() {
-            return (winners.getTotalCount() + losers.getTotalCount() + failed) / seconds();
+            return (winners.getTotalCount() + losers.getTotalCount()) / seconds();
         }
     }
 
@@ -92,8 +98,10 @@ final class WholeSaleLoad {
     /**
      * @param passes        each attempt's sale pass, by {@link #passKey}; an attempt without one is sent without
      * @param ratePerSecond 0: closed loop; else the open loop's fixed rate
+     * @param onAccepted told of each winner as its answer arrives
      */
-    Outcome run(List<Attempt> attempts, Map<String, String> passes, double ratePerSecond) throws InterruptedException {
+    Outcome run(List<Attempt> attempts, Map<String, String> passes, double ratePerSecond, Consumer<Accepted> onAccepted)
+            throws InterruptedException {
         Map<String, String> passOf = Map.copyOf(passes);
         AtomicInteger next = new AtomicInteger();
         AtomicLongArray slices = new AtomicLongArray(MAX_SLICES);
@@ -101,7 +109,7 @@ final class WholeSaleLoad {
         long interval = ratePerSecond > 0 ? (long) (1e9 / ratePerSecond) : 0;
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            Worker worker = new Worker(attempts, passOf, next, slices, start, interval);
+            Worker worker = new Worker(attempts, passOf, next, slices, start, interval, onAccepted);
             workers.add(worker);
             worker.thread.start();
         }
@@ -150,6 +158,7 @@ final class WholeSaleLoad {
         final AtomicLongArray slices;
         final long start;
         final long interval;
+        final Consumer<Accepted> onAccepted;
         long failed;
 
         Worker(
@@ -158,8 +167,10 @@ final class WholeSaleLoad {
                 AtomicInteger next,
                 AtomicLongArray slices,
                 long start,
-                long interval) {
+                long interval,
+                Consumer<Accepted> onAccepted) {
             this.attempts = attempts;
+            this.onAccepted = onAccepted;
             this.passes = passes;
             this.next = next;
             this.slices = slices;
@@ -180,31 +191,39 @@ final class WholeSaleLoad {
                         continue;
                     }
                     long done = System.nanoTime();
-                    record(attempt, status, body, done - due);
-                    slices.incrementAndGet((int) Math.min(MAX_SLICES - 1, (done - start) / (SLICE_MS * 1_000_000)));
+                    if (record(attempt, status, body, done - due)) {
+                        slices.incrementAndGet(
+                                (int) Math.min(MAX_SLICES - 1, (done - start) / (SLICE_MS * 1_000_000)));
+                    }
                 }
             }
         }
 
-        private void record(Attempt attempt, int status, ByteArrayOutputStream body, long latency) {
+        /** @return whether it was an answer: a winner's with its order id, or a loser's */
+        private boolean record(Attempt attempt, int status, ByteArrayOutputStream body, long latency) {
             if (status >= 200 && status < 300) {
-                winners.recordValue(latency);
                 Matcher orderId = ORDER_ID.matcher(body.toString(StandardCharsets.UTF_8));
-                if (orderId.find()) {
-                    accepted.add(new Accepted(
-                            orderId.group(1),
-                            attempt.buyer(),
-                            attempt.sku(),
-                            attempt.quantity(),
-                            System.currentTimeMillis()));
-                } else {
+                if (!orderId.find()) {
                     failed++;
+                    return false;
                 }
-            } else if (status == 409) {
-                losers.recordValue(latency);
-            } else {
-                failed++;
+                Accepted order = new Accepted(
+                        orderId.group(1),
+                        attempt.buyer(),
+                        attempt.sku(),
+                        attempt.quantity(),
+                        System.currentTimeMillis());
+                winners.recordValue(latency);
+                accepted.add(order);
+                onAccepted.accept(order);
+                return true;
             }
+            if (status == 409) {
+                losers.recordValue(latency);
+                return true;
+            }
+            failed++;
+            return false;
         }
     }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,38 +22,46 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The whole-sale comparison's report: tables of each design's medians over the cold rounds and over the warm
- * rounds (printed, and written as Markdown) and a chart (PNG): answers per second over the last warm round,
- * latency percentiles of winners and losers per design over the warm rounds, and each design's requests/s as a share
- * of the no-op design's, cold and warm.
+ * The whole-sale comparison's report: tables of each design's medians over each kind of round (cold as shipped, cold on
+ * equal terms, warm; printed, and written as Markdown) with the worst round's failed attempts and correctness counts,
+ * and a chart (PNG): answers per second over the last warm round, latency percentiles of winners and losers per design
+ * over the warm rounds, and each design's requests/s as a share of the no-op design's, for each kind of round.
  */
 final class WholeSaleReport {
 
     private static final String HEADER =
-            "| design | every buyer answered in | req/s | winners p50/p99/p999 ms | losers p50/p99/p999 ms | drain"
-                    + " p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive | vs redis-queue | req/s of"
-                    + " warm no-op |";
+            "| design | every buyer answered in | answered req/s | failed | winners p50/p99/p999 ms | losers"
+                    + " p50/p99/p999 ms | drain p50/p99 ms | sold | oversold | lost | over limit | drift | vs naive |"
+                    + " vs redis-queue | req/s of warm no-op |";
+    private static final int COLUMNS = 15;
 
-    private final Map<Design, List<WholeSaleRound>> coldByDesign = new LinkedHashMap<>();
-    private final Map<Design, List<WholeSaleRound>> byDesign = new LinkedHashMap<>();
+    private final Map<WholeSaleRound.Phase, Map<Design, List<WholeSaleRound>>> byPhase =
+            new EnumMap<>(WholeSaleRound.Phase.class);
 
     WholeSaleReport(List<WholeSaleRound> rounds) {
-        rounds.forEach(round -> (round.cold() ? coldByDesign : byDesign)
+        rounds.forEach(round -> byPhase.computeIfAbsent(round.phase(), phase -> new LinkedHashMap<>())
                 .computeIfAbsent(round.design(), design -> new ArrayList<>())
                 .add(round));
     }
 
-    /** The cold rounds' table and the warm rounds', each headed, those that were run. */
+    private Map<Design, List<WholeSaleRound>> rounds(WholeSaleRound.Phase phase) {
+        return byPhase.getOrDefault(phase, Map.of());
+    }
+
+    /** A table for each kind of round that was run, each headed. */
     String tables() {
         StringBuilder tables = new StringBuilder();
-        if (!coldByDesign.isEmpty()) {
-            tables.append("Cold: each design's first sale on freshly started processes, medians over the cold"
-                            + " rounds\n\n")
-                    .append(table(coldByDesign, noOpLimit()))
+        for (WholeSaleRound.Phase phase : byPhase.keySet()) {
+            tables.append(switch (phase) {
+                        case COLD_AS_SHIPPED -> "Cold, as shipped: each design's first sale on freshly started"
+                                + " processes, medians over the cold rounds";
+                        case COLD_EQUAL -> "Cold, on equal terms: each design's first sale on freshly started"
+                                + " processes after the same number of untimed requests, medians over the cold rounds";
+                        case WARM -> "Warm: medians over the rounds after the warm-up";
+                    })
+                    .append("\n\n")
+                    .append(table(rounds(phase), noOpLimit()))
                     .append('\n');
-        }
-        if (!byDesign.isEmpty()) {
-            tables.append("Warm: medians over the rounds after the warm-up\n\n").append(table(byDesign, noOpLimit()));
         }
         return tables.toString();
     }
@@ -62,25 +71,25 @@ final class WholeSaleReport {
      * requests/s with {@code limit}'s.
      */
     private static String table(Map<Design, List<WholeSaleRound>> byDesign, Optional<Double> limit) {
-        StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(14)).append("|\n");
+        StringBuilder table = new StringBuilder(HEADER).append('\n').append("|---".repeat(COLUMNS)).append("|\n");
         for (Map.Entry<Design, List<WholeSaleRound>> design : byDesign.entrySet()) {
             List<WholeSaleRound> rounds = design.getValue();
             double seconds = Report.median(rounds, round -> round.load().seconds());
             table.append(String.format(
                     Locale.ROOT,
-                    "| %s | %.2f s | %,.0f | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %.0f / %.0f | %,.0f | %d | %d |"
+                    "| %s | %.2f s | %,.0f | %s | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f | %s | %,.0f | %d | %d |"
                             + " %d | %d | %s | %s | %s |%n",
                     design.getKey().label(),
                     seconds,
                     Report.median(rounds, round -> round.load().requestsPerSecond()),
+                    failed(rounds),
                     Report.median(rounds, round -> round.winnersMs(50)),
                     Report.median(rounds, round -> round.winnersMs(99)),
                     Report.median(rounds, round -> round.winnersMs(99.9)),
                     Report.median(rounds, round -> round.losersMs(50)),
                     Report.median(rounds, round -> round.losersMs(99)),
                     Report.median(rounds, round -> round.losersMs(99.9)),
-                    Report.median(rounds, WholeSaleRound::drainP50Ms),
-                    Report.median(rounds, WholeSaleRound::drainP99Ms),
+                    drain(rounds),
                     Report.median(rounds, round -> round.sold()),
                     worst(rounds, WholeSaleRound::oversold),
                     worst(rounds, WholeSaleRound::lost),
@@ -93,6 +102,20 @@ final class WholeSaleReport {
                             .orElse("-")));
         }
         return table.toString();
+    }
+
+    /** The worst round's failed attempts, marked as a failure when there were any. */
+    private static String failed(List<WholeSaleRound> rounds) {
+        long worst = worst(rounds, WholeSaleRound::failed);
+        return worst == 0 ? "0" : String.format(Locale.ROOT, "**%,d FAILED**", worst);
+    }
+
+    /** The median drain, or "-" for a design whose answer is its decision (or that decided nothing). */
+    private static String drain(List<WholeSaleRound> rounds) {
+        double p50 = Report.median(rounds, WholeSaleRound::drainP50Ms);
+        return Double.isNaN(p50)
+                ? "-"
+                : String.format(Locale.ROOT, "%.0f / %.0f", p50, Report.median(rounds, WholeSaleRound::drainP99Ms));
     }
 
     /** How many times faster than {@code baseline} this design answered every buyer (median time over median time). */
@@ -108,12 +131,13 @@ final class WholeSaleReport {
 
     /**
      * What the machine can answer at all: the no-op design's median requests/s over its warm rounds (over its cold ones
-     * in a run without warm rounds). Cold rounds are measured against it too: a stack with no state has no cold sale of
-     * its own, only a JVM still compiling, which is no limit of the machine's.
+     * as shipped in a run without warm rounds). Cold rounds are measured against it too: a stack with no state has no
+     * cold sale of its own, only a JVM still compiling, which is no limit of the machine's.
      */
     private Optional<Double> noOpLimit() {
-        List<WholeSaleRound> limit =
-                byDesign.containsKey(Design.NO_OP) ? byDesign.get(Design.NO_OP) : coldByDesign.get(Design.NO_OP);
+        List<WholeSaleRound> limit = rounds(WholeSaleRound.Phase.WARM).containsKey(Design.NO_OP)
+                ? rounds(WholeSaleRound.Phase.WARM).get(Design.NO_OP)
+                : rounds(WholeSaleRound.Phase.COLD_AS_SHIPPED).get(Design.NO_OP);
         return Optional.ofNullable(limit)
                 .map(rounds -> Report.median(rounds, round -> round.load().requestsPerSecond()));
     }
@@ -125,50 +149,56 @@ final class WholeSaleReport {
     }
 
     /** Each round's figures, as the run printed them. */
-    String rounds() {
+    String everyRound() {
         StringBuilder lines = new StringBuilder();
-        coldByDesign.values().stream()
+        byPhase.forEach((phase, byDesign) -> byDesign.values().stream()
                 .flatMap(List::stream)
-                .forEach(round -> lines.append("cold ").append(line(round)).append('\n'));
-        byDesign.values().stream().flatMap(List::stream).forEach(round -> lines.append(line(round)).append('\n'));
+                .forEach(round -> lines.append(phase.label()).append(' ').append(line(round)).append('\n')));
         return lines.toString();
     }
 
     static String line(WholeSaleRound round) {
         return String.format(
                 Locale.ROOT,
-                "round %d  %-11s answered in %6.2f s  %,9.0f req/s  winners p99 %7.2f ms  losers p99 %7.2f ms"
-                        + "  drain p99 %6.0f ms  sold %,d  oversold %d  lost %d  over limit %d  drift %d",
+                "round %d  %-11s answered in %6.2f s  %,9.0f answered req/s  failed %d  winners p99 %7.2f ms"
+                        + "  losers p99 %7.2f ms  drain p99 %9s  sold %,d  oversold %d  lost %d  over limit %d"
+                        + "  drift %d%s",
                 round.round(),
                 round.design().label(),
                 round.load().seconds(),
                 round.load().requestsPerSecond(),
+                round.failed(),
                 round.winnersMs(99),
                 round.losersMs(99),
-                round.drainP99Ms(),
+                Double.isNaN(round.drainP99Ms())
+                        ? "-"
+                        : String.format(Locale.ROOT, "%.0f ms", round.drainP99Ms()),
                 round.sold(),
                 round.oversold(),
                 round.lost(),
                 round.overLimit(),
-                round.drift());
+                round.drift(),
+                round.failures().isEmpty() ? "" : "  FAILED: " + String.join(", ", round.failures()));
     }
 
     void write(Path directory, String heading) throws IOException {
         Files.createDirectories(directory);
         Files.writeString(
                 directory.resolve("report.md"),
-                "# Whole sale, side by side\n\n" + heading + "\n\nCorrectness columns: the worst round.\n\n" + tables()
-                        + "\nEvery round:\n\n```\n" + rounds() + "```\n\n![chart](chart.png)\n");
+                "# Whole sale, side by side\n\n" + heading + "\n\nFailed and correctness columns: the worst round.\n\n"
+                        + tables() + "\nEvery round:\n\n```\n" + everyRound() + "```\n\n![chart](chart.png)\n");
         ImageIO.write(chart(), "png", directory.resolve("chart.png").toFile());
     }
 
     private BufferedImage chart() {
         XYSeriesCollection throughput = new XYSeriesCollection();
         DefaultCategoryDataset latency = new DefaultCategoryDataset();
-        for (Map.Entry<Design, List<WholeSaleRound>> design :
-                (byDesign.isEmpty() ? coldByDesign : byDesign).entrySet()) {
+        Map<Design, List<WholeSaleRound>> charted = byPhase.containsKey(WholeSaleRound.Phase.WARM)
+                ? rounds(WholeSaleRound.Phase.WARM)
+                : rounds(WholeSaleRound.Phase.COLD_AS_SHIPPED);
+        for (Map.Entry<Design, List<WholeSaleRound>> design : charted.entrySet()) {
             WholeSaleRound last = design.getValue().get(design.getValue().size() - 1);
-            XYSeries series = new XYSeries(design.getKey().label());
+            XYSeries series = new XYSeries(design.getKey().label() + " (failed: " + last.failed() + ")");
             long[] slices = last.load().answersPerSlice();
             for (int i = 0; i < slices.length; i++) {
                 series.add(i * WholeSaleLoad.SLICE_MS / 1000.0, slices[i] * 1000.0 / WholeSaleLoad.SLICE_MS);
@@ -187,7 +217,7 @@ final class WholeSaleReport {
             }
         }
         JFreeChart overTime = ChartFactory.createXYLineChart(
-                "Answers per second over the last round",
+                "Answers (winners and losers) per second over the last round",
                 "seconds from the start",
                 "answers/s",
                 throughput,
@@ -205,11 +235,8 @@ final class WholeSaleReport {
                 false,
                 false);
         DefaultCategoryDataset shares = new DefaultCategoryDataset();
-        for (Map.Entry<String, Map<Design, List<WholeSaleRound>>> kind :
-                List.of(Map.entry("cold", coldByDesign), Map.entry("warm", byDesign))) {
-            kind.getValue().forEach((design, rounds) -> share(rounds, noOpLimit())
-                    .ifPresent(share -> shares.addValue(share * 100, design.label(), kind.getKey())));
-        }
+        byPhase.forEach((phase, byDesign) -> byDesign.forEach((design, rounds) -> share(rounds, noOpLimit())
+                .ifPresent(share -> shares.addValue(share * 100, design.label(), phase.label()))));
         JFreeChart limit = ChartFactory.createBarChart(
                 "Requests/s as a share of the warm no-op design's (medians)",
                 "",

@@ -1,15 +1,20 @@
 package io.seckill.benchmark;
 
-import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one design did with one whole sale: the load's figures, how long accepted orders took to reach
- * MySQL after their answer (the drain), and the correctness counts, each checked against the stores.
+ * What one design did with one whole sale: the load's figures, how long accepted orders took to be seen decided in
+ * MySQL after their answer (the drain, {@link DecisionWatch}), and the correctness counts, each read from the stores.
+ * A round fails when an attempt failed (any answer but a winner's or a loser's, or none), when a count is not zero,
+ * or when a design that answers before it decides was seen deciding before its answer (an end point that lies).
  *
- * @param cold whether this was its processes' first round since they started (the buy path never used before it)
+ * @param phase the sale it was: the first of freshly started processes, as shipped or after the same warm-up for
+ *              every design, or one after the warm-up rounds
+ * @param drainP50Ms NaN for a design with no drain ({@link Design#answersAfterDeciding}) or no winner
+ * @param earlyDecisions orders seen decided before their 202 arrived, of a design that answers before it decides
  * @param oversold units sold beyond a SKU's stock, summed over the SKUs
  * @param lost orders answered as accepted that MySQL never recorded within the drain timeout
  * @param overLimit buyers holding more units of a SKU than the limit
@@ -18,39 +23,95 @@ import org.HdrHistogram.Histogram;
 public record WholeSaleRound(
         Design design,
         int round,
-        boolean cold,
+        Phase phase,
         WholeSaleLoad.Outcome load,
         double drainP50Ms,
         double drainP99Ms,
+        long earlyDecisions,
         long sold,
         long oversold,
         long lost,
         long overLimit,
         long drift) {
 
-    /** Checks the stores after the load: waits for the accepted orders to reach MySQL, then counts. */
-    static WholeSaleRound check(
+    /** Which sale of a design's processes a round is. */
+    public enum Phase {
+        /** The first sale of processes started afresh, as shipped (a design's own warm-up, if it has one). */
+        COLD_AS_SHIPPED("cold"),
+        /**
+         * The first sale of processes started afresh with no warm-up of their own, after the same number of untimed
+         * requests as every other design.
+         */
+        COLD_EQUAL("cold, equal warm-up"),
+        /** A sale after the warm-up rounds. */
+        WARM("warm");
+
+        private final String label;
+
+        Phase(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * The sale's load run against {@code design} with the drain watched from outside it, then the stores checked.
+     * @param passes each attempt's sale pass ({@link WholeSaleLoad#run})
+     * @param ratePerSecond 0: closed loop; else the open loop's rate
+     */
+    static WholeSaleRound measure(
             SaleDesign design,
             int round,
-            boolean cold,
-            WholeSaleLoad.Outcome load,
+            Phase phase,
+            WholeSaleLoad load,
+            List<WholeSaleLoad.Attempt> attempts,
+            Map<String, String> passes,
+            double ratePerSecond,
             List<Long> skus,
             int unitsPerSku,
             int limit,
             long drainTimeoutMs)
             throws Exception {
-        List<String> ids = load.accepted().stream().map(WholeSaleLoad.Accepted::orderId).toList();
-        long deadline = System.currentTimeMillis() + drainTimeoutMs;
-        Map<String, Instant> committed = design.committed(ids);
-        while (committed.size() < ids.size() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(200);
-            committed = design.committed(ids);
+        try (DecisionWatch watch = DecisionWatch.start(design)) {
+            WholeSaleLoad.Outcome outcome = load.run(attempts, passes, ratePerSecond, order -> watch.expect(
+                    order.orderId()));
+            List<String> ids = outcome.accepted().stream().map(WholeSaleLoad.Accepted::orderId).toList();
+            Map<String, Long> decidedAtMs = watch.decided(ids, System.currentTimeMillis() + drainTimeoutMs);
+            return check(design, round, phase, outcome, decidedAtMs, skus, unitsPerSku, limit, drainTimeoutMs);
         }
+    }
+
+    /**
+     * Checks the stores after the load.
+     * @param decidedAtMs when each accepted order was first seen decided in MySQL (epoch ms), those that were
+     */
+    static WholeSaleRound check(
+            SaleDesign design,
+            int round,
+            Phase phase,
+            WholeSaleLoad.Outcome load,
+            Map<String, Long> decidedAtMs,
+            List<Long> skus,
+            int unitsPerSku,
+            int limit,
+            long drainTimeoutMs)
+            throws Exception {
+        long deadline = System.currentTimeMillis() + drainTimeoutMs;
+        boolean drains = !design.design().answersAfterDeciding();
         Histogram drainsMs = new Histogram(3);
+        long early = 0;
+        long lost = 0;
         for (WholeSaleLoad.Accepted order : load.accepted()) {
-            Instant at = committed.get(order.orderId());
-            if (at != null) {
-                drainsMs.recordValue(Math.max(0, at.toEpochMilli() - order.answeredAtMs()));
+            Long at = decidedAtMs.get(order.orderId());
+            if (at == null) {
+                lost++;
+            } else if (drains && at < order.answeredAtMs()) {
+                early++;
+            } else if (drains) {
+                drainsMs.recordValue(at - order.answeredAtMs());
             }
         }
         Map<Long, Long> sold = design.soldUnits(skus);
@@ -63,22 +124,42 @@ public record WholeSaleRound(
             Thread.sleep(200);
             drift = drift(design, skus);
         }
+        boolean measured = drains && drainsMs.getTotalCount() > 0;
         return new WholeSaleRound(
                 design.design(),
                 round,
-                cold,
+                phase,
                 load,
-                drainsMs.getValueAtPercentile(50),
-                drainsMs.getValueAtPercentile(99),
+                measured ? drainsMs.getValueAtPercentile(50) : Double.NaN,
+                measured ? drainsMs.getValueAtPercentile(99) : Double.NaN,
+                early,
                 sold.values().stream().mapToLong(Long::longValue).sum(),
                 oversold,
-                ids.size() - committed.size(),
+                lost,
                 overLimit,
                 drift);
     }
 
     private static long drift(SaleDesign design, List<Long> skus) throws Exception {
         return design.drift(skus).values().stream().mapToLong(Math::abs).sum();
+    }
+
+    /** Why the round fails, each reason with its count; empty when it holds. */
+    public List<String> failures() {
+        List<String> failures = new ArrayList<>();
+        count(failures, failed(), "failed attempts");
+        count(failures, earlyDecisions, "decided before their answer");
+        count(failures, oversold, "oversold");
+        count(failures, lost, "lost");
+        count(failures, overLimit, "over limit");
+        count(failures, drift, "drift");
+        return failures;
+    }
+
+    private static void count(List<String> failures, long count, String what) {
+        if (count != 0) {
+            failures.add(count + " " + what);
+        }
     }
 
     /** Buyers answered 2xx, their order accepted. */

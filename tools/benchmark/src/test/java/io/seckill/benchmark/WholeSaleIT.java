@@ -47,6 +47,11 @@ class WholeSaleIT {
                         "1",
                         "--warmup-rounds",
                         "0",
+                        // The cold rounds on equal terms warm every design with this many buys first.
+                        "--equal-warmup-requests",
+                        "100",
+                        // The suite's servers are new for this test alone: no sale of each design on them first.
+                        "--servers-cold",
                         "--seckill-java-opts",
                         "-Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
                         // A short warm-up: the cold round still starts from an ingress that warmed up, in the suite's
@@ -56,18 +61,25 @@ class WholeSaleIT {
 
         List<WholeSaleRound> rounds = sale.run();
 
-        // A cold round on fresh processes, then a warm one on the same processes.
+        // A cold round on fresh processes as shipped, one on fresh processes on equal terms, then a warm one on the
+        // same processes.
         assertThat(rounds)
-                .extracting(WholeSaleRound::design, WholeSaleRound::cold)
+                .extracting(WholeSaleRound::design, WholeSaleRound::phase)
                 .containsExactly(
-                        tuple(Design.SECKILL, true),
-                        tuple(Design.NAIVE, true),
-                        tuple(Design.REDIS_QUEUE, true),
-                        tuple(Design.NO_OP, true),
-                        tuple(Design.SECKILL, false),
-                        tuple(Design.NAIVE, false),
-                        tuple(Design.REDIS_QUEUE, false),
-                        tuple(Design.NO_OP, false));
+                        tuple(Design.SECKILL, WholeSaleRound.Phase.COLD_AS_SHIPPED),
+                        tuple(Design.NAIVE, WholeSaleRound.Phase.COLD_AS_SHIPPED),
+                        tuple(Design.REDIS_QUEUE, WholeSaleRound.Phase.COLD_AS_SHIPPED),
+                        tuple(Design.NO_OP, WholeSaleRound.Phase.COLD_AS_SHIPPED),
+                        tuple(Design.SECKILL, WholeSaleRound.Phase.COLD_EQUAL),
+                        tuple(Design.NAIVE, WholeSaleRound.Phase.COLD_EQUAL),
+                        tuple(Design.REDIS_QUEUE, WholeSaleRound.Phase.COLD_EQUAL),
+                        tuple(Design.NO_OP, WholeSaleRound.Phase.COLD_EQUAL),
+                        tuple(Design.SECKILL, WholeSaleRound.Phase.WARM),
+                        tuple(Design.NAIVE, WholeSaleRound.Phase.WARM),
+                        tuple(Design.REDIS_QUEUE, WholeSaleRound.Phase.WARM),
+                        tuple(Design.NO_OP, WholeSaleRound.Phase.WARM));
+        assertThat(rounds).allSatisfy(round ->
+                assertThat(round.failures()).as("%s %s", round.phase(), round.design()).isEmpty());
         // The limit beside them answers every buyer sold out and keeps nothing.
         assertThat(rounds).filteredOn(round -> round.design() == Design.NO_OP).allSatisfy(round -> {
             assertThat(round.losers()).isEqualTo(BUYERS * ATTEMPTS);
@@ -91,10 +103,12 @@ class WholeSaleIT {
             assertThat(round.drift())
                     .as("%s: Redis and MySQL apart at rest", round.design())
                     .isZero();
-            // Answer and commit times on one clock: any machine time zone, a drain of seconds, not hours.
-            assertThat(round.drainP99Ms())
-                    .as("%s: drain p99 ms", round.design())
-                    .isBetween(0.0, (double) DRAIN_BOUND.toMillis());
         });
+        // Decisions seen by the benchmark's own watch: a drain of seconds, not hours; naive's answer is its decision.
+        assertThat(rounds)
+                .filteredOn(round -> round.design() == Design.SECKILL || round.design() == Design.REDIS_QUEUE)
+                .allSatisfy(round -> assertThat(round.drainP99Ms())
+                        .as("%s: drain p99 ms", round.design())
+                        .isBetween(0.0, (double) DRAIN_BOUND.toMillis()));
     }
 }
