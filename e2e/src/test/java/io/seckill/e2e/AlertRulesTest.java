@@ -1,8 +1,8 @@
 package io.seckill.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.seckill.runtime.TestTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ class AlertRulesTest {
 
     @Test
     void prometheusTakesTheConfigurationAndEveryRuleFiresWhenItMustAndOnlyThen() throws Exception {
-        assumeTrue(
+        TestTools.assumePresent(
                 promtoolIsInstalled(),
                 "promtool is not installed (Debian: apt-get install prometheus): the alert rules' tests are not run");
         assertThat(run(

@@ -1,7 +1,7 @@
 package io.seckill.e2e;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.seckill.runtime.TestTools;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,7 +31,7 @@ final class HeadlessChromium implements AutoCloseable {
     static HeadlessChromium start(String page, int width, int height) {
         Optional<Path> chromium = executable("chromium");
         Optional<Path> driverBinary = executable("chromedriver");
-        assumeTrue(
+        TestTools.assumePresent(
                 chromium.isPresent() && driverBinary.isPresent(),
                 "Chromium or chromedriver is not installed (Debian: apt-get install chromium chromium-driver): the "
                         + page + "'s browser test is not run");

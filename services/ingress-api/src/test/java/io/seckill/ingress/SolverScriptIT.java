@@ -1,8 +1,8 @@
 package io.seckill.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.seckill.runtime.TestTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ class SolverScriptIT {
 
     @Test
     void theDocumentedBrowserSolverEarnsAPass(@TempDir Path directory) throws Exception {
-        assumeTrue(
+        TestTools.assumePresent(
                 nodeIsInstalled(),
                 "Node.js is not installed: the documented browser solver is not run (bin/seckill test installs it)");
         Matcher solver = SOLVER.matcher(Files.readString(API_DOCS));
