@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Closed-loop load: each of C connections sends its next request as soon as the previous answer is
- * in. Latency is recorded from send to the end of the response, after a warm-up, in HdrHistogram.
+ * in. Latency is recorded from send to the end of the response, after a warm-up, in HdrHistogram, for the answers the
+ * scenario expects; an unexpected status or a failed exchange is counted apart, never as speed.
  */
 final class ClosedLoopLoad {
 
@@ -84,9 +85,10 @@ final class ClosedLoopLoad {
                     int status = connection.exchange(request);
                     long done = System.nanoTime();
                     if (sent >= measureFrom && done <= measureTo) {
-                        latencies.recordValue(done - sent);
                         statuses.merge(status, 1L, Long::sum);
-                        if (status != scenario.expectedStatus()) {
+                        if (scenario.expectedStatuses().contains(status)) {
+                            latencies.recordValue(done - sent);
+                        } else {
                             unexpected++;
                         }
                     }
@@ -100,7 +102,10 @@ final class ClosedLoopLoad {
         }
     }
 
-    /** Figures of one scenario run; latencies in nanoseconds; how many measured answers had each status. */
+    /**
+     * Figures of one scenario run; latencies in nanoseconds, of the expected answers; how many measured answers had
+     * each status.
+     */
     record Result(
             String scenario,
             Histogram latencies,
@@ -109,8 +114,14 @@ final class ClosedLoopLoad {
             long failures,
             Map<Integer, Long> statuses) {
 
+        /** Expected answers per second. */
         double requestsPerSecond() {
             return latencies.getTotalCount() / (duration.toNanos() / 1e9);
+        }
+
+        /** Whether every measured request got an answer the scenario expects. */
+        boolean clean() {
+            return unexpectedStatus == 0 && failures == 0;
         }
 
         double percentileMillis(double percentile) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -60,7 +61,8 @@ public final class FloodBenchmark implements Callable<Integer> {
             lists[i] = Scenario.getAuthorized(
                     hostHeader, "/api/v1/orders?skuId=" + sku, "Bearer " + tokens.buyer("flooder-" + i, lifetime));
         }
-        Scenario flood = new Scenario("flood: order lists", 200, n -> lists[(int) (n % FLOODERS)]);
+        // The flood is answered, refused by the orders routes' limits or by the busy query pool: each is an answer.
+        Scenario flood = new Scenario("flood: order lists", Set.of(200, 429, 503), n -> lists[(int) (n % FLOODERS)]);
 
         System.out.printf(
                 "ingress %s: winners on %d connections, the flood on %d, %s measured after %s warm-up, %d round(s)%n",
@@ -90,7 +92,7 @@ public final class FloodBenchmark implements Callable<Integer> {
                     format(Report.median(rounds, round -> round.get(index).unexpectedStatus()), 0) + "/"
                             + format(Report.median(rounds, round -> round.get(index).failures()), 0), "");
         }
-        return 0;
+        return Report.everyAnswerExpected(rounds) ? 0 : 1;
     }
 
     private static ClosedLoopLoad.Result run(ClosedLoopLoad load, Scenario scenario) {

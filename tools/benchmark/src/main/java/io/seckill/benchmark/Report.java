@@ -24,6 +24,22 @@ final class Report {
         }
     }
 
+    /** Whether every round's every scenario got only the answers it expects; prints each one that did not. */
+    static boolean everyAnswerExpected(List<List<ClosedLoopLoad.Result>> rounds) {
+        boolean clean = true;
+        for (int round = 0; round < rounds.size(); round++) {
+            for (ClosedLoopLoad.Result result : rounds.get(round)) {
+                if (!result.clean()) {
+                    System.out.printf(Locale.ROOT, "FAILED: round %d, %s: %d unexpected statuses %s, %d failed%n",
+                            round + 1, result.scenario(), result.unexpectedStatus(), result.statuses(),
+                            result.failures());
+                    clean = false;
+                }
+            }
+        }
+        return clean;
+    }
+
     static void medians(List<List<ClosedLoopLoad.Result>> rounds) {
         System.out.printf(ROW, "scenario", "req/s", "p50 ms", "p99 ms", "p999 ms", "", "of ceiling");
         int scenarios = rounds.get(0).size();

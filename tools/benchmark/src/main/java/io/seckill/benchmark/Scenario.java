@@ -1,12 +1,18 @@
 package io.seckill.benchmark;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.function.LongFunction;
 
 /**
- * One kind of request under load: how to build the n-th request and which status counts as success.
+ * One kind of request under load: how to build the n-th request and which statuses count as its answers; any other
+ * status is unexpected, counted apart and never as speed.
  */
-record Scenario(String name, int expectedStatus, LongFunction<byte[]> request) {
+record Scenario(String name, Set<Integer> expectedStatuses, LongFunction<byte[]> request) {
+
+    Scenario(String name, int expectedStatus, LongFunction<byte[]> request) {
+        this(name, Set.of(expectedStatus), request);
+    }
 
     static byte[] get(String host, String path) {
         return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);

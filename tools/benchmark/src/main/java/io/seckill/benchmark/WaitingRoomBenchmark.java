@@ -11,7 +11,6 @@ import io.seckill.processdriver.DevelopmentServers;
 import io.seckill.processdriver.SalePassClient;
 import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
-import io.seckill.redisstate.SkuKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -112,6 +111,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             long polls,
             double redisCallsPerPoll,
             long sold,
+            long oversold,
             long overLimit,
             long undecided,
             long drift) {
@@ -121,7 +121,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         }
 
         boolean promisesHeld() {
-            return overLimit == 0 && undecided == 0 && drift == 0;
+            return oversold == 0 && overLimit == 0 && undecided == 0 && drift == 0;
         }
     }
 
@@ -156,7 +156,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                     rate);
             for (int round = 1; round <= rounds; round++) {
                 Round result = round(
-                        seckill, redis, primaries, ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41));
+                        seckill, primaries, ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41));
                 recorded.add(result);
                 System.out.println("round " + round + ": " + line(result));
             }
@@ -166,8 +166,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         return recorded.stream().allMatch(round -> round.fair() && round.promisesHeld()) ? 0 : 1;
     }
 
-    private Round round(
-            SeckillSaleDesign seckill, UnifiedJedis redis, List<RedisPrimaries.Primary> primaries, long sku)
+    private Round round(SeckillSaleDesign seckill, List<RedisPrimaries.Primary> primaries, long sku)
             throws Exception {
         Instant startsAt = Instant.now().plus(earlyWindow).plusSeconds(2);
         seckill.defineSaleWithRoom(sku, units, startsAt, rate);
@@ -195,13 +194,11 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 String id = "late-" + sku + "-" + i;
                 running.add(each.submit(() -> buyer(buyers, sku, id, false, at, polls)));
             }
-            long admittedAt2 = admitted(redis, sku, startMs + 2_000);
-            long admittedAt12 = admitted(redis, sku, startMs + 12_000);
             List<Buyer> done = new ArrayList<>();
             for (Future<Buyer> buyer : running) {
                 done.add(buyer.get());
             }
-            return figures(seckill, sku, done, (admittedAt12 - admittedAt2) / 10.0,
+            return figures(seckill, sku, done, admittedPerSecond(done, startMs),
                     buyAnswers(seckill) - buyRequestsBefore, polls.get(), pollingWindow);
         }
     }
@@ -310,8 +307,9 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 polls,
                 pollingWindow.callsPerPoll(),
                 sold,
+                Math.max(0, sold - this.units),
                 overLimit,
-                Math.max(0, undecided),
+                undecided,
                 seckill.drift(List.of(sku)).get(sku));
     }
 
@@ -340,12 +338,15 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
     }
 
     /**
-     * The room's admitted count at {@code atMs}, as Redis holds it (the feed's query pool may be busy under the load).
+     * Admissions a second from the buyers' own admission times (when each saw itself admitted), over the 10 s from 2 s
+     * after the start: not the room's own count of them.
      */
-    private static long admitted(UnifiedJedis redis, long sku, long atMs) throws InterruptedException {
-        sleepUntil(atMs);
-        String thousandths = redis.hget(SkuKeys.room(sku), "admitted");
-        return thousandths == null ? 0 : Long.parseLong(thousandths) / 1_000;
+    private static double admittedPerSecond(List<Buyer> buyers, long startMs) {
+        return buyers.stream()
+                        .filter(buyer -> buyer.admittedAtMs() >= startMs + 2_000
+                                && buyer.admittedAtMs() < startMs + 12_000)
+                        .count()
+                / 10.0;
     }
 
     /** Every buy this ingress answered so far, whatever the answer: what the buy route saw. */
@@ -386,11 +387,12 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         return String.format(
                 Locale.ROOT,
                 "first-arrived half won %.1f%% of the pre-queue's %d wins (fair within +-%.1f%%: %s); admitted %.0f/s"
-                        + " (set %d/s); %,d admitted, %,d buys; %,d polls, %.4f Redis calls a poll; sold %d of %d,"
-                        + " over the limit %d, undecided %d, drift %d",
+                        + " (set %d/s, from the buyers' own admission times); %,d admitted, %,d buys; %,d polls, %.4f"
+                        + " Redis calls a poll; sold %d of %d, oversold %d, over the limit %d, undecided %d, drift %d",
                 100 * round.firstHalfShare(), round.preQueueWinners(), 100 * round.interval(),
                 round.fair() ? "yes" : "NO", round.admittedPerSecond(), rate, round.admitted(), round.buyRequests(),
-                round.polls(), round.redisCallsPerPoll(), round.sold(), units, round.overLimit(), round.undecided(),
+                round.polls(), round.redisCallsPerPoll(), round.sold(), units, round.oversold(), round.overLimit(),
+                round.undecided(),
                 round.drift());
     }
 

@@ -320,7 +320,10 @@ public final class WholeSaleBenchmark implements Callable<Integer> {
                 load.seconds(),
                 load.winners().getTotalCount() + load.losers().getTotalCount(),
                 load.failed(),
-                design.needsPasses() ? ", and its buyers' " + passRequests + " pass requests before its sale" : "");
+                design.needsPasses()
+                        ? String.format(
+                                Locale.ROOT, ", and its buyers' %,d pass requests before its sale", passRequests)
+                        : "");
     }
 
     private static void closeAll(List<SaleDesign> running) {
