@@ -22,6 +22,8 @@ public record InfraAddresses(
 
     /** The shortest MySQL password a production service takes. */
     public static final int MIN_MYSQL_PASSWORD_BYTES = 12;
+    /** The shortest Redis password a production service takes. */
+    public static final int MIN_REDIS_PASSWORD_BYTES = 12;
 
     /**
      * For a service that connects to MySQL: in production its password is a secret ({@link Secrets#required}: set, long
@@ -47,7 +49,8 @@ public record InfraAddresses(
     /**
      * For a service that also uses Redis: besides {@link #forMySqlUser}'s checks, in production Redis is reached as a
      * user of its own with a password (an ACL user: {@code redis://USER:PASSWORD@host:port}), never as the all-powerful
-     * default user or with no password, and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the
+     * default user or with no password, its password a secret like any other (long enough, never a published
+     * development value), and over TLS ({@code rediss://}) unless {@link PlaintextNetwork} names the
      * risk.
      */
     public static InfraAddresses forRedisUser(Env env, KafkaPrincipal principal) {
@@ -58,6 +61,11 @@ public record InfraAddresses(
                         + " names no user and password: production reaches Redis as the service's own ACL "
                         + "user (redis://USER:PASSWORD@host:port), which may run only what the service runs");
             }
+            Secrets.checked(
+                    RedisAddress.URL + "'s password",
+                    addresses.redis().password().orElseThrow(),
+                    DeploymentMode.PRODUCTION,
+                    MIN_REDIS_PASSWORD_BYTES);
             if (!addresses.redis().tls() && !PlaintextNetwork.allowed(env)) {
                 throw new IllegalArgumentException(RedisAddress.URL
                         + " is not TLS: production reaches Redis over rediss://" + PlaintextNetwork.remedy());

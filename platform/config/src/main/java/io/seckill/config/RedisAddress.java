@@ -1,11 +1,13 @@
 package io.seckill.config;
 
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Where Redis is ({@value #URL}) and whether it is one node or a cluster ({@value #TOPOLOGY}). A single node's URL is
@@ -72,6 +74,17 @@ public record RedisAddress(Topology topology, String url) {
         int colon = userInfo.indexOf(':');
         // userInfo ends with its '@'
         return colon > 0 && colon < userInfo.length() - 2;
+    }
+
+    /** The password the URL names ({@code USER:PASSWORD@}, decoded), if it names one. */
+    public Optional<String> password() {
+        String userInfo = parse(topology, url).userInfo();
+        int colon = userInfo.indexOf(':');
+        // userInfo ends with its '@'
+        return colon < 0 || colon >= userInfo.length() - 2
+                ? Optional.empty()
+                : Optional.of(URLDecoder.decode(
+                        userInfo.substring(colon + 1, userInfo.length() - 1), StandardCharsets.UTF_8));
     }
 
     /**

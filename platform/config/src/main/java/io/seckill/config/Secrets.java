@@ -48,6 +48,16 @@ public final class Secrets {
         if (value == null) {
             throw new IllegalArgumentException(name + " is required (at least " + minBytes + " bytes)");
         }
+        return checked(name, value, mode, minBytes);
+    }
+
+    /**
+     * @param name what holds {@code value}, as the error names it (never the value itself)
+     * @return {@code value}
+     * @throws IllegalArgumentException when it is shorter than {@code minBytes}, or, outside development mode, a
+     *         published value
+     */
+    public static String checked(String name, String value, DeploymentMode mode, int minBytes) {
         if (value.getBytes(StandardCharsets.UTF_8).length < minBytes) {
             throw new IllegalArgumentException(name + " is shorter than its minimum of " + minBytes + " bytes");
         }

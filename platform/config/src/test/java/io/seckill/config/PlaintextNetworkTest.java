@@ -85,6 +85,28 @@ class PlaintextNetworkTest {
         }
     }
 
+    /** The Redis user's password is a secret like every other: a published or a short one does not start. */
+    @Test
+    void productionRefusesAPublishedOrShortRedisPasswordWithoutPrintingIt() {
+        for (String password : new String[] {Secrets.DEVELOPMENT_REDIS_PASSWORD, "short-pw"}) {
+            String url = "rediss://seckill-ingress:" + password + "@redis.internal:6379";
+            assertThatThrownBy(() ->
+                            InfraAddresses.forRedisUser(production(RedisAddress.URL, url), KafkaPrincipal.INGRESS))
+                    .as(password)
+                    .hasMessageContaining(RedisAddress.URL + "'s password")
+                    .hasMessageNotContaining(password);
+        }
+        assertThat(InfraAddresses.forRedisUser(
+                                new Env(Map.of(RedisAddress.URL, "redis://seckill-ingress:"
+                                        + Secrets.DEVELOPMENT_REDIS_PASSWORD + "@127.0.0.1:6379",
+                                        DeploymentMode.SETTING, "development")),
+                                KafkaPrincipal.INGRESS)
+                        .redis()
+                        .password())
+                .as("development takes the published password")
+                .contains(Secrets.DEVELOPMENT_REDIS_PASSWORD);
+    }
+
     @Test
     void namingTheRiskAllowsTheClearButNeverAnAnonymousRedis() {
         Env oneHost = production(
