@@ -16,8 +16,11 @@ import io.seckill.redisstate.RedisConnections;
 import io.seckill.redisstate.RedisPrimaries;
 import io.seckill.redisstate.SaleLayout;
 import io.seckill.runtime.KafkaClients;
+import io.seckill.schemas.kafka.SkuKey;
+import io.seckill.schemas.kafka.Topic;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,13 +43,17 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.utils.Utils;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -74,6 +81,11 @@ final class FaultCluster implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(30);
     private static final Pattern PROCESS_ID = Pattern.compile("process_id:(\\d+)");
+    /** The stream-processors' application id (docs/configuration.md's default, which the cluster keeps). */
+    private static final String STREAMS_APPLICATION_ID = "seckill-stream-processor";
+    /** The lock file of a stream-processor's state directory slot, {@code instance-N.lock}. */
+    private static final Pattern STATE_LOCK = Pattern.compile("(instance-\\d+)\\.lock");
+    private static final Pattern PROCESS_UUID = Pattern.compile("\"processId\"\\s*:\\s*\"([0-9a-f-]+)\"");
 
     private final DevelopmentServers servers;
     private final ServiceEnvironment environment;
@@ -350,6 +362,76 @@ final class FaultCluster implements AutoCloseable {
         } catch (JedisException notNow) {
             return Optional.empty();
         }
+    }
+
+    /** A stream-processor and how many of a sale's partitions of order-requests it owned when asked. */
+    record StreamsOwner(String service, long salePartitions) {
+    }
+
+    /**
+     * The stream-processor that owns the most of {@code skus}' partitions of order-requests now, read from outside it:
+     * each process's Kafka Streams process id from the state directory it holds locked ({@code /proc/PID/fd}), and
+     * each process's partitions from its consumer group's assignment on the broker.
+     */
+    StreamsOwner streamProcessorOwning(List<Long> skus) throws Exception {
+        Set<Integer> salePartitions = skus.stream()
+                .map(sku -> Utils.toPositive(Utils.murmur2(SkuKey.of(sku).getBytes(StandardCharsets.UTF_8)))
+                        % PARTITIONS)
+                .collect(Collectors.toSet());
+        Map<String, Long> ownedByProcessId = new HashMap<>();
+        try (Admin admin = Admin.create(KafkaClients.admin(kafka()))) {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(STREAMS_APPLICATION_ID))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(STREAMS_APPLICATION_ID);
+            for (MemberDescription member : group.members()) {
+                long owned = member.assignment().topicPartitions().stream()
+                        .filter(partition -> partition.topic().equals(Topic.ORDER_REQUESTS.topicName()))
+                        .filter(partition -> salePartitions.contains(partition.partition()))
+                        .count();
+                ownedByProcessId.merge(member.clientId(), owned, Long::sum);
+            }
+        }
+        StreamsOwner owner = new StreamsOwner("none", 0);
+        for (String service : SERVICES) {
+            if (service.startsWith("stream-processor")) {
+                String processId = streamsProcessId(service);
+                long owned = ownedByProcessId.entrySet().stream()
+                        .filter(member -> member.getKey().contains(processId))
+                        .mapToLong(Map.Entry::getValue)
+                        .sum();
+                if (owned > owner.salePartitions()) {
+                    owner = new StreamsOwner(service, owned);
+                }
+            }
+        }
+        return owner;
+    }
+
+    /** The Kafka Streams process id of a stream-processor: in the state directory whose lock its process holds. */
+    private String streamsProcessId(String service) throws IOException {
+        Path descriptorsOfProcess = Path.of("/proc", Long.toString(services.get(service).pid()), "fd");
+        try (Stream<Path> descriptors = Files.list(descriptorsOfProcess)) {
+            for (Path descriptor : descriptors.toList()) {
+                Path target;
+                try {
+                    target = Files.readSymbolicLink(descriptor);
+                } catch (IOException closedMeanwhile) {
+                    continue;
+                }
+                Matcher lock = STATE_LOCK.matcher(target.getFileName().toString());
+                if (lock.matches()) {
+                    Path metadata = target.resolveSibling(lock.group(1))
+                            .resolve(STREAMS_APPLICATION_ID)
+                            .resolve("kafka-streams-process-metadata");
+                    Matcher id = PROCESS_UUID.matcher(Files.readString(metadata));
+                    if (id.find()) {
+                        return id.group(1);
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException(service + " holds no Kafka Streams state directory with a process id");
     }
 
     /**

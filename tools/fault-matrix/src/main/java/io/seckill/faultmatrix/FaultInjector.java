@@ -1,5 +1,6 @@
 package io.seckill.faultmatrix;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisEpoch;
 import io.seckill.runtime.KafkaClients;
@@ -15,10 +16,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -26,6 +29,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.jooq.DSLContext;
+import redis.clients.jedis.AbstractTransaction;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 
 /** Causes each {@link Fault} for real on a {@link FaultCluster}, and repairs it. */
 final class FaultInjector {
@@ -35,6 +43,11 @@ final class FaultInjector {
     private static final Duration BROKER_OUTAGE = Duration.ofSeconds(90);
     private static final Duration BROKER_STALL_AT_START = Duration.ofSeconds(75);
     private static final Duration MYSQL_STALL = Duration.ofSeconds(15);
+    /** Into a MySQL stall, when what it caught is counted: the buyers' requests have met it by then. */
+    private static final Duration STALL_SEEN_AFTER = Duration.ofSeconds(1);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration STATE_WAIT = Duration.ofSeconds(10);
+    private static final Duration STATE_POLL = Duration.ofMillis(20);
     private static final int POISON_RECORDS = 1_000;
     /** Past the leak sweep's 7 s: the sweep settles a paused ingress's reservations while it cannot move. */
     private static final Duration INGRESS_PAUSE = Duration.ofSeconds(10);
@@ -92,54 +105,205 @@ final class FaultInjector {
     }
 
     /**
-     * Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired.
-     * @return when the repair happened ({@link System#nanoTime()}): for a killed ingress, the kill itself, since only
-     *         the reconciler's sweep gives its reservations back and a restart repairs nothing of them
+     * What a fault did: when it was repaired ({@link System#nanoTime()}), and what of the sale it met, counted once the
+     * sale is at rest (from numbers taken at the strike, or from what the repair did by then).
      */
-    long injectAndRepair(Fault fault, List<Long> skus) throws Exception {
-        switch (fault) {
-            case KILL_STREAM_PROCESSOR -> cluster.killFor("stream-processor-a", RESTART_AFTER);
-            case KILL_DB_SINK -> cluster.killFor("db-sink", RESTART_AFTER);
-            case KILL_RECONCILER -> cluster.killFor("reconciler", RESTART_AFTER);
-            case KILL_INGRESS -> {
-                return killIngressBetweenReserveAndCommit();
+    record Strike(long repairedAt, Callable<Landing> landing) {
+    }
+
+    /**
+     * Injects {@code fault} into the running sale of {@code skus}; returns once it is repaired. A fault aimed at a
+     * process strikes the one that holds part of the sale (the stream-processor owning its partitions); what it met is
+     * counted from the stores, the broker and the processes, never from the services' own figures.
+     * @return for a killed ingress, repaired at the kill itself, since only the reconciler's sweep gives its
+     *         reservations back and a restart repairs nothing of them
+     */
+    Strike injectAndRepair(Fault fault, List<Long> skus) throws Exception {
+        UnifiedJedis redis = cluster.redis();
+        return switch (fault) {
+            case KILL_STREAM_PROCESSOR ->
+                strikeOwner(skus, "killed", service -> cluster.killFor(service, RESTART_AFTER));
+            case KILL_DB_SINK -> {
+                long undecided = once(() -> SaleInFlight.recordedUndecided(db(), skus));
+                cluster.killFor("db-sink", RESTART_AFTER);
+                yield now(undecided, "orders recorded and undecided when the sink died");
             }
+            case KILL_RECONCILER -> {
+                long open = once(() -> SaleInFlight.openReservations(redis, skus));
+                cluster.killFor("reconciler", RESTART_AFTER);
+                yield now(open, "reservations open when the reconciler died");
+            }
+            case KILL_INGRESS -> new Strike(killIngressBetweenReserveAndCommit(), () -> new Landing(
+                    SaleInFlight.fenced(db(), skus), "reservations caught between reserve and commit, fenced"));
             case MYSQL_RESTARTED -> {
+                long open = once(() -> SaleInFlight.openReservations(redis, skus));
                 cluster.killMysqlAndAwaitItsRestart();
                 cluster.awaitAllReady();
+                yield now(open, "reservations open when mysqld died");
             }
             case BROKER_KILLED -> {
+                long undecided = once(() -> SaleInFlight.recordedUndecided(db(), skus));
                 cluster.killServersAndStartAgain(false);
                 cluster.awaitAllReady();
+                yield now(undecided, "orders recorded and undecided when the broker died");
             }
-            case BROKER_UNREACHABLE -> cluster.pauseKafkaFor(BROKER_OUTAGE);
-            case BROKER_STALLED_AT_START -> cluster.pauseKafkaFor(BROKER_STALL_AT_START);
-            case REDIS_FLUSHALL, BUCKETED_FLUSHALL -> cluster.redis().flushAll();
+            case BROKER_UNREACHABLE, BROKER_STALLED_AT_START -> {
+                long undecided = once(() -> SaleInFlight.recordedUndecided(db(), skus));
+                cluster.pauseKafkaFor(fault == Fault.BROKER_UNREACHABLE ? BROKER_OUTAGE : BROKER_STALL_AT_START);
+                yield now(undecided, "orders recorded and undecided when the broker stopped");
+            }
+            case REDIS_FLUSHALL -> {
+                Map<String, String> generations = SaleInFlight.generations(redis, skus);
+                long keysLeft = flushAllAndCount(redis);
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        keysLeft == 0 ? SaleInFlight.bucketsRebuilt(redis, skus, generations) : 0,
+                        "sale buckets rebuilt after FLUSHALL left " + keysLeft + " keys"));
+            }
+            case BUCKETED_FLUSHALL -> {
+                Map<String, String> generations = SaleInFlight.generations(redis, skus);
+                redis.flushAll();
+                long emptied = SaleInFlight.bucketsEmptied(redis, generations);
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        emptied == generations.size() ? SaleInFlight.bucketsRebuilt(redis, skus, generations) : 0,
+                        "sale buckets rebuilt after FLUSHALL emptied " + emptied + " of " + generations.size()));
+            }
             case REDIS_RESTARTED_EMPTY -> {
+                Map<String, String> generations = SaleInFlight.generations(redis, skus);
                 cluster.killServersAndStartAgain(true);
                 cluster.awaitAllReady();
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        SaleInFlight.bucketsRebuilt(cluster.redis(), skus, generations),
+                        "sale buckets rebuilt after Redis came back empty"));
             }
-            case MYSQL_STALLED -> cluster.pauseMysqlFor(MYSQL_STALL);
-            case DUPLICATE_FLOOD -> republish(skus, 3);
-            case POISON_FLOOD -> poison(skus);
-            case INGRESS_PAUSED_PAST_SWEEP -> pauseIngressBetweenReserveAndCommit();
-            case SINK_PAUSED_PAST_RELAY_GRACE -> cluster.pauseFor("db-sink", SINK_PAUSE);
+            case MYSQL_STALLED -> {
+                cluster.pauseMysql();
+                Thread.sleep(STALL_SEEN_AFTER.toMillis());
+                long open = SaleInFlight.openReservations(redis, skus);
+                Thread.sleep(MYSQL_STALL.minus(STALL_SEEN_AFTER).toMillis());
+                cluster.resumeMysql();
+                yield now(open, "reservations open while MySQL stalled");
+            }
+            case DUPLICATE_FLOOD -> now(republish(skus, 3), "records of the sale's orders re-published");
+            case POISON_FLOOD -> now(poison(skus), "poison records the broker took");
+            case INGRESS_PAUSED_PAST_SWEEP -> {
+                pauseIngressBetweenReserveAndCommit();
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        SaleInFlight.fenced(db(), skus), "reservations caught between reserve and commit, fenced"));
+            }
+            case SINK_PAUSED_PAST_RELAY_GRACE -> {
+                cluster.pauseFor("db-sink", SINK_PAUSE);
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        sentAgain(skus), "orders the relay sent again while the sink stood still"));
+            }
             case STREAM_PROCESSOR_PAUSED_PAST_HANGING_BOUND ->
-                cluster.pauseFor("stream-processor-a", STREAM_PROCESSOR_PAUSE);
-            case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> cluster.pauseRedisFor(REDIS_PAUSE);
+                strikeOwner(skus, "paused", service -> cluster.pauseFor(service, STREAM_PROCESSOR_PAUSE));
+            case REDIS_PAUSED_ACROSS_DRIFT_CHECKS -> {
+                long open = once(() -> SaleInFlight.openReservations(redis, skus));
+                cluster.pauseRedisFor(REDIS_PAUSE);
+                yield now(open, "reservations open when Redis stalled");
+            }
             case REDIS_PAUSED_DURING_REBUILD -> {
-                new RedisEpoch(new LuaRunner(cluster.redis())).requestRebuild();
+                Map<String, String> generations = SaleInFlight.generations(redis, skus);
+                RedisEpoch epoch = new RedisEpoch(new LuaRunner(redis));
+                epoch.requestRebuild();
                 Thread.sleep(REBUILD_STARTS.toMillis());
+                boolean rebuilding = !epoch.allIntact();
                 cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
+                yield new Strike(System.nanoTime(), () -> new Landing(
+                        rebuilding ? SaleInFlight.bucketsRebuilt(redis, skus, generations) : 0,
+                        "sale buckets rebuilt by a rebuild " + (rebuilding ? "running" : "NOT running")
+                                + " when Redis stalled"));
             }
-            case RECONCILER_PAUSED -> cluster.pauseFor("reconciler", RECONCILER_PAUSE);
-            case REDIS_PRIMARY_KILLED, BUCKETED_PRIMARY_KILLED ->
+            case RECONCILER_PAUSED -> {
+                long open = once(() -> SaleInFlight.openReservations(redis, skus));
+                cluster.pauseFor("reconciler", RECONCILER_PAUSE);
+                yield now(open, "reservations open when the reconciler stopped");
+            }
+            case REDIS_PRIMARY_KILLED -> {
+                long open = once(() -> SaleInFlight.openReservations(redis, skus));
                 cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
-            case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> {
-                return killKafkaNode();
+                yield now(open, "reservations open when the primary died");
             }
+            case BUCKETED_PRIMARY_KILLED -> {
+                long transfers = once(() -> SaleInFlight.transfers(redis, skus));
+                cluster.killRedisPrimaryAndAwaitPromotion(skus.get(0));
+                yield now(transfers, "transfers between the sale's buckets made or on their way when the primary died");
+            }
+            case KAFKA_BROKER_KILLED, KAFKA_CONTROLLER_KILLED -> {
+                long led = kafkaVictim.map(FaultCluster.KafkaNode::ledPartitions).orElse(0L);
+                yield new Strike(killKafkaNode(), () -> new Landing(led, "partitions the killed node led"));
+            }
+        };
+    }
+
+    /**
+     * What the fault is about to meet, once there is some: the moment of a row is a state of the sale (orders in
+     * flight, units moving between buckets), not only a share of its buyers answered. Waits at most {@link
+     * #STATE_WAIT}; a sale that never gets there is struck anyway, and its row shows the fault did not land.
+     */
+    private static long once(LongSupplier count) throws InterruptedException {
+        long deadline = System.nanoTime() + STATE_WAIT.toNanos();
+        long seen = count.getAsLong();
+        while (seen == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(STATE_POLL.toMillis());
+            seen = count.getAsLong();
         }
-        return System.nanoTime();
+        return seen;
+    }
+
+    /** What strikes a service. */
+    @FunctionalInterface
+    private interface ServiceStrike {
+        void on(String service) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Strikes the stream-processor that owns the most of the sale's partitions: the other may own none of them, and a
+     * strike on it would test nothing. None owning any is a fault that cannot land.
+     */
+    private Strike strikeOwner(List<Long> skus, String struck, ServiceStrike strike) throws Exception {
+        FaultCluster.StreamsOwner owner = cluster.streamProcessorOwning(skus);
+        if (owner.salePartitions() > 0) {
+            strike.on(owner.service());
+        }
+        return now(owner.salePartitions(), "of the sale's partitions owned by " + owner.service() + ", " + struck);
+    }
+
+    /** Repaired now, having met {@code count} of {@code what} at the strike. */
+    private static Strike now(long count, String what) {
+        return new Strike(System.nanoTime(), () -> new Landing(count, what));
+    }
+
+    private DSLContext db() {
+        return cluster.database().dsl();
+    }
+
+    /** FLUSHALL and DBSIZE in one transaction: the keys left the moment after, which no client could write between. */
+    private static long flushAllAndCount(UnifiedJedis redis) {
+        try (AbstractTransaction flush = redis.multi()) {
+            flush.sendCommand(Protocol.Command.FLUSHALL, new String[0]);
+            Response<Object> left = flush.sendCommand(Protocol.Command.DBSIZE, new String[0]);
+            flush.exec();
+            return (Long) left.get();
+        }
+    }
+
+    /** Orders of the sale with more than one record on order-requests: re-sent by the relay (or a retry). */
+    private long sentAgain(List<Long> skus) throws Exception {
+        Set<String> keys = skus.stream().map(SkuKey::of).collect(Collectors.toSet());
+        Map<String, Long> recordsByOrder = readAll(Topic.ORDER_REQUESTS.topicName()).stream()
+                .filter(record -> keys.contains(record.key()))
+                .map(record -> orderId(record.value()))
+                .collect(Collectors.groupingBy(orderId -> orderId, Collectors.counting()));
+        return recordsByOrder.values().stream().filter(records -> records > 1).count();
+    }
+
+    private static String orderId(byte[] request) {
+        try {
+            return JSON.readTree(request).path("orderId").asText("");
+        } catch (IOException notJson) {
+            return "";
+        }
     }
 
     /**
@@ -213,7 +377,7 @@ final class FaultInjector {
 
     /** What strikes ingress-a while its winners wait. */
     @FunctionalInterface
-    private interface Strike {
+    private interface IngressStrike {
         void run() throws IOException, InterruptedException;
     }
 
@@ -222,7 +386,7 @@ final class FaultInjector {
      * {@code strike} hits the ingress then, and MySQL moves again.
      * @return when the strike happened ({@link System#nanoTime()})
      */
-    private long whileWinnersWaitOnMysql(Strike strike) throws IOException, InterruptedException {
+    private long whileWinnersWaitOnMysql(IngressStrike strike) throws IOException, InterruptedException {
         cluster.pauseMysql();
         Thread.sleep(1_500);
         strike.run();
@@ -231,8 +395,11 @@ final class FaultInjector {
         return struck;
     }
 
-    /** Every order of the sale on order-requests so far, sent {@code times} more times, byte for byte. */
-    private void republish(List<Long> skus, int times) throws Exception {
+    /**
+     * Every order of the sale on order-requests so far, sent {@code times} more times, byte for byte.
+     * @return the records the broker acknowledged
+     */
+    private long republish(List<Long> skus, int times) throws Exception {
         Set<String> keys = skus.stream().map(SkuKey::of).collect(Collectors.toSet());
         List<ConsumerRecord<String, byte[]>> orders = readAll(Topic.ORDER_REQUESTS.topicName()).stream()
                 .filter(record -> keys.contains(record.key())).toList();
@@ -248,10 +415,12 @@ final class FaultInjector {
             for (Future<RecordMetadata> ack : acks) {
                 ack.get();
             }
+            return acks.size();
         }
     }
 
-    private void poison(List<Long> skus) throws Exception {
+    /** @return the poison records the broker acknowledged */
+    private long poison(List<Long> skus) throws Exception {
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(KafkaClients.producer(cluster.kafka(), "fault-matrix-poison"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
@@ -267,6 +436,7 @@ final class FaultInjector {
             for (Future<RecordMetadata> ack : acks) {
                 ack.get();
             }
+            return acks.size();
         }
     }
 

@@ -146,10 +146,11 @@ public final class FaultMatrix implements Callable<Integer> {
         while (buyers.answered() < buyerCount * moment.answeredShare() && !sale.isDone()) {
             Thread.sleep(20);
         }
-        long repairedAt = injector.injectAndRepair(fault, skus);
+        FaultInjector.Strike strike = injector.injectAndRepair(fault, skus);
         List<Buyers.Answer> answers = sale.get();
-        SaleAtRest.Rest rest = SaleAtRest.await(cluster, skus, accepted(answers), repairedAt, PATIENCE);
+        SaleAtRest.Rest rest = SaleAtRest.await(cluster, skus, accepted(answers), strike.repairedAt(), PATIENCE);
         injector.awaitRestarts();
+        Landing landing = strike.landing().call();
         boolean newSaleWorks = newSaleWorks(cluster, buyers);
         return judge(
                 cluster,
@@ -160,7 +161,8 @@ public final class FaultMatrix implements Callable<Integer> {
                 answers,
                 rest,
                 newSaleWorks,
-                cluster.supervisorRestarts() - restartsBefore);
+                cluster.supervisorRestarts() - restartsBefore,
+                landing);
     }
 
     /** The row's SKUs, each its sale defined with its stock. */
@@ -213,7 +215,8 @@ public final class FaultMatrix implements Callable<Integer> {
             List<Buyers.Answer> answers,
             SaleAtRest.Rest rest,
             boolean newSaleWorks,
-            int restarts) {
+            int restarts,
+            Landing landing) {
         DSLContext db = cluster.database().dsl();
         List<String> accepted = accepted(answers);
         Map<String, OrderResult> decided = new Orders().decided(db, accepted);
@@ -261,7 +264,8 @@ public final class FaultMatrix implements Callable<Integer> {
                 rest.seconds(),
                 newSaleWorks,
                 restarts,
-                rest.waitedOn());
+                rest.waitedOn(),
+                landing);
     }
 
     /** A fresh sale: one buyer buys, and the order is confirmed within the patience. */

@@ -17,6 +17,7 @@ import java.util.Locale;
  *                           system is built to outlive ends no service (a repair that splits a live transaction does)
  * @param waitedOn what the sale waited on after the repair, each from when it was first seen (see {@link
  *                 SaleAtRest.Rest}): a row slow to converge says which part held it
+ * @param landing what of the sale the fault met: a row whose fault met nothing tested nothing, and fails
  */
 public record RowResult(
         Fault fault,
@@ -34,17 +35,18 @@ public record RowResult(
         double convergeSeconds,
         boolean newSaleWorks,
         int supervisorRestarts,
-        List<String> waitedOn) {
+        List<String> waitedOn,
+        Landing landing) {
 
     /**
-     * The bound: orders were taken, every promise kept, every answer one a buyer may get, settled within
-     * 10 s of the repair, no service ended on its own, and the system still sells.
+     * The bound: the fault met the sale, orders were taken, every promise kept, every answer one a buyer may get,
+     * settled within 10 s of the repair, no service ended on its own, and the system still sells.
      */
     public static final double CONVERGE_BOUND_SECONDS = 10;
 
     static final String HEADER = String.format(
             Locale.ROOT,
-            "%-82s %6s %9s %8s %5s %8s %6s %10s %5s %9s %10s %9s %8s %8s %4s",
+            "%-82s %6s %9s %8s %5s %8s %6s %10s %5s %9s %10s %9s %8s %8s %4s  %s",
             "fault",
             "202s",
             "confirmed",
@@ -59,10 +61,12 @@ public record RowResult(
             "converge",
             "new sale",
             "restarts",
-            "pass");
+            "pass",
+            "landed");
 
     public boolean passed() {
-        return accepted > 0
+        return landing.reached()
+                && accepted > 0
                 && stuck == 0
                 && oversold == 0
                 && ghosts == 0
@@ -78,7 +82,7 @@ public record RowResult(
     String line() {
         return String.format(
                 Locale.ROOT,
-                "%-82s %6d %9d %8d %5d %8d %6d %10d %5d %9d %10d %9s %8s %8d %4s",
+                "%-82s %6d %9d %8d %5d %8d %6d %10d %5d %9d %10d %9s %8s %8d %4s  %s",
                 fault.description() + ", " + moment.label(),
                 accepted,
                 confirmed,
@@ -93,6 +97,7 @@ public record RowResult(
                 convergeSeconds < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", convergeSeconds),
                 newSaleWorks ? "yes" : "NO",
                 supervisorRestarts,
-                passed() ? "yes" : "NO");
+                passed() ? "yes" : "NO",
+                landing.describe());
     }
 }

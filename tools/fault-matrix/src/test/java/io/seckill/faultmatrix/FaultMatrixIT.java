@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every fault of the matrix at each of its moments, injected into a live sale of its own, each service
- * its own process, on clusters that carried a sale without a fault first: after each, orders taken, every answer one a
- * buyer may get (no 500), nothing oversold, nothing stuck, no ghost, no drift within 10 s of the repair, and a new sale
- * still works. The same run as {@code mvn -q -pl :fault-matrix exec:java}.
+ * its own process, on clusters that carried a sale without a fault first: after each, the fault met the sale (counted
+ * from outside the code it tests, {@link Landing}), orders taken, every answer one a buyer may get (no 500, no request
+ * left hanging), nothing oversold, nothing stuck, no ghost, no drift within 10 s of the repair, and a new sale still
+ * works. The same run as {@code mvn -q -pl :fault-matrix exec:java}.
  */
 class FaultMatrixIT {
 
