@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * Orders per second into MySQL: the db-sink's writer checking each order against its outbox row and deciding a poll's
  * worth of orders per SKU in one transaction, against the same writer deciding one order per transaction, on the same
  * orders and the same server (the development servers' MariaDB, its own process), on one hot SKU and spread over 8. One
- * thread each, as one sink instance consumes one partition.
+ * thread each, as one sink instance consumes one partition. Beside them the sink end to end ({@link
+ * SinkThroughKafka}): the db-sink service as its own process, the orders sent through the broker.
  */
 @Command(
         name = "sink-benchmark",
@@ -36,7 +37,7 @@ import picocli.CommandLine.Option;
         description = "The sink's batched transactions vs one transaction per order, orders/s into MySQL.")
 public final class SinkBenchmark implements Callable<Integer> {
 
-    private static final String ROW = "%-10s %-26s %12s %10s%n";
+    private static final String ROW = "%-10s %-32s %12s %20s%n";
 
     @Option(names = "--orders", defaultValue = "10000", description = "orders per run (default ${DEFAULT-VALUE})")
     int orders;
@@ -66,50 +67,68 @@ public final class SinkBenchmark implements Callable<Integer> {
                         InfraAddresses.ofMigrationAccount(new Env(servers.settings())),
                         "sink-benchmark",
                         2,
-                        new SimpleMeterRegistry())) {
+                        new SimpleMeterRegistry());
+                SinkThroughKafka throughKafka = SinkThroughKafka.start(servers)) {
             OrderBatchWriter writer = new OrderBatchWriter(
                     database.dsl(), Clock.systemUTC(), Duration.ofSeconds(15), Duration.ofMinutes(15));
             System.out.printf("%,d orders per run, polls of %,d, %d round(s)%n", orders, batch, rounds);
             for (int round = 1; round <= rounds; round++) {
                 for (int skuCount : new int[] {1, 8}) {
-                    for (boolean batched : new boolean[] {true, false}) {
-                        double rate = run(database, writer, skuCount, batched);
-                        String name = label(skuCount, batched);
+                    for (Writer how : Writer.values()) {
+                        List<OrderRequested> recorded = recordedOrders(database, skuCount);
+                        double rate = switch (how) {
+                            case THROUGH_KAFKA -> throughKafka.decide(database, recorded);
+                            case BATCHED -> write(writer, recorded, true);
+                            case ONE_PER_TRANSACTION -> write(writer, recorded, false);
+                        };
+                        String name = label(skuCount, how);
                         rates.computeIfAbsent(name, key -> new ArrayList<>()).add(rate);
-                        System.out.printf(Locale.ROOT, "round %d  %-36s %,10.0f orders/s%n", round, name, rate);
+                        System.out.printf(Locale.ROOT, "round %d  %-42s %,10.0f orders/s%n", round, name, rate);
                     }
                 }
             }
         }
         System.out.printf("%nmedians over %d round(s)%n", rounds);
-        System.out.printf(ROW, "SKUs", "writer", "orders/s", "batched/x");
+        System.out.printf(ROW, "SKUs", "writer", "orders/s", "x one tx per order");
         for (int skuCount : new int[] {1, 8}) {
-            double batchedRate = Report.median(rates.get(label(skuCount, true)), Double::doubleValue);
-            double perOrderRate = Report.median(rates.get(label(skuCount, false)), Double::doubleValue);
-            System.out.printf(
-                    Locale.ROOT,
-                    ROW,
-                    skuCount,
-                    "batched (one tx per SKU)",
-                    String.format(Locale.ROOT, "%,.0f", batchedRate),
-                    String.format(Locale.ROOT, "%.1fx", batchedRate / perOrderRate));
-            System.out.printf(
-                    Locale.ROOT,
-                    ROW,
-                    skuCount,
-                    "one transaction per order",
-                    String.format(Locale.ROOT, "%,.0f", perOrderRate),
-                    "1.0x");
+            double perOrderRate =
+                    Report.median(rates.get(label(skuCount, Writer.ONE_PER_TRANSACTION)), Double::doubleValue);
+            for (Writer how : Writer.values()) {
+                double rate = Report.median(rates.get(label(skuCount, how)), Double::doubleValue);
+                System.out.printf(
+                        Locale.ROOT,
+                        ROW,
+                        skuCount,
+                        how.label,
+                        String.format(Locale.ROOT, "%,.0f", rate),
+                        String.format(Locale.ROOT, "%.1fx", rate / perOrderRate));
+            }
         }
         return 0;
     }
 
-    private static String label(int skuCount, boolean batched) {
-        return skuCount + (skuCount == 1 ? " SKU, " : " SKUs, ") + (batched ? "batched" : "one tx per order");
+    /** How the orders are decided. */
+    private enum Writer {
+        /** The db-sink service, fed through the broker: end to end. */
+        THROUGH_KAFKA("db-sink process, through Kafka"),
+        /** The writer in this process, a poll's worth of one SKU's orders in one transaction. */
+        BATCHED("writer, one tx per SKU batch"),
+        /** The writer in this process, each order its own transaction. */
+        ONE_PER_TRANSACTION("writer, one tx per order");
+
+        private final String label;
+
+        Writer(String label) {
+            this.label = label;
+        }
     }
 
-    /** Decides {@code orders} fresh orders on fresh SKUs; every one must be confirmed. @return orders/s */
-    private double run(Database database, OrderBatchWriter writer, int skuCount, boolean batched) {
+    private static String label(int skuCount, Writer how) {
+        return skuCount + (skuCount == 1 ? " SKU, " : " SKUs, ") + how.label;
+    }
+
+    /** {@code orders} fresh orders on {@code skuCount} fresh SKUs, each recorded in the outbox as the ingress does. */
+    private List<OrderRequested> recordedOrders(Database database, int skuCount) {
         long firstSku = 7_000_000_000L + System.nanoTime() % 1_000_000_000L;
         Instant now = Instant.now();
         for (int i = 0; i < skuCount; i++) {
@@ -123,6 +142,11 @@ public final class SinkBenchmark implements Callable<Integer> {
         }
         // The ingress wrote these rows; the writer reads each order's row to check it (part of what is measured).
         RecordedOrders.record(database, all);
+        return all;
+    }
+
+    /** Decides the orders with the writer in this process; every one must be confirmed. @return orders/s */
+    private double write(OrderBatchWriter writer, List<OrderRequested> all, boolean batched) {
         long started = System.nanoTime();
         int confirmed = 0;
         if (batched) {
