@@ -159,6 +159,10 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         ClosedLoopLoad.Result load = new ClosedLoopLoad(
                         "localhost", port, options.connections, Duration.ZERO, options.duration)
                 .run(winning);
+        if (!load.clean()) {
+            throw new IllegalStateException("the winning load got answers other than 202: " + load.statuses() + ", "
+                    + load.failures() + " failed");
+        }
         long accepted = load.latencies().getTotalCount();
         List<String> skuIds = LongStream.range(firstSku, firstSku + SKUS).mapToObj(Long::toString).toList();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
@@ -181,8 +185,13 @@ public final class PipelineScalingBenchmark implements Callable<Integer> {
         Instant first = decided.stream().map(Record2::value1).min(Instant::compareTo).orElseThrow();
         Instant last = decided.stream().map(Record2::value2).max(Instant::compareTo).orElseThrow();
         Histogram latenciesMicros = new Histogram(3);
-        decided.forEach(row -> latenciesMicros.recordValue(
-                Math.max(0, Duration.between(row.value1(), row.value2()).toNanos() / 1_000)));
+        for (Record2<Instant, Instant> row : decided) {
+            long micros = Duration.between(row.value1(), row.value2()).toNanos() / 1_000;
+            if (micros < 0) {
+                throw new IllegalStateException("an order decided before it was requested: " + row);
+            }
+            latenciesMicros.recordValue(micros);
+        }
         return new Figures(load.requestsPerSecond(), decided.size() / (Duration.between(first, last).toNanos() / 1e9),
                 latenciesMicros.getValueAtPercentile(50) / 1e3, latenciesMicros.getValueAtPercentile(99) / 1e3);
     }

@@ -88,8 +88,18 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
     @Mixin
     ServersOptions serversOptions;
 
-    /** What one buyer did: when it joined, whether before the start, when it saw itself admitted, and its buy. */
-    record Buyer(String id, boolean early, long joinedAtMs, long admittedAtMs, int buyStatus, int polls) {
+    /**
+     * What one buyer did: when it joined, whether before the start, when it saw itself admitted, its buy's status (0:
+     * none), its polls, and where it last stood ({@code ADMITTED} or {@code SOLD_OUT}, else an unexpected answer).
+     */
+    record Buyer(
+            String id, boolean early, long joinedAtMs, long admittedAtMs, int buyStatus, int polls, String standing) {
+
+        /** Whether every answer it got is one a buyer of the sale may get. */
+        boolean answeredAsExpected() {
+            return (standing.equals("ADMITTED") || standing.equals("SOLD_OUT"))
+                    && (buyStatus == 0 || buyStatus == 202 || buyStatus == 409);
+        }
     }
 
     /** The position polls made over a window in which buyers only polled, and the Redis calls made meanwhile. */
@@ -110,6 +120,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             long buyRequests,
             long polls,
             double redisCallsPerPoll,
+            long unexpectedAnswers,
             long sold,
             long oversold,
             long overLimit,
@@ -121,7 +132,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         }
 
         boolean promisesHeld() {
-            return oversold == 0 && overLimit == 0 && undecided == 0 && drift == 0;
+            return unexpectedAnswers == 0 && oversold == 0 && overLimit == 0 && undecided == 0 && drift == 0;
         }
     }
 
@@ -220,8 +231,9 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
             polled++;
             standing = JSON.readTree(last.body());
         }
-        if (!"ADMITTED".equals(standing.path("status").asText())) {
-            return new Buyer(id, early, atMs, -1, 0, polled);
+        String stood = standing.path("status").asText("HTTP " + last.statusCode());
+        if (!"ADMITTED".equals(stood)) {
+            return new Buyer(id, early, atMs, -1, 0, polled, stood);
         }
         long admittedAt = System.currentTimeMillis();
         Map<String, String> withTicket = new HashMap<>(identity);
@@ -230,7 +242,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
         try {
             pass = new SalePassClient(HTTP, buyers).passFor(sku, withTicket);
         } catch (IllegalStateException soldOutMeanwhile) {
-            return new Buyer(id, early, atMs, admittedAt, 0, polled);
+            return new Buyer(id, early, atMs, admittedAt, 0, polled, stood);
         }
         HttpRequest.Builder buy = HttpRequest.newBuilder(buyers.resolve("/api/v1/skus/" + sku + "/orders"))
                 .timeout(ANSWERED_WITHIN)
@@ -241,7 +253,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":1}"));
         identity.forEach(buy::header);
         int status = sendAgainIfLost(buy.build()).statusCode();
-        return new Buyer(id, early, atMs, admittedAt, status, polled);
+        return new Buyer(id, early, atMs, admittedAt, status, polled, stood);
     }
 
     private static HttpResponse<String> send(URI uri, Map<String, String> identity, String ticket, String method)
@@ -306,6 +318,7 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 buyRequests,
                 polls,
                 pollingWindow.callsPerPoll(),
+                buyers.stream().filter(buyer -> !buyer.answeredAsExpected()).count(),
                 sold,
                 Math.max(0, sold - this.units),
                 overLimit,
@@ -388,12 +401,12 @@ public final class WaitingRoomBenchmark implements Callable<Integer> {
                 Locale.ROOT,
                 "first-arrived half won %.1f%% of the pre-queue's %d wins (fair within +-%.1f%%: %s); admitted %.0f/s"
                         + " (set %d/s, from the buyers' own admission times); %,d admitted, %,d buys; %,d polls, %.4f"
-                        + " Redis calls a poll; sold %d of %d, oversold %d, over the limit %d, undecided %d, drift %d",
+                        + " Redis calls a poll; unexpected answers %d; sold %d of %d, oversold %d, over the limit %d,"
+                        + " undecided %d, drift %d",
                 100 * round.firstHalfShare(), round.preQueueWinners(), 100 * round.interval(),
                 round.fair() ? "yes" : "NO", round.admittedPerSecond(), rate, round.admitted(), round.buyRequests(),
-                round.polls(), round.redisCallsPerPoll(), round.sold(), units, round.oversold(), round.overLimit(),
-                round.undecided(),
-                round.drift());
+                round.polls(), round.redisCallsPerPoll(), round.unexpectedAnswers(), round.sold(), units,
+                round.oversold(), round.overLimit(), round.undecided(), round.drift());
     }
 
     private String table(List<Round> rounds) {
