@@ -7,7 +7,6 @@ import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.http.ClasspathResources;
 import io.seckill.ingress.http.PageHeaders;
 import io.seckill.ingress.http.PathParams;
-import java.util.Map;
 
 /**
  * The buyer's page of a sale, {@code /sale/{skuId}}: plain HTML and JavaScript over the buyers' API (sign in with a
@@ -23,8 +22,6 @@ public final class SalePageDesk implements Feature {
      */
     private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; "
             + "form-action 'none'; frame-ancestors 'none'";
-    private static final Map<String, String> FILE_HEADERS =
-            Map.of("Cache-Control", "no-store", "X-Content-Type-Options", "nosniff");
 
     private final byte[] page = ClasspathResources.read("/pages/sale/index.html");
 
@@ -35,7 +32,8 @@ public final class SalePageDesk implements Feature {
             files.hostedPath = FILES;
             files.directory = "/pages/sale";
             files.location = Location.CLASSPATH;
-            files.headers = FILE_HEADERS;
+            // Its files, the page's own copy among them, tell the browser what the page does.
+            files.headers = PageHeaders.of(CONTENT_SECURITY_POLICY);
         });
     }
 
