@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -61,7 +62,7 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                         + "\" password=\"" + brokerPassword + "\" user_" + BROKER_USER + "=\"" + brokerPassword + "\";";
         String replicas = Integer.toString(replication);
         String minInsync = Integer.toString(Math.max(1, replication - 1));
-        return Map.ofEntries(
+        Map<String, String> settings = new HashMap<>(Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
                 Map.entry("node.id", Integer.toString(nodeId)),
                 Map.entry("controller.quorum.voters", voters),
@@ -104,17 +105,22 @@ record KafkaNodeConfig(String voters, String brokerPassword, int replication) {
                 Map.entry("share.coordinator.state.topic.replication.factor", replicas),
                 Map.entry("share.coordinator.state.topic.min.isr", minInsync),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
-                // A node that stops heartbeating is fenced (its partitions led by others) after 2 s, not Kafka's 9 s:
-                // short, so a test's failover takes seconds, with eight heartbeats a session so that a busy machine
-                // does not fence a live node; production clusters keep the default unless they measured otherwise.
-                Map.entry("broker.heartbeat.interval.ms", "250"),
-                Map.entry("broker.session.timeout.ms", "2000"),
                 // A dead active controller is replaced after 1 s without its fetches, not 2: the fencing above only
                 // starts once a new one is active. The pre-vote a follower runs first keeps a slow but live leader in
                 // place.
                 Map.entry("controller.quorum.fetch.timeout.ms", "1000"),
                 // Transactions of a killed producer are aborted within a second of their timeout, not ten.
-                Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
+                Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")));
+        if (replication > 1) {
+            // A node of a cluster that stops heartbeating is fenced (its partitions led by others) after 2 s, not
+            // Kafka's 9 s: short, so a test's failover takes seconds, with eight heartbeats a session so that a busy
+            // machine does not fence a live node. A single node has no one to fail over to: it keeps Kafka's defaults,
+            // under which a machine busy for seconds (the run command's warm-up beside its broker) times out no
+            // heartbeat. Production clusters keep the defaults unless they measured otherwise.
+            settings.put("broker.heartbeat.interval.ms", "250");
+            settings.put("broker.session.timeout.ms", "2000");
+        }
+        return Map.copyOf(settings);
     }
 
     /** Formats new storage of node {@code nodeId}; every node of a cluster gets the same {@code clusterId}. */
