@@ -27,12 +27,7 @@ class SalePageHeadersIT {
                     HttpResponse.BodyHandlers.discarding());
             HttpHeaders headers = answer.headers();
             assertThat(answer.statusCode()).as(path).isEqualTo(200);
-            assertThat(headers.firstValue("Content-Security-Policy"))
-                    .as(path)
-                    .hasValueSatisfying(policy -> assertThat(policy)
-                            .contains("default-src 'self'", "frame-ancestors 'none'", "object-src 'none'"));
-            assertThat(headers.firstValue("X-Frame-Options")).as(path).contains("DENY");
-            assertThat(headers.firstValue("X-Content-Type-Options")).as(path).contains("nosniff");
+            PageHeadersAssert.assertPageHeaders(headers, path);
             assertThat(headers.firstValue("Cache-Control")).as(path).contains("no-store");
             assertThat(headers.firstValue("Referrer-Policy")).as(path).contains("no-referrer");
         }

@@ -148,12 +148,7 @@ class WatchIT {
                 }
                 HttpHeaders headers = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).headers();
                 String what = path + (authorized ? "" : " without a token");
-                assertThat(headers.firstValue("Content-Security-Policy"))
-                        .as(what)
-                        .hasValueSatisfying(policy -> assertThat(policy)
-                                .contains("default-src 'self'", "frame-ancestors 'none'", "object-src 'none'"));
-                assertThat(headers.firstValue("X-Frame-Options")).as(what).contains("DENY");
-                assertThat(headers.firstValue("X-Content-Type-Options")).as(what).contains("nosniff");
+                PageHeadersAssert.assertPageHeaders(headers, what);
                 if (!path.startsWith("/webjars/")) {
                     assertThat(headers.firstValue("Cache-Control"))
                             .as(what + ": public versioned libraries alone are cached")
