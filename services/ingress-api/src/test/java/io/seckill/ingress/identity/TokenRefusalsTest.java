@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seckill.runtime.Concurrently;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -31,12 +32,19 @@ class TokenRefusalsTest {
         assertThat(refusals.wait("203.0.113.7")).isPositive();
     }
 
-    /** A crowd behind one address reads any number of valid tokens at once: only refusals spend the budget. */
+    /**
+     * A crowd behind one address reads any number of valid tokens at once, beside a few refused ones: only the refusals
+     * spend the budget, so the crowd is never held back and the budget has exactly what the refusals left.
+     */
     @Test
     void validTokensReadAtOnceNeverSpendTheBudget() throws Exception {
         TokenRefusals shared = new TokenRefusals(20, Duration.ofHours(1), System::nanoTime);
+        AtomicInteger refusers = new AtomicInteger();
 
         List<Boolean> read = Concurrently.run(64, () -> {
+            if (refusers.incrementAndGet() <= 19) {
+                shared.refused("203.0.113.9");
+            }
             boolean all = true;
             for (int token = 0; token < 100; token++) {
                 all &= shared.wait("203.0.113.9").isZero();
@@ -44,7 +52,10 @@ class TokenRefusalsTest {
             return all;
         });
 
-        assertThat(read).containsOnly(true);
+        assertThat(read).as("6,400 valid reads beside 19 refusals").containsOnly(true);
+        assertThat(shared.wait("203.0.113.9")).as("the budget's last refusal is still there").isZero();
+        shared.refused("203.0.113.9");
+        assertThat(shared.wait("203.0.113.9")).as("and then it is spent").isPositive();
     }
 
     /**
