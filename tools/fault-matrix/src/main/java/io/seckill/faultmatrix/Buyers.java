@@ -120,6 +120,14 @@ final class Buyers {
         this.spread = spread;
     }
 
+    /**
+     * The index in the ingresses a buyer of the fault matrix (a user each) was sent through, read from its user id: the
+     * n-th buyer is user {@code prefix-n} and goes through ingress {@code n mod ingresses}.
+     */
+    static int ingressOf(String userId, int ingresses) {
+        return Integer.parseInt(userId.substring(userId.lastIndexOf('-') + 1)) % ingresses;
+    }
+
     int answered() {
         return answered.get();
     }

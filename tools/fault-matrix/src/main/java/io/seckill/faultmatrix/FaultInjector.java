@@ -47,6 +47,8 @@ final class FaultInjector {
     private static final Duration STALL_SEEN_AFTER = Duration.ofSeconds(1);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration STATE_WAIT = Duration.ofSeconds(10);
+    /** ingress-a, the first of {@link FaultCluster#ingresses()}: the one the ingress rows strike. */
+    private static final int STRUCK_INGRESS = 0;
     private static final Duration STATE_POLL = Duration.ofMillis(20);
     private static final int POISON_RECORDS = 1_000;
     /** Past the leak sweep's 7 s: the sweep settles a paused ingress's reservations while it cannot move. */
@@ -133,8 +135,7 @@ final class FaultInjector {
                 cluster.killFor("reconciler", RESTART_AFTER);
                 yield now(open, "reservations open when the reconciler died");
             }
-            case KILL_INGRESS -> new Strike(killIngressBetweenReserveAndCommit(), () -> new Landing(
-                    SaleInFlight.fenced(db(), skus), "reservations caught between reserve and commit, fenced"));
+            case KILL_INGRESS -> new Strike(killIngressBetweenReserveAndCommit(), () -> caughtOnStruckIngress(skus));
             case MYSQL_RESTARTED -> {
                 long open = once(() -> SaleInFlight.openReservations(redis, skus));
                 cluster.killMysqlAndAwaitItsRestart();
@@ -187,8 +188,7 @@ final class FaultInjector {
             case POISON_FLOOD -> now(poison(skus), "poison records the broker took");
             case INGRESS_PAUSED_PAST_SWEEP -> {
                 pauseIngressBetweenReserveAndCommit();
-                yield new Strike(System.nanoTime(), () -> new Landing(
-                        SaleInFlight.fenced(db(), skus), "reservations caught between reserve and commit, fenced"));
+                yield new Strike(System.nanoTime(), () -> caughtOnStruckIngress(skus));
             }
             case SINK_PAUSED_PAST_RELAY_GRACE -> {
                 cluster.pauseFor("db-sink", SINK_PAUSE);
@@ -267,6 +267,18 @@ final class FaultInjector {
             strike.on(owner.service());
         }
         return now(owner.salePartitions(), "of the sale's partitions owned by " + owner.service() + ", " + struck);
+    }
+
+    /**
+     * The reservations of the struck ingress's own buyers fenced off before their order was recorded: caught between
+     * reserve and commit when it was struck. Fences of the other ingress's buyers (its own outbox wait running out
+     * while MySQL stood still) say nothing of the strike, and are not counted.
+     */
+    private Landing caughtOnStruckIngress(List<Long> skus) {
+        long caught = SaleInFlight.fencedBuyers(db(), skus).stream()
+                .filter(buyer -> Buyers.ingressOf(buyer, cluster.ingresses().size()) == STRUCK_INGRESS)
+                .count();
+        return new Landing(caught, "reservations of ingress-a's buyers caught between reserve and commit, fenced");
     }
 
     /** Repaired now, having met {@code count} of {@code what} at the strike. */

@@ -64,10 +64,13 @@ final class SaleInFlight {
                         .and(OUTBOX.COMPLETED_AT.isNull()));
     }
 
-    /** Reservations of the sale the leak sweep fenced off before their order was recorded. */
-    static long fenced(DSLContext db, List<Long> skus) {
-        return db.fetchCount(
-                OUTBOX, OUTBOX.AGGREGATEID.in(aggregateIds(skus)).and(OUTBOX.TYPE.eq(Outbox.VOIDED_TYPE)));
+    /** The buyers of the sale's reservations fenced off before their order was recorded, one per fence. */
+    static List<String> fencedBuyers(DSLContext db, List<Long> skus) {
+        return db.select(OUTBOX.USER_ID)
+                .from(OUTBOX)
+                .where(OUTBOX.AGGREGATEID.in(aggregateIds(skus)))
+                .and(OUTBOX.TYPE.eq(Outbox.VOIDED_TYPE))
+                .fetch(OUTBOX.USER_ID);
     }
 
     private static List<String> aggregateIds(List<Long> skus) {
