@@ -97,11 +97,13 @@ public final class OrderEvents extends RelayedRows {
 
     /**
      * Locks, in id order, the events of {@code orderIds} that return stock and have not given it back yet: each one's
-     * id, SKU, buyer and quantity.
+     * id, and the SKU, buyer and quantity of its order as the sink recorded it. Never the event row's own figures: the
+     * buyers' ingress writes those, and no account but the sink's ever writes an order's SKU, buyer or quantity.
      */
     List<Record4<String, Long, String, Integer>> owingUnits(DSLContext tx, Collection<String> orderIds) {
-        return tx.select(ORDER_EVENTS.ID, ORDER_EVENTS.SKU_ID, ORDER_EVENTS.USER_ID, ORDER_EVENTS.QUANTITY)
+        return tx.select(ORDER_EVENTS.ID, ORDERS.SKU_ID, ORDERS.USER_ID, ORDERS.QUANTITY)
                 .from(ORDER_EVENTS)
+                .join(ORDERS).on(ORDERS.ORDER_ID.eq(ORDER_EVENTS.ID))
                 .where(ORDER_EVENTS.ID.in(orderIds))
                 .and(ORDER_EVENTS.RETURNS_STOCK.isTrue())
                 .and(ORDER_EVENTS.UNITS_RESTORED_AT.isNull())

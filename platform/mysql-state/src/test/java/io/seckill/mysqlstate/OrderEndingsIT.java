@@ -170,6 +170,24 @@ class OrderEndingsIT {
         assertThat(new OrderEvents().returnedOrders(db, sku)).containsExactly(order.orderId());
     }
 
+    /**
+     * The buyers' ingress writes the event row: a forged quantity on it (the ingress's account may insert events, never
+     * change an order) gives back the order's units, as the sink recorded them, and no more.
+     */
+    @Test
+    void aCancelledOrderGivesBackItsRecordedQuantityWhateverItsEventRowSays() {
+        long sku = newSale();
+        OrderFacts order = confirm(sku, 1, "forger-").get(0).order();
+        endings.cancel(db, order.orderId(), order.userId(), now);
+        db.update(ORDER_EVENTS).set(ORDER_EVENTS.QUANTITY, 100_000).where(ORDER_EVENTS.ID.eq(order.orderId()))
+                .execute();
+
+        new ReturnedUnits().restore(db, List.of(order.orderId()), now);
+
+        assertThat(skus.stock(db, sku)).contains(INITIAL_STOCK);
+        assertThat(db.fetchValue(USER_PURCHASES.QUANTITY, USER_PURCHASES.SKU_ID.eq(sku))).isZero();
+    }
+
     @Test
     void aPaymentIsFinalAndTheSameReferenceAgainChangesNothing() {
         long sku = newSale();
