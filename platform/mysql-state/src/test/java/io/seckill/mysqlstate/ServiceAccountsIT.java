@@ -87,7 +87,6 @@ class ServiceAccountsIT {
                 "UPDATE stock_adjustments SET in_redis = 1",
                 "UPDATE sku SET per_user_limit = 100 WHERE id = -1",
                 "UPDATE sku SET initial_stock = 0 WHERE id = -1",
-                "UPDATE user_purchases SET user_id = 'someone' WHERE sku_id = -1",
                 "UPDATE outbox SET quantity = 100000 WHERE id = 'no-such-order'");
         allowed(SINK,
                 "UPDATE sku SET stock = stock WHERE id = -1",
