@@ -95,6 +95,32 @@ class OrderLifecycleIT {
                 .matches(OrderLifecycleEvent::returnsStock);
     }
 
+    /**
+     * Cancelling a cancelled order changes nothing, so its answer is not kept under the new key: a buyer's fresh keys
+     * fill no Redis with copies (each kept a day), and a retry with one still gets the same answer.
+     */
+    @Test
+    void aCancellationThatChangesNothingKeepsNoReplyUnderItsKey() {
+        long sku = IngressFixture.newSkuId();
+        String order = confirmedOrder(sku, "re-canceller");
+        HttpApi.Reply cancelled = fixture.http.cancel("re-canceller", order, "cancel-0");
+
+        for (int i = 1; i <= 10; i++) {
+            HttpApi.Reply again = fixture.http.cancel("re-canceller", order, "cancel-" + i);
+            assertThat(again.status()).isEqualTo(200);
+            assertThat(again.json().path("status").asText()).isEqualTo("CANCELLED");
+            assertThat(again.json().path("cancelledAt")).isEqualTo(cancelled.json().path("cancelledAt"));
+            assertThat(fixture.redis.exists("seckill:idempotency:{re-canceller}:cancel-" + i))
+                    .as("the reply to a cancellation that changed nothing is kept under its key")
+                    .isFalse();
+        }
+        assertThat(fixture.http.cancel("re-canceller", order, "cancel-1").body()).isEqualTo(
+                fixture.http.cancel("re-canceller", order, "cancel-2").body());
+        assertThat(fixture.redis.exists("seckill:idempotency:{re-canceller}:cancel-0"))
+                .as("the cancellation that did the work is kept for its retries")
+                .isTrue();
+    }
+
     @Test
     void aPaymentAfterTheDeadlineIsRefusedAsExpired() {
         long sku = IngressFixture.newSkuId();

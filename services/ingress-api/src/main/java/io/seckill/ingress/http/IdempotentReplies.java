@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * {@code Idempotency-Key}: the first request with a key does the work and its answer is stored; every retry with the
  * same key and the same request gets that same answer, also while the first is still running (it waits for it). The
  * same key with a different request is refused. Server errors are not stored: the retry tries again; nor are refusals
- * (4xx), which changed nothing, so one client's fresh keys cannot fill Redis with them, except the one refusal a retry
- * must see again (below). Keys expire after the configured time. A request paused past its claim's lease loses the key
+ * (4xx) or answers that changed nothing ({@link Reply#changedNothing()}: the retry finds the same state and gives the
+ * same answer), so one client's fresh keys cannot fill Redis with them, except the one refusal a retry must see again
+ * (below). Keys expire after the configured time. A request paused past its claim's lease loses the key
  * to a retry; the retry's refusal then passes through the caller's check, since the paused request may still finish
  * what the refusal denies.
  */
@@ -129,7 +130,7 @@ public final class IdempotentReplies {
             claims.abandon(userId, key, owner);
             throw e;
         }
-        boolean keep = switch (kept) {
+        boolean keep = !reply.changedNothing() && switch (kept) {
             case SUCCESSES -> reply.status() < 400;
             case SUCCESSES_AND_REFUSALS -> reply.status() < 500;
         };

@@ -148,7 +148,9 @@ public final class PayOrCancelDesk implements Feature {
 
     private Reply answer(OrderEndings.Ending ending, String orderId, String userId) {
         return switch (ending.outcome()) {
-            case DONE, ALREADY -> ok(ending);
+            case DONE -> ok(ending);
+            // Paid with this reference, or cancelled, before: a retry gets the same answer without a stored copy.
+            case ALREADY -> ok(ending).asChangingNothing();
             case REFUSED ->
                 Reply.problem(refusal(ending.order().orElseThrow(), clock.instant()), "/api/v1/orders/" + orderId);
             case NOT_FOUND -> throw notFoundOrPending(orderId, userId);
