@@ -23,7 +23,9 @@ public final class RateLimitCounters {
         /** A buyer's own orders: their status, the list, payment and cancellation. */
         ORDERS("orders"),
         /** Sale-pass challenges and passes. */
-        PASS("pass");
+        PASS("pass"),
+        /** A waiting room: joining it and asking where one stands. */
+        QUEUE("queue");
 
         private final String keyPart;
 

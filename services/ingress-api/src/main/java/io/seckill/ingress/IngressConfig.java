@@ -147,6 +147,9 @@ public record IngressConfig(
                         new RateLimits.Limit(
                                 env.integer("SECKILL_PASS_RATE_LIMIT_PER_USER", 5),
                                 env.integer("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", 50)),
+                        new RateLimits.Limit(
+                                env.integer("SECKILL_QUEUE_RATE_LIMIT_PER_USER", 5),
+                                env.integer("SECKILL_QUEUE_RATE_LIMIT_PER_ADDRESS", 50)),
                         env.millis("SECKILL_RATE_LIMIT_WINDOW_MS", Duration.ofSeconds(1)),
                         trustedProxies(env),
                         env.integer("SECKILL_REFUSED_TOKENS_PER_ADDRESS", 20)),

@@ -19,6 +19,8 @@ public final class RateLimitsOff {
                 "SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0",
                 "SECKILL_PASS_RATE_LIMIT_PER_USER", "0",
                 "SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", "0",
+                "SECKILL_QUEUE_RATE_LIMIT_PER_USER", "0",
+                "SECKILL_QUEUE_RATE_LIMIT_PER_ADDRESS", "0",
                 "SECKILL_REFUSED_TOKENS_PER_ADDRESS", "0");
     }
 }

@@ -25,6 +25,8 @@ public final class ServiceEnvironment {
         settings.put("SECKILL_ORDERS_RATE_LIMIT_PER_ADDRESS", "0");
         settings.put("SECKILL_PASS_RATE_LIMIT_PER_USER", "0");
         settings.put("SECKILL_PASS_RATE_LIMIT_PER_ADDRESS", "0");
+        settings.put("SECKILL_QUEUE_RATE_LIMIT_PER_USER", "0");
+        settings.put("SECKILL_QUEUE_RATE_LIMIT_PER_ADDRESS", "0");
     }
 
     /** @param javaOptions the JVM's options, e.g. a small heap where many processes share two cores */

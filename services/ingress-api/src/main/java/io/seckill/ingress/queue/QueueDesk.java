@@ -9,12 +9,14 @@ import io.seckill.ingress.features.Feature;
 import io.seckill.ingress.features.IngressParts;
 import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.PathParams;
+import io.seckill.ingress.http.RateLimiter;
 import io.seckill.ingress.identity.BuyerIdentity;
 import io.seckill.ingress.rooms.Admission;
 import io.seckill.ingress.rooms.QueueStanding;
 import io.seckill.ingress.rooms.RoomFigures;
 import io.seckill.ingress.rooms.RoomNow;
 import io.seckill.ingress.skus.KnownSkus;
+import io.seckill.redisstate.RateLimitCounters;
 import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
@@ -24,11 +26,13 @@ import java.time.Instant;
 /**
  * A sale's waiting room, as its buyers see it: joining (from {@link QueueSettings#opens()} before the start, one Redis
  * call, the same place when joining again) earns a signed ticket; asking where one stands is answered from the ticket
- * and the room as this ingress last read it, with no Redis or MySQL call.
+ * and the room as this ingress last read it. Both count the buyer and the address first ({@code QUEUE}), then answer a
+ * SKU no sale is defined for from the ingress's memory ({@link KnownSkus}): neither reads a room for it.
  */
 public final class QueueDesk implements Feature {
 
     private final BuyerIdentity identity;
+    private final RateLimiter rateLimiter;
     private final WaitingRoom waitingRoom;
     private final RoomFigures rooms;
     private final QueueTickets tickets;
@@ -38,6 +42,7 @@ public final class QueueDesk implements Feature {
 
     QueueDesk(
             BuyerIdentity identity,
+            RateLimiter rateLimiter,
             WaitingRoom waitingRoom,
             RoomFigures rooms,
             QueueTickets tickets,
@@ -45,6 +50,7 @@ public final class QueueDesk implements Feature {
             QueueSettings settings,
             Clock clock) {
         this.identity = identity;
+        this.rateLimiter = rateLimiter;
         this.waitingRoom = waitingRoom;
         this.rooms = rooms;
         this.tickets = tickets;
@@ -56,6 +62,7 @@ public final class QueueDesk implements Feature {
     public static QueueDesk of(IngressParts parts, QueueSettings settings) {
         return new QueueDesk(
                 parts.identity(),
+                parts.rateLimiter(),
                 parts.waitingRoom(),
                 parts.rooms(),
                 parts.queueTickets(),
@@ -81,6 +88,7 @@ public final class QueueDesk implements Feature {
     /** {@code POST /api/v1/skus/{skuId}/queue}. */
     public void join(Context ctx) {
         String buyer = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.QUEUE, buyer, ctx);
         long skuId = PathParams.skuId(ctx);
         Instant now = clock.instant();
         RoomNow room = room(skuId);
@@ -111,6 +119,7 @@ public final class QueueDesk implements Feature {
     /** {@code GET /api/v1/skus/{skuId}/queue/me}: answered from the ticket and this ingress's last reading. */
     public void standing(Context ctx) {
         String buyer = identity.userId(ctx);
+        rateLimiter.admit(RateLimitCounters.Scope.QUEUE, buyer, ctx);
         long skuId = PathParams.skuId(ctx);
         Instant now = clock.instant();
         QueuePlace place = tickets.place(ctx.header(QueueTickets.HEADER), buyer, skuId, now);
@@ -120,10 +129,12 @@ public final class QueueDesk implements Feature {
     }
 
     private RoomNow room(long skuId) {
-        return rooms.of(skuId).orElseThrow(() -> knownSkus.defined(skuId)
-                ? new Problem(ErrorCode.NO_WAITING_ROOM, "SKU " + skuId + " has no waiting room: ask for a pass")
-                        .with("passChallengeUrl", "/api/v1/skus/" + skuId + "/pass-challenges")
-                : new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId));
+        if (!knownSkus.defined(skuId)) {
+            throw new Problem(ErrorCode.SKU_NOT_FOUND, "no sale is defined for SKU " + skuId);
+        }
+        return rooms.of(skuId).orElseThrow(() -> new Problem(
+                        ErrorCode.NO_WAITING_ROOM, "SKU " + skuId + " has no waiting room: ask for a pass")
+                .with("passChallengeUrl", "/api/v1/skus/" + skuId + "/pass-challenges"));
     }
 
     private static Standing standing(long skuId, QueueStanding standing) {

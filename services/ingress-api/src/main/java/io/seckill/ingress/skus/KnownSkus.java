@@ -9,9 +9,11 @@ import java.time.Duration;
 import org.jooq.DSLContext;
 
 /**
- * Whether MySQL defines a sale for a SKU, asked only when Redis has none loaded: a SKU MySQL knows is
- * being restored into Redis (answered 503, try again), one it does not know is not for sale (404).
- * Remembered for a second, so a storm on a SKU whose sale Redis lost asks MySQL once a second.
+ * Whether MySQL defines a sale for a SKU, asked when Redis has none loaded (a SKU MySQL knows is being restored into
+ * Redis, answered 503, try again; one it does not know is not for sale, 404) and before a waiting room is read. Asked
+ * on the pool of the buyers' other routes, never the buy path's, and remembered, either way, for a second in a bounded
+ * cache: a storm on a SKU whose sale Redis lost asks MySQL once a second, and made-up SKUs (each a query) are as many
+ * as the rate limit of the route that names them lets through.
  */
 public final class KnownSkus {
 

@@ -231,6 +231,7 @@ public final class BuyPathWarmUp {
                 unreachable(rateLimits.buy()),
                 rateLimits.orders(),
                 rateLimits.pass(),
+                rateLimits.queue(),
                 rateLimits.window(),
                 TrustedProxies.parse("127.0.0.1,::1"),
                 rateLimits.refusedTokensPerAddress());
