@@ -46,7 +46,7 @@ public final class LuaRunner implements AutoCloseable {
         try {
             return redis.evalsha(shas.get(script), keys, args);
         } catch (JedisNoScriptException e) {
-            return redis.eval(script.source(), keys, args);
+            return ScriptPipeline.loadAndRun(redis, shas.get(script), script.source(), keys, args);
         }
     }
 

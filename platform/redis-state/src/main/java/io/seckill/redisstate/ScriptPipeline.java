@@ -152,10 +152,22 @@ final class ScriptPipeline implements AutoCloseable {
     /** Sent alone: a server that lost its script cache (restart, SCRIPT FLUSH) gets the source once. */
     private static void runFromSource(UnifiedJedis redis, Call call) {
         try {
-            call.result().complete(redis.eval(call.source(), call.keys(), call.args()));
+            call.result().complete(loadAndRun(redis, call.sha(), call.source(), call.keys(), call.args()));
         } catch (RuntimeException e) {
             call.result().completeExceptionally(e);
         }
+    }
+
+    /**
+     * Loads the script into the server that holds its first key, then runs it by its digest: the services' Redis users
+     * may run scripts by digest only ({@code EVALSHA}), never a source of their own ({@code EVAL}).
+     */
+    static Object loadAndRun(UnifiedJedis redis, String sha, String source, List<String> keys, List<String> args) {
+        String loaded = keys.isEmpty() ? redis.scriptLoad(source) : redis.scriptLoad(source, keys.get(0));
+        if (!loaded.equals(sha)) {
+            throw new IllegalStateException("Redis digested a script as " + loaded + ", not " + sha);
+        }
+        return redis.evalsha(sha, keys, args);
     }
 
     private static boolean isNoScript(JedisDataException e) {

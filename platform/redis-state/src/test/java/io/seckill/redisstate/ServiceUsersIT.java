@@ -21,8 +21,8 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Each service reaches Redis as its own ACL user, which runs what the service runs and nothing else: neither may
- * flush, reconfigure, list or debug the server, the ingress may not write the reconciler's rebuild markers, the
- * reconciler may not touch the buyers' rate limits or stored replies.
+ * flush, reconfigure, list or debug the server or run a script of its own, the ingress may not write the reconciler's
+ * rebuild markers, the reconciler may not touch the buyers' rate limits or stored replies.
  */
 class ServiceUsersIT {
 
@@ -47,6 +47,28 @@ class ServiceUsersIT {
             refused(() -> service.executeCommand(command("DEBUG", "SLEEP", "0")));
             refused(() -> service.executeCommand(command("ACL", "LIST")));
         }
+    }
+
+    /**
+     * Scripts run only by digest: a service whose script cache the server lost loads the project's script and runs it
+     * by its digest; a script of its own ({@code EVAL}) is refused.
+     */
+    @Test
+    void noServiceMayRunAScriptOfItsOwnYetEachRunsItsScriptsAfterTheCacheIsLost() {
+        for (UnifiedJedis service : List.of(INGRESS, RECONCILER)) {
+            refused(() -> service.eval("return redis.call('DBSIZE')", List.of("seckill:{sku:1}:x"), List.of()));
+        }
+        RedisFixture.REDIS.scriptFlush();
+        long sku = RedisFixture.newSkuId();
+        long now = Instant.now().toEpochMilli();
+        new SaleStore(new LuaRunner(RedisFixture.REDIS))
+                .loadSale(sku, 5, 1, 1, now - 60_000, now + 3_600_000, 1, false);
+        RedisFixture.REDIS.scriptFlush();
+
+        assertThat(new SaleStore(new LuaRunner(INGRESS))
+                        .reserve(sku, UUID.randomUUID().toString(), "b", 1, now, false)
+                        .reservation())
+                .isEqualTo(SaleStore.Reservation.RESERVED);
     }
 
     @Test
