@@ -1,9 +1,9 @@
 package io.seckill.redisstate;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A sale's waiting room in Redis. The room itself ({@link SkuKeys#room}) holds the rate a sale's definition set and
@@ -14,8 +14,6 @@ import java.util.Optional;
  */
 public final class WaitingRoom {
 
-    /** A room and its buyers' places outlive the sale by this, for the buyers who ask after it ended. */
-    private static final Duration KEPT_AFTER_THE_END = Duration.ofDays(1);
     private static final long THOUSANDTHS = 1_000;
 
     private final LuaRunner lua;
@@ -24,47 +22,74 @@ public final class WaitingRoom {
         this.lua = lua;
     }
 
-    /** A sale's room as defined: buyers admitted a second, its window, and how many buckets its buyers line up in. */
-    public record Room(int admissionPerSecond, long startsAtMs, long endsAtMs, int buckets) {
+    /**
+     * A sale's room as defined: buyers admitted a second, its window, how many buckets its buyers line up in, and the
+     * id of its line, which a ticket carries: a line started over (a room made anew, other buckets) has another.
+     */
+    public record Room(int admissionPerSecond, long startsAtMs, long endsAtMs, int buckets, String line) {
+    }
+
+    /** What Redis holds of a sale's room. */
+    public sealed interface Reading {
+    }
+
+    /** The sale's definition set no room (a rate of 0). */
+    public record NoRoom() implements Reading {
+    }
+
+    /**
+     * No room key at all: a sale loaded before rooms existed, or a room Redis lost (with its primary) and the
+     * reconciler has not restored yet. Which of the two, MySQL's definition says.
+     */
+    public record NotHeld() implements Reading {
+    }
+
+    /** The sale's room. */
+    public record Open(Room room) implements Reading {
     }
 
     /**
      * Opens the sale's room as MySQL's definition {@code version} says, admission starting at the sale's start, or
      * closes it when the sale has none ({@code admissionPerSecond} null); a newer definition's room stays. Buyers who
-     * joined keep their places; a definition over another number of buckets starts the line over (its tickets name
-     * the buckets they were given in).
+     * joined keep their places; a definition over another number of buckets starts the line over, under a new id, as
+     * does a room made anew (its buyers' tickets are of another line).
      */
     public void define(
-            long skuId,
-            long version,
-            Integer admissionPerSecond,
-            int buckets,
-            long startsAtMs,
-            long endsAtMs,
-            long nowMs) {
+            long skuId, long version, Integer admissionPerSecond, int buckets, long startsAtMs, long endsAtMs) {
         lua.run(
                 LuaScript.ROOM_DEFINE,
                 List.of(SkuKeys.room(skuId)),
                 List.of(
-                        Long.toString(keptFor(endsAtMs, nowMs)),
                         Long.toString(version),
                         Integer.toString(admissionPerSecond == null ? 0 : admissionPerSecond),
                         Long.toString(startsAtMs),
                         Long.toString(endsAtMs),
-                        Integer.toString(buckets)));
+                        Integer.toString(buckets),
+                        Long.toHexString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE))));
     }
 
-    /** The sale's room, if it has one. */
+    /** The sale's room, if it has one (a room Redis does not hold is none here: {@link #read} tells them apart). */
     public Optional<Room> room(long skuId) {
-        List<String> fields = lua.redis().hmget(SkuKeys.room(skuId), "rate", "startsAt", "endsAt", "buckets");
-        if (fields.contains(null) || "0".equals(fields.get(0))) {
-            return Optional.empty();
+        return read(skuId) instanceof Open open ? Optional.of(open.room()) : Optional.empty();
+    }
+
+    /** What Redis holds of the sale's room, in one call. */
+    public Reading read(long skuId) {
+        List<String> fields =
+                lua.redis().hmget(SkuKeys.room(skuId), "rate", "startsAt", "endsAt", "buckets", "line");
+        if (fields.get(0) == null) {
+            return new NotHeld();
         }
-        return Optional.of(new Room(
+        if ("0".equals(fields.get(0))) {
+            return new NoRoom();
+        }
+        return new Open(new Room(
                 Integer.parseInt(fields.get(0)),
                 Long.parseLong(fields.get(1)),
                 Long.parseLong(fields.get(2)),
-                Integer.parseInt(fields.get(3))));
+                Integer.parseInt(fields.get(3)),
+                // A room defined before lines had ids: its one line so far.
+                fields.get(4) == null ? "0" : fields.get(4)));
     }
 
     /** A buyer's place as the room gave it: in the pre-queue ({@code place} 0), or the n-th of their bucket's line. */
@@ -79,12 +104,12 @@ public final class WaitingRoom {
      * The buyer joins the room in their home bucket, in one call; joining again answers the place given the first time.
      * @param beforeStart whether the sale has not started by the caller's clock: the buyer joins the pre-queue
      */
-    public Joined join(Room room, long skuId, String userId, boolean beforeStart, long nowMs) {
+    public Joined join(Room room, long skuId, String userId, boolean beforeStart) {
         SkuKeys home = new SaleLayout(skuId, room.buckets()).homeOf(userId);
         List<?> reply = (List<?>) lua.run(
                 LuaScript.QUEUE_JOIN,
                 List.of(home.queue(), home.queueCounts()),
-                List.of(userId, beforeStart ? "pre" : "arrived", Long.toString(keptFor(room.endsAtMs(), nowMs))));
+                List.of(userId, beforeStart ? "pre" : "arrived"));
         return new Joined((Long) reply.get(0) == 1, home.bucket(), (Long) reply.get(1));
     }
 
@@ -135,9 +160,5 @@ public final class WaitingRoom {
                 List.of(SkuKeys.room(skuId)),
                 List.of(Long.toString(nowMs), Long.toString(line.highestPlace() * THOUSANDTHS)));
         return (Long) reply.get(1) / THOUSANDTHS;
-    }
-
-    private static long keptFor(long endsAtMs, long nowMs) {
-        return Math.max(1, endsAtMs - nowMs + KEPT_AFTER_THE_END.toMillis());
     }
 }

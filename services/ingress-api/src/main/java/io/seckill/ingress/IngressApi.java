@@ -170,6 +170,7 @@ public final class IngressApi implements AutoCloseable {
                 connections.lua(),
                 config.idempotencyTtl(),
                 IdempotentReplies.claimTtl(config.outboxWait().plus(OrderFence.WAIT))));
+        KnownSkus knownSkus = new KnownSkus(connections.queries().dsl(), new Skus());
         return new IngressParts(
                 connections.database().dsl(),
                 connections.queries().dsl(),
@@ -183,9 +184,10 @@ public final class IngressApi implements AutoCloseable {
                 config.rateLimits().trustedProxies(),
                 new SalePasses(config.passes().key()),
                 waitingRoom,
-                opened.add(new RoomFigures(waitingRoom, saleStore, clock, config.queue().refresh(), host.meters())),
+                opened.add(new RoomFigures(
+                        waitingRoom, knownSkus, saleStore, clock, config.queue().refresh(), host.meters())),
                 new QueueTickets(config.passes().key()),
-                new KnownSkus(connections.queries().dsl(), new Skus()),
+                knownSkus,
                 new SoldOutMemory(config.soldOutMemory(), System::nanoTime),
                 idempotent,
                 new Orders(),

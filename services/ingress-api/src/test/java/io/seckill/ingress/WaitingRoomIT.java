@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seckill.localinfra.LocalInfrastructure;
+import io.seckill.redisstate.SkuKeys;
 import io.seckill.schemas.pass.ProofOfWork;
 import java.net.URI;
 import java.time.Duration;
@@ -99,6 +100,46 @@ class WaitingRoomIT {
             assertThat(reply.code()).isEqualTo("QUEUE_TICKET_INVALID");
         }
         assertThat(http.standing("ticket-tom", sku, ticket).status()).isEqualTo(200);
+    }
+
+    /**
+     * A room missing from Redis while the sale's definition has one (lost with its primary) fails closed: its queue and
+     * its passes answer 503 until it is back, never let anyone through. Back, it is a new line: the tickets of the lost
+     * one, whose places Redis lost, are refused as stale, and joining again places the buyer in the new one.
+     */
+    @Test
+    void aRoomMissingFromRedisFailsClosedAndItsRestoredLineRefusesTheLostLinesTickets() throws Exception {
+        Instant startsAt = Instant.now().minusSeconds(1);
+        long sku = roomSale(10, startsAt, 100);
+        String lost = http.join("closed-carl", sku).json().path("ticket").asText();
+        assertThat(http.standing("closed-carl", sku, lost).status()).isEqualTo(200);
+
+        fixture.redis.del(SkuKeys.room(sku));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            HttpApi.Reply standing = http.standing("closed-carl", sku, lost);
+            assertThat(standing.status()).as(standing.body()).isEqualTo(503);
+            assertThat(standing.code()).isEqualTo("SALE_RESTORING");
+            assertThat(standing.retryAfter()).isNotNull();
+        });
+        HttpApi.Reply pass = http.passWithTicket("closed-carl", sku, answer("closed-carl", sku), lost);
+        assertThat(pass.status()).as(pass.body()).isEqualTo(503);
+        assertThat(pass.code()).isEqualTo("SALE_RESTORING");
+        assertThat(http.join("closed-cora", sku).code()).isEqualTo("SALE_RESTORING");
+
+        assertThat(http.defineSaleWithRoom(sku, 10, startsAt, startsAt.plus(Duration.ofHours(1)), 100).status())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            HttpApi.Reply stale = http.standing("closed-carl", sku, lost);
+            assertThat(stale.status()).as(stale.body()).isEqualTo(403);
+            assertThat(stale.code()).isEqualTo("QUEUE_TICKET_STALE");
+        });
+        // Only the room was lost here, not the buyer's place in its bucket: joining again gives it back.
+        HttpApi.Reply rejoined = http.join("closed-carl", sku);
+        assertThat(rejoined.status()).as(rejoined.body()).isEqualTo(200);
+        assertThat(rejoined.json().path("ticket").asText()).isNotEqualTo(lost);
+        assertThat(http.standing("closed-carl", sku, rejoined.json().path("ticket").asText()).status())
+                .isEqualTo(200);
     }
 
     @Test

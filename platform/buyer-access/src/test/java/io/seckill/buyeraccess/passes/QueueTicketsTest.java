@@ -21,17 +21,17 @@ class QueueTicketsTest {
     void aTicketPlacesItsBuyerInItsSaleUntilItExpires() {
         QueuePlace drawn = tickets.draw("alice", 42);
         QueuePlace arrived = new QueuePlace.Arrived(2, 3, 17);
-        String preQueue = tickets.issue("alice", 42, drawn, ENDS);
-        String inLine = tickets.issue("alice", 42, arrived, ENDS);
-        assertThat(tickets.place(preQueue, "alice", 42, NOW)).isEqualTo(drawn);
-        assertThat(tickets.place(inLine, "alice", 42, NOW)).isEqualTo(arrived);
+        String preQueue = tickets.issue("alice", 42, "5eed", drawn, ENDS);
+        String inLine = tickets.issue("alice", 42, "5eed", arrived, ENDS);
+        assertThat(tickets.ticket(preQueue, "alice", 42, NOW)).isEqualTo(new QueueTickets.Ticket("5eed", drawn));
+        assertThat(tickets.ticket(inLine, "alice", 42, NOW)).isEqualTo(new QueueTickets.Ticket("5eed", arrived));
 
-        assertRefused(() -> tickets.place(inLine, "bob", 42, NOW), "not issued to this buyer");
-        assertRefused(() -> tickets.place(inLine, "alice", 43, NOW), "for SKU 42");
-        assertRefused(() -> tickets.place(inLine, "alice", 42, ENDS), "expired");
-        assertRefused(() -> tickets.place(inLine.replace(".a2x3x17.", ".a2x3x1."), "alice", 42, NOW), "altered");
+        assertRefused(() -> tickets.ticket(inLine, "bob", 42, NOW), "not issued to this buyer");
+        assertRefused(() -> tickets.ticket(inLine, "alice", 43, NOW), "for SKU 42");
+        assertRefused(() -> tickets.ticket(inLine, "alice", 42, ENDS), "expired");
+        assertRefused(() -> tickets.ticket(inLine.replace(".a2x3x17.", ".a2x3x1."), "alice", 42, NOW), "altered");
         assertRefused(
-                () -> tickets.place(
+                () -> tickets.ticket(
                         inLine.replace(
                                 "." + ENDS.toEpochMilli() + ".",
                                 "." + ENDS.plusSeconds(60).toEpochMilli() + "."),
@@ -39,17 +39,20 @@ class QueueTicketsTest {
                         42,
                         NOW),
                 "altered");
-        assertRefused(() -> tickets.place(null, "alice", 42, NOW), "join the queue first");
-        assertRefused(() -> tickets.place("q1.42.a3x3x1.1.sig", "alice", 42, NOW), "not a queue ticket");
-        assertRefused(() -> tickets.place("q1.42.zz.1.sig", "alice", 42, NOW), "not a queue ticket");
-        assertRefused(() -> tickets.place("p1.42.1.sig", "alice", 42, NOW), "not a queue ticket");
+        assertRefused(() -> tickets.ticket(null, "alice", 42, NOW), "join the queue first");
+        assertRefused(() -> tickets.ticket("q1.42.a3x3x1.1.sig", "alice", 42, NOW), "not a queue ticket");
+        assertRefused(() -> tickets.ticket("q1.42.zz.1.sig", "alice", 42, NOW), "not a queue ticket");
+        assertRefused(() -> tickets.ticket("p1.42.1.sig", "alice", 42, NOW), "not a queue ticket");
+        assertRefused(
+                () -> tickets.ticket(inLine.replace(".5eed.", ".5eee."), "alice", 42, NOW),
+                "altered");
     }
 
     @Test
     void aTicketOfAnotherKeyIsRefused() {
         String foreign = new QueueTickets(PassKey.of("another-deployments-pass-secret-32-bytes"))
-                .issue("alice", 42, new QueuePlace.Arrived(0, 1, 1), ENDS);
-        assertRefused(() -> tickets.place(foreign, "alice", 42, NOW), "not issued to this buyer");
+                .issue("alice", 42, "5eed", new QueuePlace.Arrived(0, 1, 1), ENDS);
+        assertRefused(() -> tickets.ticket(foreign, "alice", 42, NOW), "not issued to this buyer");
     }
 
     @Test
@@ -68,7 +71,7 @@ class QueueTicketsTest {
         }
     }
 
-    private static void assertRefused(ThrowingSupplier<QueuePlace> check, String why) {
+    private static void assertRefused(ThrowingSupplier<QueueTickets.Ticket> check, String why) {
         assertThatThrownBy(check::get)
                 .isInstanceOf(Problem.class)
                 .hasMessageContaining(why)

@@ -22,6 +22,7 @@ public enum ErrorCode {
     PASS_INVALID(403, "Sale pass invalid"),
     CHALLENGE_FAILED(403, "Challenge failed"),
     QUEUE_TICKET_INVALID(403, "Queue ticket invalid"),
+    QUEUE_TICKET_STALE(403, "Queue ticket of an earlier line"),
     NOT_FOUND(404, "Not found"),
     SKU_NOT_FOUND(404, "SKU not found"),
     ORDER_NOT_FOUND(404, "Order not found"),

@@ -147,8 +147,7 @@ public record SaleDesk(
                 sale.admissionPerSecond(),
                 sale.bucketsOrOne(),
                 sale.startsAt().toEpochMilli(),
-                sale.endsAt().toEpochMilli(),
-                clock.millis());
+                sale.endsAt().toEpochMilli());
         return switch (saleStore.loadSale(
                 sale.skuId(),
                 sale.stock(),

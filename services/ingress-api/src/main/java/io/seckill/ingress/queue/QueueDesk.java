@@ -103,12 +103,13 @@ public final class QueueDesk implements Feature {
                     .with("endsAt", Instant.ofEpochMilli(defined.endsAtMs()).toString());
         }
         WaitingRoom.Joined joined =
-                waitingRoom.join(defined, skuId, buyer, now.toEpochMilli() < defined.startsAtMs(), now.toEpochMilli());
+                waitingRoom.join(defined, skuId, buyer, now.toEpochMilli() < defined.startsAtMs());
         QueuePlace place = joined.inPreQueue()
                 ? tickets.draw(buyer, skuId)
                 : new QueuePlace.Arrived(joined.bucket(), defined.buckets(), joined.place());
-        String ticket = tickets.issue(buyer, skuId, place, Instant.ofEpochMilli(defined.endsAtMs()));
-        QueueStanding standing = QueueStanding.of(place, room, now.toEpochMilli());
+        String ticket = tickets.issue(buyer, skuId, defined.line(), place, Instant.ofEpochMilli(defined.endsAtMs()));
+        QueueStanding standing =
+                QueueStanding.of(new QueueTickets.Ticket(defined.line(), place), room, now.toEpochMilli());
         retryAfter(ctx, standing);
         Json.respond(
                 ctx,
@@ -122,8 +123,8 @@ public final class QueueDesk implements Feature {
         rateLimiter.admit(RateLimitCounters.Scope.QUEUE, buyer, ctx);
         long skuId = PathParams.skuId(ctx);
         Instant now = clock.instant();
-        QueuePlace place = tickets.place(ctx.header(QueueTickets.HEADER), buyer, skuId, now);
-        QueueStanding standing = QueueStanding.of(place, room(skuId), now.toEpochMilli());
+        QueueTickets.Ticket ticket = tickets.ticket(ctx.header(QueueTickets.HEADER), buyer, skuId, now);
+        QueueStanding standing = QueueStanding.of(ticket, room(skuId), now.toEpochMilli());
         retryAfter(ctx, standing);
         Json.respond(ctx, 200, standing(skuId, standing));
     }

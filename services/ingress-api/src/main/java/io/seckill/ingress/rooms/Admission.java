@@ -42,7 +42,7 @@ public final class Admission {
                     .with("queueUrl", queuePath(skuId));
         }
         QueueStanding standing =
-                QueueStanding.of(tickets.place(shownTicket, buyer, skuId, now), room.get(), now.toEpochMilli());
+                QueueStanding.of(tickets.ticket(shownTicket, buyer, skuId, now), room.get(), now.toEpochMilli());
         switch (standing.status()) {
             case ADMITTED -> {
                 // The room let this buyer through.

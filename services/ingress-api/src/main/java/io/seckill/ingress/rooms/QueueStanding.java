@@ -1,6 +1,7 @@
 package io.seckill.ingress.rooms;
 
 import io.seckill.buyeraccess.passes.QueuePlace;
+import io.seckill.buyeraccess.passes.QueueTickets;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
 
@@ -28,17 +29,21 @@ public record QueueStanding(
 
     private static final long MOST_SECONDS_BETWEEN_POLLS = 5;
 
-    /** @throws Problem QUEUE_TICKET_INVALID for a ticket of a room laid out over other buckets (a sale redefined) */
-    public static QueueStanding of(QueuePlace ticket, RoomNow room, long nowMs) {
-        long place = switch (ticket) {
+    /**
+     * @throws Problem QUEUE_TICKET_STALE for a ticket of another line than the room's: the room started its line over
+     *                 since (made anew after Redis lost it, or the sale defined over other buckets), so its place is
+     *                 nobody's
+     */
+    public static QueueStanding of(QueueTickets.Ticket ticket, RoomNow room, long nowMs) {
+        if (!ticket.line().equals(room.room().line())) {
+            throw new Problem(
+                    ErrorCode.QUEUE_TICKET_STALE,
+                    "the waiting room started its line over since this ticket was issued (the sale was defined over"
+                            + " other buckets, or the room was restored): join the queue again");
+        }
+        long place = switch (ticket.place()) {
             case QueuePlace.Drawn drawn -> (long) Math.floor(drawn.draw() * room.line().preQueue()) + 1;
-            case QueuePlace.Arrived arrived -> {
-                if (arrived.buckets() != room.room().buckets()) {
-                    throw new Problem(
-                            ErrorCode.QUEUE_TICKET_INVALID, "the sale was defined again since this ticket; join again");
-                }
-                yield room.line().placeOf(arrived.bucket(), arrived.n());
-            }
+            case QueuePlace.Arrived arrived -> room.line().placeOf(arrived.bucket(), arrived.n());
         };
         long admitted = room.admitted();
         long waiting = Math.max(0, room.line().joined() - admitted);

@@ -5,8 +5,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seckill.ingress.skus.KnownSkus;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.WaitingRoom;
+import io.seckill.schemas.api.ErrorCode;
+import io.seckill.schemas.api.Problem;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,10 +24,13 @@ import org.slf4j.LoggerFactory;
  * The waiting rooms this ingress answers for, each read from Redis once per {@code refresh} (moving
  * its admission on as it does), so that a buyer's poll, however often, costs Redis nothing. A room is read the first
  * time a buyer asks about it, then refreshed in the background until no buyer asked for {@link #FORGOTTEN_AFTER}.
- * Only rooms Redis holds are refreshed: a SKU found without one is remembered as such for one {@code refresh} and read
- * again when asked after, so SKUs without a room (or made up) never lengthen the refresh that real rooms wait on. At
- * most {@link #MOST_SKUS} SKUs are remembered, the least recently asked forgotten first. When Redis does not answer,
- * the last reading stands and the admission waits; {@code seckill.waiting.room.reading.age} shows the oldest reading.
+ * Only rooms are refreshed (those Redis holds, and those it lost, until they are back): a SKU found without one is
+ * remembered as such for one {@code refresh} and read again when asked after, so SKUs without a room (or made up)
+ * never lengthen the refresh that real rooms wait on. At most {@link #MOST_SKUS} SKUs are remembered, the least
+ * recently asked forgotten first. When Redis does not answer, the last reading stands and the admission waits;
+ * {@code seckill.waiting.room.reading.age} shows the oldest reading.
+ * The room fails closed: a sale MySQL defines with a room whose room Redis does not hold (lost with its primary, not
+ * restored yet) is answered 503 {@code SALE_RESTORING}, never as a sale anyone may enter.
  */
 public final class RoomFigures implements AutoCloseable {
 
@@ -33,6 +39,7 @@ public final class RoomFigures implements AutoCloseable {
     static final long MOST_SKUS = 10_000;
 
     private final WaitingRoom rooms;
+    private final KnownSkus knownSkus;
     private final SaleStore saleStore;
     private final Clock clock;
     private final Cache<Long, Reading> readings;
@@ -40,19 +47,36 @@ public final class RoomFigures implements AutoCloseable {
     private final ScheduledFuture<?> refreshing;
     private volatile boolean failing;
 
-    /** One SKU's latest reading of its room (none: it has no room) and when it was taken. */
+    /** What one reading found: the room, none, or a room the sale's definition has and Redis does not. */
+    private record Seen(Optional<RoomNow> now, boolean lost) {
+    }
+
+    /**
+     * One SKU's latest reading of its room and when it was taken. A room, or one lost, is watched: read again each
+     * refresh until no buyer asked for {@link #FORGOTTEN_AFTER}; a SKU without one is read again when asked after a
+     * refresh.
+     */
     private static final class Reading {
-        volatile Optional<RoomNow> now;
+        final boolean watched;
+        volatile Seen seen;
         volatile long readAtNanos;
 
-        Reading(Optional<RoomNow> now) {
-            this.now = now;
+        Reading(Seen seen) {
+            this.watched = seen.now().isPresent() || seen.lost();
+            this.seen = seen;
             this.readAtNanos = System.nanoTime();
         }
     }
 
-    public RoomFigures(WaitingRoom rooms, SaleStore saleStore, Clock clock, Duration refresh, MeterRegistry meters) {
+    public RoomFigures(
+            WaitingRoom rooms,
+            KnownSkus knownSkus,
+            SaleStore saleStore,
+            Clock clock,
+            Duration refresh,
+            MeterRegistry meters) {
         this.rooms = rooms;
+        this.knownSkus = knownSkus;
         this.saleStore = saleStore;
         this.clock = clock;
         this.readings = Caffeine.newBuilder()
@@ -60,7 +84,7 @@ public final class RoomFigures implements AutoCloseable {
                 .expireAfter(new Expiry<Long, Reading>() {
                     @Override
                     public long expireAfterCreate(Long skuId, Reading reading, long currentTime) {
-                        return (reading.now.isPresent() ? FORGOTTEN_AFTER : refresh).toNanos();
+                        return (reading.watched ? FORGOTTEN_AFTER : refresh).toNanos();
                     }
 
                     @Override
@@ -70,7 +94,7 @@ public final class RoomFigures implements AutoCloseable {
 
                     @Override
                     public long expireAfterRead(Long skuId, Reading reading, long currentTime, long currentDuration) {
-                        return reading.now.isPresent() ? FORGOTTEN_AFTER.toNanos() : currentDuration;
+                        return reading.watched ? FORGOTTEN_AFTER.toNanos() : currentDuration;
                     }
                 })
                 .build();
@@ -89,26 +113,38 @@ public final class RoomFigures implements AutoCloseable {
     /**
      * The sale's room as last read; the first ask on this ingress reads it now.
      * @return empty when the sale has no waiting room
+     * @throws Problem SALE_RESTORING when the sale's definition has a room Redis does not hold
      */
     public Optional<RoomNow> of(long skuId) {
-        return readings.get(skuId, sku -> new Reading(read(sku))).now;
+        Seen seen = readings.get(skuId, sku -> new Reading(read(sku))).seen;
+        if (seen.lost()) {
+            throw new Problem(
+                            ErrorCode.SALE_RESTORING,
+                            "the waiting room of SKU " + skuId + " is being restored; try again shortly")
+                    .with(Problem.RETRY_AFTER_SECONDS, 1);
+        }
+        return seen.now();
     }
 
-    private Optional<RoomNow> read(long skuId) {
-        Optional<WaitingRoom.Room> room = rooms.room(skuId);
-        if (room.isEmpty()) {
-            return Optional.empty();
-        }
-        WaitingRoom.Line line = rooms.line(skuId, room.get().buckets());
-        long admitted = rooms.admit(skuId, clock.millis(), line);
-        return Optional.of(new RoomNow(room.get(), line, admitted, saleStore.state(skuId).stock() == 0));
+    private Seen read(long skuId) {
+        return switch (rooms.read(skuId)) {
+            case WaitingRoom.Open open -> {
+                WaitingRoom.Line line = rooms.line(skuId, open.room().buckets());
+                long admitted = rooms.admit(skuId, clock.millis(), line);
+                yield new Seen(
+                        Optional.of(new RoomNow(open.room(), line, admitted, saleStore.state(skuId).stock() == 0)),
+                        false);
+            }
+            case WaitingRoom.NoRoom none -> new Seen(Optional.empty(), false);
+            case WaitingRoom.NotHeld notHeld -> new Seen(Optional.empty(), knownSkus.definedWithRoom(skuId));
+        };
     }
 
     private void refreshAll() {
         try {
             readings.asMap().forEach((skuId, reading) -> {
-                if (reading.now.isPresent()) {
-                    reading.now = read(skuId);
+                if (reading.watched) {
+                    reading.seen = read(skuId);
                     reading.readAtNanos = System.nanoTime();
                 }
             });
@@ -128,7 +164,7 @@ public final class RoomFigures implements AutoCloseable {
     private double oldestReadingSeconds() {
         long now = System.nanoTime();
         return readings.asMap().values().stream()
-                .filter(reading -> reading.now.isPresent())
+                .filter(reading -> reading.watched)
                 .mapToLong(reading -> now - reading.readAtNanos)
                 .max()
                 .orElse(0) / 1e9;

@@ -20,9 +20,16 @@ public final class KnownSkus {
     private static final Duration REMEMBERED = Duration.ofSeconds(1);
     private static final int MAX_REMEMBERED = 10_000;
 
+    /** What MySQL defines for a SKU. */
+    private enum Defined {
+        NO_SALE,
+        SALE,
+        SALE_WITH_ROOM
+    }
+
     private final DSLContext dsl;
     private final Skus skus;
-    private final Cache<Long, Boolean> known = Caffeine.newBuilder()
+    private final Cache<Long, Defined> known = Caffeine.newBuilder()
             .expireAfterWrite(REMEMBERED)
             .maximumSize(MAX_REMEMBERED)
             .build();
@@ -33,7 +40,18 @@ public final class KnownSkus {
     }
 
     public boolean defined(long skuId) {
-        return known.get(skuId, sku -> skus.exists(dsl, sku));
+        return definition(skuId) != Defined.NO_SALE;
+    }
+
+    /** Whether MySQL defines the SKU's sale with a waiting room: what a room Redis does not hold is checked against. */
+    public boolean definedWithRoom(long skuId) {
+        return definition(skuId) == Defined.SALE_WITH_ROOM;
+    }
+
+    private Defined definition(long skuId) {
+        return known.get(skuId, sku -> skus.current(dsl, sku)
+                .map(defined -> defined.sale().admissionPerSecond() == null ? Defined.SALE : Defined.SALE_WITH_ROOM)
+                .orElse(Defined.NO_SALE));
     }
 
     /** The answer when Redis has no sale loaded for the SKU: being restored (503, try again) or not for sale (404). */

@@ -10,7 +10,6 @@ import io.seckill.redisstate.SaleLayout;
 import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.events.OrderFacts;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,7 +47,6 @@ public final class RedisRecovery {
     private final RedisEpoch epoch;
     private final Duration settle;
     private final ReconcilerMetrics metrics;
-    private final Clock clock;
     /**
      * Gives-back of rebuild locks this reconciler holds but could not give back (Redis did not answer): left alone,
      * they would keep every rebuild of their primary or SKU off for the whole lease. Only the watch's one thread
@@ -64,8 +62,7 @@ public final class RedisRecovery {
             WaitingRoom waitingRoom,
             RedisEpoch epoch,
             Duration settle,
-            ReconcilerMetrics metrics,
-            Clock clock) {
+            ReconcilerMetrics metrics) {
         this.dsl = dsl;
         this.skus = skus;
         this.snapshots = snapshots;
@@ -74,7 +71,6 @@ public final class RedisRecovery {
         this.epoch = epoch;
         this.settle = settle;
         this.metrics = metrics;
-        this.clock = clock;
     }
 
     /** Rebuilds what each primary lost, where no other reconciler is at it. @return SKUs rebuilt */
@@ -210,8 +206,7 @@ public final class RedisRecovery {
                     sale.admissionPerSecond(),
                     stockBuckets,
                     sale.startsAt().toEpochMilli(),
-                    sale.endsAt().toEpochMilli(),
-                    clock.millis());
+                    sale.endsAt().toEpochMilli());
         }
     }
 
@@ -242,7 +237,7 @@ public final class RedisRecovery {
     public static Job job(ReconcilerParts parts, RepairSettings settings) {
         RedisRecovery recovery = new RedisRecovery(parts.dsl(), parts.tables().skus(), parts.tables().snapshots(),
                 parts.saleStore(), new WaitingRoom(parts.lua()), new RedisEpoch(parts.lua()), settings.rebuildSettle(),
-                parts.metrics(), parts.clock());
+                parts.metrics());
         return new Job("Redis state watch", settings.redisWatchInterval(), recovery::rebuildIfLost);
     }
 }

@@ -111,8 +111,7 @@ class StockReturnsIT {
                 Stores.ROOMS,
                 new RedisEpoch(Stores.LUA),
                 Duration.ZERO,
-                Stores.metrics(),
-                Clock.systemUTC());
+                Stores.metrics());
         recovery.rebuildIfLost();
         return recovery;
     }

@@ -13,7 +13,6 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.SaleStore.RedisSkuState;
 import io.seckill.schemas.events.OrderRequested;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,8 +56,7 @@ class RedisFailoverClusterIT {
             Stores.ROOMS,
             epoch,
             Duration.ofMillis(500),
-            Stores.metrics(),
-            Clock.systemUTC());
+            Stores.metrics());
     private static final List<Long> STOPPED = Collections.synchronizedList(new ArrayList<>());
 
     @AfterAll

@@ -16,7 +16,6 @@ import io.seckill.redisstate.SaleStore;
 import io.seckill.redisstate.WaitingRoom;
 import io.seckill.schemas.events.OrderRequested;
 import io.seckill.schemas.events.OrderResult;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,7 +51,7 @@ class RedisRecoveryIT {
                 Stores.ROOMS,
                 epoch,
                 settle,
-                Stores.metrics(), Clock.systemUTC());
+                Stores.metrics());
     }
 
     @Test
@@ -70,14 +69,17 @@ class RedisRecoveryIT {
                                 true, 1, 200),
                         now);
         long version = new Skus().current(Stores.sql(), sku).orElseThrow().version();
-        Stores.ROOMS.define(sku, version, 200, 1, startsAt, endsAt, now.toEpochMilli());
+        Stores.ROOMS.define(sku, version, 200, 1, startsAt, endsAt);
         Stores.SALES.loadSale(sku, 10, 1, 1, startsAt, endsAt, version, true);
 
+        String lostLine = Stores.ROOMS.room(sku).orElseThrow().line();
         Stores.REDIS.flushAll();
         assertThat(Stores.ROOMS.room(sku)).isEmpty();
         assertThat(recovery.rebuildIfLost()).isPositive();
 
-        assertThat(Stores.ROOMS.room(sku)).contains(new WaitingRoom.Room(200, startsAt, endsAt, 1));
+        WaitingRoom.Room restored = Stores.ROOMS.room(sku).orElseThrow();
+        assertThat(restored).isEqualTo(new WaitingRoom.Room(200, startsAt, endsAt, 1, restored.line()));
+        assertThat(restored.line()).as("the lost line's tickets name another").isNotEqualTo(lostLine);
         assertThat(Stores.SALES.state(sku).stock()).isEqualTo(10);
     }
 
