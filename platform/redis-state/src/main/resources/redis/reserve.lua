@@ -1,6 +1,6 @@
 -- Reserve stock for one order, atomically: sale loaded and open, a sale pass shown if the sale wants
 -- one (the caller verified it: it is signed, not stored), quantity within the per-user limit,
--- stock, the user's running total, then decrement, count the user's units and record the
+-- the user's running total, stock, then decrement, count the user's units and record the
 -- reservation in the ledger.
 -- KEYS: stock, sale, bought, ledger, pending, adjustments, outgoing, incoming (one bucket's, SkuKeys)
 -- ARGV: orderId, userId, quantity, nowMs, passShown ('1' when the request carried this buyer's valid pass)
@@ -27,16 +27,17 @@ local limit = tonumber(sale[1])
 if qty > limit then
   return {'QUANTITY_OVER_LIMIT', limit}
 end
+-- The buyer's limit before the stock: a buyer at it is refused here, never sent to borrow units from other buckets.
+local held = tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
+if held + qty > limit then
+  return {'PURCHASE_LIMIT_REACHED', limit}
+end
 local stock = tonumber(redis.call('GET', KEYS[1]) or '0')
 if stock <= 0 then
   return {'SOLD_OUT', 0}
 end
 if stock < qty then
   return {'INSUFFICIENT_STOCK', stock}
-end
-local held = tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
-if held + qty > limit then
-  return {'PURCHASE_LIMIT_REACHED', limit}
 end
 if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then
   return {'DUPLICATE_ORDER', 0}

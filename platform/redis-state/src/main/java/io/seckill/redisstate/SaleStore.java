@@ -48,8 +48,8 @@ public final class SaleStore {
     }
 
     /**
-     * One atomic decision in the buyer's home bucket: sale loaded and open, quantity within the limit, stock, user's
-     * limit, then reserve. A home bucket short of stock borrows from the others and decides again.
+     * One atomic decision in the buyer's home bucket: sale loaded and open, quantity within the limit, user's limit,
+     * stock, then reserve. A home bucket short of stock borrows from the others and decides again.
      */
     public ReserveOutcome reserve(
             long skuId, String orderId, String userId, int quantity, long nowMs, boolean passShown) {

@@ -90,6 +90,27 @@ abstract class StockBucketsContract {
         assertThat(store.state(sku)).isEqualTo(new RedisSkuState(8, 4));
     }
 
+    /** The limit is checked before any borrowing: a buyer at it, homed on an empty bucket, moves no unit. */
+    @Test
+    void aBuyerAtTheLimitMovesNoUnitsBetweenBuckets() {
+        long sku = openSale(12, 4, 1);
+        SaleLayout layout = store.layout(sku);
+        List<String> homed = buyersHomedOn(layout, 1, 3);
+        String buyer = homed.get(0);
+        for (String each : homed) {
+            assertThat(store.reserve(sku, order(), each, 1, now, false).reservation()).isEqualTo(Reservation.RESERVED);
+        }
+        assertThat(bucketStock(layout.bucket(1))).as("the buyer's home bucket is empty").isZero();
+        List<Long> before = bucketStocks(layout);
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(store.reserve(sku, order(), buyer, 1, now, false).reservation())
+                    .isEqualTo(Reservation.PURCHASE_LIMIT_REACHED);
+        }
+
+        assertThat(bucketStocks(layout)).as("units moved for a buyer at the limit").isEqualTo(before);
+    }
+
     @Test
     void settlementReturnsUnitsToTheBucketTheyCameFrom() {
         long sku = openSale(8, 4, 2);
