@@ -1,11 +1,18 @@
 package io.seckill.ingress;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.seckill.config.Env;
 import io.seckill.runtime.management.ManagedProcess;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** An ingress with a management port of its own (any free one), as its process runs it. */
 record ManagedIngress(IngressApi ingress, ManagedProcess management) implements AutoCloseable {
+
+    private static final Pattern BUY_POOL_ACQUIRED = Pattern.compile(
+            "(?m)^hikaricp_connections_acquire_seconds_count\\{[^}]*pool=\"ingress-api\"[^}]*} (\\S+)$");
 
     static ManagedIngress start(IngressConfig config) {
         ManagedProcess management = ManagedProcess.open("ingress-api", 0, new Env(Map.of()), (part, cause) -> {
@@ -30,6 +37,18 @@ record ManagedIngress(IngressApi ingress, ManagedProcess management) implements 
     /** The operator's port: /health, /ready, /metrics. */
     HttpApi managementHttp() {
         return new HttpApi(management.port(), ingress.adminPort());
+    }
+
+    /** The value of the first sample {@code metric} (a pattern whose group 1 is the value) finds on /metrics. */
+    double metric(Pattern metric) {
+        Matcher value = metric.matcher(managementHttp().get("/metrics").body());
+        assertThat(value.find()).as("metric %s present", metric).isTrue();
+        return Double.parseDouble(value.group(1));
+    }
+
+    /** How many times a connection was taken from the buy path's MySQL pool since the ingress started. */
+    double buyPoolConnectionsTaken() {
+        return metric(BUY_POOL_ACQUIRED);
     }
 
     @Override

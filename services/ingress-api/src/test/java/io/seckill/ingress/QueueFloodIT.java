@@ -16,7 +16,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -34,8 +33,6 @@ class QueueFloodIT {
     private static final Duration REFRESH = Duration.ofMillis(200);
     private static final Pattern READING_AGE =
             Pattern.compile("(?m)^seckill_waiting_room_reading_age_seconds(?:\\{[^}]*})? (\\S+)$");
-    private static final Pattern BUY_POOL_ACQUIRED = Pattern.compile(
-            "(?m)^hikaricp_connections_acquire_seconds_count\\{[^}]*pool=\"ingress-api\"[^}]*} (\\S+)$");
 
     private final IngressFixture fixture = IngressFixture.get();
 
@@ -51,7 +48,6 @@ class QueueFloodIT {
                 "SECKILL_QUEUE_RATE_LIMIT_PER_ADDRESS", "0",
                 "SECKILL_QUEUE_REFRESH_MS", Long.toString(REFRESH.toMillis())))) {
             HttpApi http = ingress.http();
-            HttpApi management = ingress.managementHttp();
             String lastTicket = null;
             for (int i = 0; i < 60; i++) {
                 HttpApi.Reply joined = http.join("liner-" + i, real);
@@ -59,7 +55,7 @@ class QueueFloodIT {
                 lastTicket = joined.json().path("ticket").asText();
             }
             long aheadBefore = http.standing("liner-59", real, lastTicket).json().path("ahead").asLong();
-            double acquiredBefore = metric(management, BUY_POOL_ACQUIRED);
+            double acquiredBefore = ingress.buyPoolConnectionsTaken();
 
             Queue<Integer> answers = new ConcurrentLinkedQueue<>();
             AtomicInteger sent = new AtomicInteger();
@@ -79,7 +75,7 @@ class QueueFloodIT {
                 }
                 Future<?> watcher = pool.submit(() -> {
                     while (flooding.get()) {
-                        readingAges.add(metric(management, READING_AGE));
+                        readingAges.add(ingress.metric(READING_AGE));
                         Thread.sleep(50);
                     }
                     return null;
@@ -101,7 +97,7 @@ class QueueFloodIT {
                     .as("joins answered past the limit in %.1f s: %s", seconds, byStatus)
                     .isLessThanOrEqualTo((long) (PER_USER * (Math.ceil(seconds) + 1)));
             // The readiness check pings MySQL on that pool about once a second; a join would be hundreds.
-            assertThat(metric(management, BUY_POOL_ACQUIRED) - acquiredBefore)
+            assertThat(ingress.buyPoolConnectionsTaken() - acquiredBefore)
                     .as("connections of the buy path's pool taken during %d joins in %.1f s", JOINS, seconds)
                     .isLessThanOrEqualTo(Math.ceil(seconds) + 1);
             assertThat(readingAges).as("the real room's reading ages").isNotEmpty()
@@ -110,11 +106,5 @@ class QueueFloodIT {
                     .as("the real room's admission moved on during the flood")
                     .isLessThan(aheadBefore);
         }
-    }
-
-    private static double metric(HttpApi management, Pattern metric) {
-        Matcher value = metric.matcher(management.get("/metrics").body());
-        assertThat(value.find()).as("metric %s present", metric).isTrue();
-        return Double.parseDouble(value.group(1));
     }
 }

@@ -40,7 +40,7 @@ public record BuyPath(
                 opened.add(new OutboxWriter(
                         parts.dsl(), outbox, parts.statuses(), relayGrace, outboxWait, outboxWriters, parts.metrics())),
                 opened.add(new OrderFence(parts.dsl(), outbox, parts.saleStore(), parts.statuses(), parts.clock())),
-                new KeyedOrders(parts.dsl(), outbox, parts.outboxRows(), parts.clock()),
+                new KeyedOrders(parts.dsl(), parts.queries(), outbox, parts.outboxRows(), parts.clock()),
                 new OrderPublisher(producer));
     }
 
