@@ -128,7 +128,7 @@ public final class IngressApi implements AutoCloseable {
                 PassDesk.of(parts, config.passes()),
                 OrderStatusDesk.of(parts),
                 PayOrCancelDesk.of(parts, config.paymentVerifier()),
-                AuditDesk.of(parts),
+                AuditDesk.of(parts, config.adminRefusalsAuditedPerMinute()),
                 SaleDesk.of(parts),
                 StockAdjustmentDesk.of(parts),
                 RedisRebuildDesk.of(parts),

@@ -51,6 +51,7 @@ public record IngressConfig(
         List<WatchedInstances.Instance> watchedInstances,
         WarmUpSettings warmUp,
         QueueSettings queue,
+        int adminRefusalsAuditedPerMinute,
         boolean virtualThreads,
         DeploymentMode mode) {
 
@@ -164,6 +165,7 @@ public record IngressConfig(
                 WatchedInstances.from(env),
                 WarmUpSettings.from(env),
                 QueueSettings.from(env),
+                env.integer("SECKILL_ADMIN_REFUSALS_AUDITED_PER_MINUTE", 60),
                 Boolean.parseBoolean(env.string("SECKILL_INGRESS_VIRTUAL_THREADS", "false")),
                 mode);
     }

@@ -8,6 +8,8 @@ import io.seckill.buyeraccess.tokens.TokenMinter;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +18,10 @@ import org.junit.jupiter.api.Test;
  * reads and refused requests do not. The admin API is served on its own listener only.
  */
 class AdminAuditIT {
+
+    static final String REFUSALS_AUDITED_PER_MINUTE = "SECKILL_ADMIN_REFUSALS_AUDITED_PER_MINUTE";
+    private static final Pattern UNAUDITED =
+            Pattern.compile("(?m)^seckill_admin_refusals_unaudited_total(?:\\{[^}]*})? (\\S+)$");
 
     private final IngressFixture fixture = IngressFixture.get();
     private final String operator = "Bearer "
@@ -129,6 +135,28 @@ class AdminAuditIT {
 
         assertThat(fixture.sql().fetchCount(ADMIN_AUDIT, ADMIN_AUDIT.ACTION.eq(("GET " + path).substring(0, 200))))
                 .isOne();
+    }
+
+    /**
+     * Refused attempts sent as fast as a client can make a bounded number of rows: the budget's worth recorded, the
+     * rest counted.
+     */
+    @Test
+    void refusedAttemptsPastTheBudgetAreCountedNotRecorded() {
+        long sku = IngressFixture.newSkuId();
+        try (ManagedIngress ingress = fixture.start(Map.of(REFUSALS_AUDITED_PER_MINUTE, "10"))) {
+            double before = ingress.metric(UNAUDITED);
+            for (int i = 0; i < 100; i++) {
+                assertThat(ingress.http()
+                                .send(HttpRequest.newBuilder(ingress.http().adminUri("/admin/v1/skus/" + sku)).GET())
+                                .status())
+                        .isEqualTo(401);
+            }
+
+            int recorded = fixture.sql().fetchCount(ADMIN_AUDIT, ADMIN_AUDIT.ACTION.eq("GET /admin/v1/skus/" + sku));
+            assertThat(recorded).as("refused attempts recorded within a minute's budget of 10").isBetween(10, 20);
+            assertThat(ingress.metric(UNAUDITED) - before).isEqualTo(100 - recorded);
+        }
     }
 
     private HttpRequest.Builder adminRequest(String path, String authorization) {

@@ -14,11 +14,13 @@ import io.seckill.ingress.http.Json;
 import io.seckill.ingress.http.LogText;
 import io.seckill.ingress.http.TrustedProxies;
 import io.seckill.ingress.identity.AdminGuard;
+import io.seckill.ingress.metrics.IngressMetrics;
 import io.seckill.mysqlstate.AdminAuditLog;
 import io.seckill.mysqlstate.Skus;
 import io.seckill.schemas.api.ErrorCode;
 import io.seckill.schemas.api.Problem;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -34,16 +36,28 @@ import org.slf4j.LoggerFactory;
  * in), to MySQL and the log: who, from where, when, what was asked, the answer's status, and the SKU's
  * definition before and after. Reads are not actions. Every attempt the guard refused after reading its token (401,
  * 403) is recorded too, read or write: from where, what was asked, the status, and whom the token named if it was a
- * valid one without the admin role ({@value #UNKNOWN} otherwise), never its body. Attempts refused unread (429, an
- * address past its refused tokens) are counted by that limit, not recorded one by one. The log line is written even
- * when MySQL cannot take the row, so no action goes unrecorded; every field in it is escaped, as any of them can be
- * what a client wrote.
+ * valid one without the admin role ({@value #UNKNOWN} otherwise), never its body, up to a budget a minute on this
+ * ingress ({@code SECKILL_ADMIN_REFUSALS_AUDITED_PER_MINUTE}); beyond it they are counted
+ * ({@code seckill.admin.refusals.unaudited}), so a flood of refused attempts writes a bounded number of rows and lines.
+ * Attempts refused unread (429, an address past its refused tokens) are counted by that limit, not recorded one by
+ * one. The log line is written even when MySQL cannot take the row, so no action goes unrecorded; every field in it is
+ * escaped, as any of them can be what a client wrote.
  */
 public final class AuditDesk implements Feature {
 
-    /** The audit, kept through the admin's pool. */
-    public static AuditDesk of(IngressParts parts) {
-        return new AuditDesk(parts.admin(), new AdminAuditLog(), parts.skus(), parts.trustedProxies(), parts.clock());
+    /**
+     * The audit, kept through the admin's pool.
+     * @param refusalsPerMinute refused attempts recorded one by one each minute
+     */
+    public static AuditDesk of(IngressParts parts, int refusalsPerMinute) {
+        return new AuditDesk(
+                parts.admin(),
+                new AdminAuditLog(),
+                parts.skus(),
+                parts.trustedProxies(),
+                new RefusalBudget(refusalsPerMinute, Duration.ofMinutes(1), System::nanoTime),
+                parts.metrics(),
+                parts.clock());
     }
 
     @Override
@@ -75,13 +89,24 @@ public final class AuditDesk implements Feature {
     private final AdminAuditLog log;
     private final Skus skus;
     private final TrustedProxies trustedProxies;
+    private final RefusalBudget refusals;
+    private final IngressMetrics metrics;
     private final Clock clock;
 
-    public AuditDesk(DSLContext dsl, AdminAuditLog log, Skus skus, TrustedProxies trustedProxies, Clock clock) {
+    AuditDesk(
+            DSLContext dsl,
+            AdminAuditLog log,
+            Skus skus,
+            TrustedProxies trustedProxies,
+            RefusalBudget refusals,
+            IngressMetrics metrics,
+            Clock clock) {
         this.dsl = dsl;
         this.log = log;
         this.skus = skus;
         this.trustedProxies = trustedProxies;
+        this.refusals = refusals;
+        this.metrics = metrics;
         this.clock = clock;
     }
 
@@ -106,6 +131,8 @@ public final class AuditDesk implements Feature {
                     body.isEmpty() ? null : body,
                     before.orElse(null),
                     state(ctx)));
+        } else if (REFUSALS.contains(ctx.statusCode()) && !refusals.take()) {
+            metrics.adminRefusalUnaudited();
         } else if (REFUSALS.contains(ctx.statusCode())) {
             record(new AdminAuditLog.Entry(
                     clock.instant(),

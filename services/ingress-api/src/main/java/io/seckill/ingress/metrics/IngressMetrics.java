@@ -26,6 +26,7 @@ public final class IngressMetrics {
     private final DistributionSummary outboxBatch;
     private final Timer buy;
     private final Counter soldOutFastPath;
+    private final Counter adminRefusalsUnaudited;
     private final Map<RateLimitCounters.Scope, Counter> rateLimited = new EnumMap<>(RateLimitCounters.Scope.class);
 
     public IngressMetrics(MeterRegistry registry) {
@@ -45,6 +46,9 @@ public final class IngressMetrics {
                 .register(registry);
         this.soldOutFastPath = Counter.builder("seckill.sold.out.fast.path")
                 .description("buys answered SOLD_OUT from memory, without Redis").register(registry);
+        this.adminRefusalsUnaudited = Counter.builder("seckill.admin.refusals.unaudited")
+                .description("refused admin attempts beyond the audit's budget: counted, not recorded one by one")
+                .register(registry);
         for (RateLimitCounters.Scope scope : RateLimitCounters.Scope.values()) {
             rateLimited.put(
                     scope,
@@ -66,6 +70,10 @@ public final class IngressMetrics {
 
     public void buy(long nanos) {
         buy.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void adminRefusalUnaudited() {
+        adminRefusalsUnaudited.increment();
     }
 
     public void soldOutFastPath() {
