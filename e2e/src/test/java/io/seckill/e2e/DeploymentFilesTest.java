@@ -228,6 +228,25 @@ class DeploymentFilesTest {
         assertThat(CodeVariables.read(REPO.resolve(".gitignore"))).containsPattern("(?m)^\\.env$");
     }
 
+    /**
+     * No container gains a privilege: none keeps a Linux capability but what a server image's entrypoint needs to hand
+     * its data to its user, none may gain one through a setuid binary, and the services' roots are read-only.
+     */
+    @Test
+    void everyContainerDropsItsCapabilitiesAndTheServicesRunReadOnly() {
+        services().forEach((name, service) -> {
+            assertThat(service.get("cap_drop")).as(name).isEqualTo(List.of("ALL"));
+            assertThat(service.get("security_opt")).as(name).isEqualTo(List.of("no-new-privileges:true"));
+            @SuppressWarnings("unchecked")
+            List<String> added = (List<String>) service.getOrDefault("cap_add", List.of());
+            assertThat(added).as(name).isSubsetOf("CHOWN", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID");
+            if ("seckill:local".equals(service.get("image"))) {
+                assertThat(service.get("read_only")).as(name).isEqualTo(true);
+                assertThat(added).as(name).isEmpty();
+            }
+        });
+    }
+
     @Test
     void onlyTheBuyersPortIsPublishedBeyondThisHostAndEveryImageIsAVersion() {
         services().forEach((name, service) -> {
@@ -255,8 +274,10 @@ class DeploymentFilesTest {
         for (RedisUser user : RedisUser.values()) {
             assertThat(redis)
                     .as("each service's Redis user has the catalogue's rules, no more")
-                    .contains("user " + user.user() + " reset on >%s " + user.rules() + "\\n");
+                    .contains("user " + user.user() + " reset on #%s " + user.rules() + "\\n");
         }
+        assertThat(redis).as("the ACL file holds each password's SHA-256, never the password")
+                .doesNotContain(" >%s").contains("sha256sum");
         assertThat(redis).doesNotContain("+@all").doesNotContain("~*");
         Map<String, String> mysqlPasswords = Map.of(
                 "ingress-api",
