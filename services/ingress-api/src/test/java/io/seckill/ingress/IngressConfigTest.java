@@ -133,14 +133,23 @@ class IngressConfigTest {
         Map<String, String> captcha = with(
                 with(
                         with(
-                                with(production, PassSettings.CHALLENGE, "captcha"),
-                                "SECKILL_CAPTCHA_VERIFY_URL",
-                                "https://captcha.example/siteverify"),
-                        "SECKILL_CAPTCHA_SECRET",
-                        "the-captcha-secret"),
-                "SECKILL_CAPTCHA_SITE_KEY",
-                "site-key");
+                                with(
+                                        with(production, PassSettings.CHALLENGE, "captcha"),
+                                        "SECKILL_CAPTCHA_VERIFY_URL",
+                                        "https://captcha.example/siteverify"),
+                                "SECKILL_CAPTCHA_SECRET",
+                                "the-captcha-secret"),
+                        "SECKILL_CAPTCHA_SITE_KEY",
+                        "site-key"),
+                "SECKILL_CAPTCHA_HOSTNAMES",
+                "shop.example");
         assertThat(config(captcha).toString()).doesNotContain("the-captcha-secret").doesNotContain(TOKEN_SECRET);
+        // The shop's secret never crosses the clear, and a token solved on another site's page is no pass.
+        assertThatThrownBy(
+                        () -> config(with(captcha, "SECKILL_CAPTCHA_VERIFY_URL", "http://captcha.example/siteverify")))
+                .hasMessageContaining("https:");
+        assertThatThrownBy(() -> config(with(captcha, "SECKILL_CAPTCHA_HOSTNAMES", " ")))
+                .hasMessageContaining("SECKILL_CAPTCHA_HOSTNAMES");
         assertThat(config(with(production, PassSettings.SECRET, PASS_SECRET)).toString()).doesNotContain(PASS_SECRET);
     }
 

@@ -13,12 +13,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 /**
  * A captcha provider's check, by the verification protocol reCAPTCHA, hCaptcha and Turnstile share: the buyer's page
  * shows the provider's widget with {@code siteKey}; the token it yields is posted here, and the provider's
  * {@code siteverify} endpoint (form fields {@code secret}, {@code response}, {@code remoteip}) answers
- * {@code {"success": true|false, "error-codes": [...]}}. Providers refuse a token seen before, so replays fail there.
+ * {@code {"success": true|false, "error-codes": [...], "hostname": ..., "action": ...}}. Providers refuse a token seen
+ * before, so replays fail there. A token solved on a page of another hostname than the shop's (a site that harvests
+ * solutions), or for another action, is refused here.
  */
 public final class CaptchaChallenges implements ChallengePort {
 
@@ -28,12 +31,16 @@ public final class CaptchaChallenges implements ChallengePort {
     private final URI verifyUrl;
     private final String secret;
     private final String siteKey;
+    private final Set<String> hostnames;
+    private final String action;
     private final HttpClient http;
 
-    public CaptchaChallenges(URI verifyUrl, String secret, String siteKey) {
-        this.verifyUrl = verifyUrl;
-        this.secret = secret;
-        this.siteKey = siteKey;
+    public CaptchaChallenges(PassSettings.Captcha provider) {
+        this.verifyUrl = provider.verifyUrl();
+        this.secret = provider.secret();
+        this.siteKey = provider.siteKey();
+        this.hostnames = provider.hostnames();
+        this.action = provider.action();
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     }
 
@@ -72,6 +79,13 @@ public final class CaptchaChallenges implements ChallengePort {
             throw new Problem(ErrorCode.CHALLENGE_FAILED, "the captcha was not solved, or was used before")
                     .with("providerErrors", verdict.path("error-codes").toString());
         }
+        String solvedOn = verdict.path("hostname").asText("");
+        if (!hostnames.isEmpty() && !hostnames.contains(solvedOn)) {
+            throw new Problem(ErrorCode.CHALLENGE_FAILED, "the captcha was solved on another site (" + solvedOn + ")");
+        }
+        if (action != null && !action.equals(verdict.path("action").asText(""))) {
+            throw new Problem(ErrorCode.CHALLENGE_FAILED, "the captcha was solved for another action");
+        }
     }
 
     private static Problem unavailable(String what) {
@@ -86,6 +100,7 @@ public final class CaptchaChallenges implements ChallengePort {
     /** The provider's secret never shows. */
     @Override
     public String toString() {
-        return "CaptchaChallenges[verifyUrl=" + verifyUrl + ", siteKey=" + siteKey + "]";
+        return "CaptchaChallenges[verifyUrl=" + verifyUrl + ", siteKey=" + siteKey + ", hostnames=" + hostnames
+                + ", action=" + action + "]";
     }
 }

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How sale passes are given out: the key that signs them, how long before a sale opens they are given out
@@ -50,12 +52,16 @@ public record PassSettings(
         }
     }
 
-    /** A captcha provider's verification endpoint, the shop's secret with it, and the site key its widget shows. */
-    public record Captcha(URI verifyUrl, String secret, String siteKey) {
+    /**
+     * A captcha provider's verification endpoint, the shop's secret with it, the site key its widget shows, the
+     * hostnames of the shop's pages the widget runs on (none: any) and the action it is shown for (null: any).
+     */
+    public record Captcha(URI verifyUrl, String secret, String siteKey, Set<String> hostnames, String action) {
         /** The secret never shows. */
         @Override
         public String toString() {
-            return "Captcha[verifyUrl=" + verifyUrl + ", siteKey=" + siteKey + ", secret=(hidden)]";
+            return "Captcha[verifyUrl=" + verifyUrl + ", siteKey=" + siteKey + ", hostnames=" + hostnames + ", action="
+                    + action + ", secret=(hidden)]";
         }
     }
 
@@ -88,11 +94,7 @@ public record PassSettings(
         Challenge challenge = Challenge.named(env.string(CHALLENGE, Challenge.PROOF_OF_WORK.setting));
         Optional<Captcha> captcha = switch (challenge) {
             case PROOF_OF_WORK -> Optional.empty();
-            case CAPTCHA ->
-                Optional.of(new Captcha(
-                        URI.create(required(env, "SECKILL_CAPTCHA_VERIFY_URL")),
-                        Secrets.required(env, mode, "SECKILL_CAPTCHA_SECRET", 1),
-                        required(env, "SECKILL_CAPTCHA_SITE_KEY")));
+            case CAPTCHA -> Optional.of(captcha(env, mode));
         };
         return new PassSettings(
                 key,
@@ -101,6 +103,36 @@ public record PassSettings(
                 challenge,
                 env.integer(DIFFICULTY, DEFAULT_DIFFICULTY),
                 captcha);
+    }
+
+    /**
+     * The provider's settings: in production its endpoint over https (the secret crosses it) and the hostnames the
+     * widget may have been solved on named, so a token solved on another site is refused.
+     */
+    private static Captcha captcha(Env env, DeploymentMode mode) {
+        URI verifyUrl = URI.create(required(env, "SECKILL_CAPTCHA_VERIFY_URL"));
+        Set<String> hostnames = Arrays.stream(env.string("SECKILL_CAPTCHA_HOSTNAMES", "").split(",", -1))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+        if (mode == DeploymentMode.PRODUCTION) {
+            if (!"https".equals(verifyUrl.getScheme())) {
+                throw new IllegalArgumentException(
+                        "SECKILL_CAPTCHA_VERIFY_URL must be an https: URL in production (the shop's secret"
+                                + " crosses it)");
+            }
+            if (hostnames.isEmpty()) {
+                throw new IllegalArgumentException("SECKILL_CAPTCHA_HOSTNAMES is required with " + CHALLENGE
+                        + "=captcha in production: the hostnames of the shop's pages the captcha is solved on");
+            }
+        }
+        String action = env.string("SECKILL_CAPTCHA_ACTION", null);
+        return new Captcha(
+                verifyUrl,
+                Secrets.required(env, mode, "SECKILL_CAPTCHA_SECRET", 1),
+                required(env, "SECKILL_CAPTCHA_SITE_KEY"),
+                hostnames,
+                action == null || action.isBlank() ? null : action);
     }
 
     private static String required(Env env, String name) {
@@ -117,7 +149,7 @@ public record PassSettings(
             case PROOF_OF_WORK -> new ProofOfWorkChallenges(key, difficulty, spent);
             case CAPTCHA -> {
                 Captcha provider = captcha.orElseThrow();
-                yield new CaptchaChallenges(provider.verifyUrl(), provider.secret(), provider.siteKey());
+                yield new CaptchaChallenges(provider);
             }
         };
     }
