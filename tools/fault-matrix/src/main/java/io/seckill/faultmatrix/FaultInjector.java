@@ -3,6 +3,7 @@ package io.seckill.faultmatrix;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seckill.redisstate.LuaRunner;
 import io.seckill.redisstate.RedisEpoch;
+import io.seckill.redisstate.SkuKeys;
 import io.seckill.runtime.KafkaClients;
 import io.seckill.schemas.kafka.SkuKey;
 import io.seckill.schemas.kafka.Topic;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,7 +62,6 @@ final class FaultInjector {
     /** Two drift checks and more (every 2 s in the quick repairs). */
     private static final Duration REDIS_PAUSE = Duration.ofSeconds(5);
     /** The reconciler's watch interval (1 s by default): the rebuild has started by then. */
-    private static final Duration REBUILD_STARTS = Duration.ofSeconds(1);
     private static final Duration REDIS_PAUSE_IN_REBUILD = Duration.ofSeconds(3);
     private static final Duration RECONCILER_PAUSE = Duration.ofSeconds(8);
 
@@ -177,12 +178,15 @@ final class FaultInjector {
                         "sale buckets rebuilt after Redis came back empty"));
             }
             case MYSQL_STALLED -> {
+                // Reserved after MySQL stopped: between reserve and commit, whatever became of them.
+                Set<String> before = SaleInFlight.reservedOrders(redis, skus);
                 cluster.pauseMysql();
                 Thread.sleep(STALL_SEEN_AFTER.toMillis());
-                long open = SaleInFlight.openReservations(redis, skus);
+                Set<String> caught = new HashSet<>(SaleInFlight.reservedOrders(redis, skus));
+                caught.removeAll(before);
                 Thread.sleep(MYSQL_STALL.minus(STALL_SEEN_AFTER).toMillis());
                 cluster.resumeMysql();
-                yield now(open, "reservations open while MySQL stalled");
+                yield now(caught.size(), "orders reserved while MySQL stood still (between reserve and commit)");
             }
             case DUPLICATE_FLOOD -> now(republish(skus, 3), "records of the sale's orders re-published");
             case POISON_FLOOD -> now(poison(skus), "poison records the broker took");
@@ -204,15 +208,16 @@ final class FaultInjector {
             }
             case REDIS_PAUSED_DURING_REBUILD -> {
                 Map<String, String> generations = SaleInFlight.generations(redis, skus);
-                RedisEpoch epoch = new RedisEpoch(new LuaRunner(redis));
-                epoch.requestRebuild();
-                Thread.sleep(REBUILD_STARTS.toMillis());
-                boolean rebuilding = !epoch.allIntact();
+                new RedisEpoch(new LuaRunner(redis)).requestRebuild();
+                // The rebuild is running once it holds a SKU of the sale closed (its lock, for the settle).
+                long closed = once(() -> skus.stream()
+                        .filter(sku -> redis.exists(new SkuKeys(sku).rebuildLock()))
+                        .count());
                 cluster.pauseRedisFor(REDIS_PAUSE_IN_REBUILD);
                 yield new Strike(System.nanoTime(), () -> new Landing(
-                        rebuilding ? SaleInFlight.bucketsRebuilt(redis, skus, generations) : 0,
-                        "sale buckets rebuilt by a rebuild " + (rebuilding ? "running" : "NOT running")
-                                + " when Redis stalled"));
+                        closed > 0 ? SaleInFlight.bucketsRebuilt(redis, skus, generations) : 0,
+                        "sale buckets rebuilt by a rebuild that held " + closed + " of the sale's SKUs closed when"
+                                + " Redis stalled"));
             }
             case RECONCILER_PAUSED -> {
                 long open = once(() -> SaleInFlight.openReservations(redis, skus));

@@ -6,8 +6,10 @@ import io.seckill.mysqlstate.Outbox;
 import io.seckill.redisstate.SaleLayout;
 import io.seckill.redisstate.SkuKeys;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 import org.jooq.DSLContext;
 import redis.clients.jedis.UnifiedJedis;
@@ -24,6 +26,16 @@ final class SaleInFlight {
     /** Reservations Redis holds for the sale and no decision has settled yet: every bucket's ledger entries. */
     static long openReservations(UnifiedJedis redis, List<Long> skus) {
         return overBuckets(redis, skus, bucket -> redis.hlen(bucket.ledger()));
+    }
+
+    /** The orders the sale's buckets hold reservations for, by id. */
+    static Set<String> reservedOrders(UnifiedJedis redis, List<Long> skus) {
+        Set<String> orders = new HashSet<>();
+        overBuckets(redis, skus, bucket -> {
+            orders.addAll(redis.hkeys(bucket.ledger()));
+            return 0;
+        });
+        return orders;
     }
 
     /** Units moving between the sale's buckets: transfers applied so far and transfers on their way. */
