@@ -100,7 +100,9 @@ class QueueFloodIT {
             assertThat(ingress.buyPoolConnectionsTaken() - acquiredBefore)
                     .as("connections of the buy path's pool taken during %d joins in %.1f s", JOINS, seconds)
                     .isLessThanOrEqualTo(Math.ceil(seconds) + 1);
+            // The gauge reads 0 with no room watched: some reading older than nothing shows the real room was.
             assertThat(readingAges).as("the real room's reading ages").isNotEmpty()
+                    .anySatisfy(age -> assertThat(age).isPositive())
                     .allSatisfy(age -> assertThat(age).isLessThanOrEqualTo(2.0 * REFRESH.toMillis() / 1000));
             assertThat(http.standing("liner-59", real, lastTicket).json().path("ahead").asLong())
                     .as("the real room's admission moved on during the flood")

@@ -23,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -57,6 +59,8 @@ final class FaultInjector {
     private static final Duration INGRESS_PAUSE = Duration.ofSeconds(10);
     /** Past the relay grace of {@link io.seckill.processdriver.ServiceEnvironment#quickRepairs()} (3 s), twice over. */
     private static final Duration SINK_PAUSE = Duration.ofSeconds(8);
+    /** Long enough for a query to a MySQL that answers, on a loaded machine. */
+    private static final Duration STALL_PROBE = Duration.ofSeconds(2);
     /** Past the hanging-transaction bound of the quick repairs (30 s). */
     private static final Duration STREAM_PROCESSOR_PAUSE = Duration.ofSeconds(35);
     /** Two drift checks and more (every 2 s in the quick repairs). */
@@ -184,9 +188,12 @@ final class FaultInjector {
                 Thread.sleep(STALL_SEEN_AFTER.toMillis());
                 Set<String> caught = new HashSet<>(SaleInFlight.reservedOrders(redis, skus));
                 caught.removeAll(before);
+                // Stood still: a query sent now gets no answer (it is answered, and ignored, once MySQL resumes).
+                boolean stood = !answersWithin(STALL_PROBE);
                 Thread.sleep(MYSQL_STALL.minus(STALL_SEEN_AFTER).toMillis());
                 cluster.resumeMysql();
-                yield now(caught.size(), "orders reserved while MySQL stood still (between reserve and commit)");
+                yield now(stood ? caught.size() : 0, "orders reserved while MySQL stood still (between reserve and"
+                        + " commit)" + (stood ? "" : ", but MySQL ANSWERED during its stall"));
             }
             case DUPLICATE_FLOOD -> now(republish(skus, 3), "records of the sale's orders re-published");
             case POISON_FLOOD -> now(poison(skus), "poison records the broker took");
@@ -284,6 +291,20 @@ final class FaultInjector {
                 .filter(buyer -> Buyers.ingressOf(buyer, cluster.ingresses().size()) == STRUCK_INGRESS)
                 .count();
         return new Landing(caught, "reservations of ingress-a's buyers caught between reserve and commit, fenced");
+    }
+
+    /** Whether MySQL answers a query within {@code bound}. */
+    private boolean answersWithin(Duration bound) throws InterruptedException {
+        CompletableFuture<Void> probe = CompletableFuture.runAsync(() -> db().selectOne().fetch());
+        try {
+            probe.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException noAnswer) {
+            return false;
+        } catch (ExecutionException failed) {
+            // Refused or broken, as a stalled server's connection may be: no answer either.
+            return false;
+        }
     }
 
     /** Repaired now, having met {@code count} of {@code what} at the strike. */
